@@ -1,0 +1,27 @@
+import { z } from 'zod'
+import { JsonObject } from './json.js'
+
+export const Risk = z.enum(['read', 'write', 'external', 'destructive'])
+export type Risk = z.infer<typeof Risk>
+
+export const ActionId = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'expected lowercase letters, digits, ".", "_" or "-", 1–64 characters')
+
+/**
+ * Intent-level metadata an app attaches to a node. Unknown fields are kept (newer apps
+ * may add them) and never acted upon.
+ */
+export const ActionContract = z.looseObject({
+  id: ActionId,
+  kind: z.string().min(1).max(64),
+  title: z.string().min(1).max(200),
+  risk: Risk,
+  requiresConfirmation: z.boolean().default(false),
+  inputSchema: JsonObject.optional(),
+  preconditions: z.array(z.string().max(2000)).max(32).default([]),
+  postconditions: z.array(z.string().max(2000)).max(32).default([]),
+  audit: JsonObject.optional(),
+})
+export type ActionContract = z.infer<typeof ActionContract>
+export type ActionContractInput = z.input<typeof ActionContract>

@@ -1,0 +1,19 @@
+import { z } from 'zod'
+import { ActionId } from './action-contract.js'
+import { JsonValue } from './json.js'
+
+/**
+ * What an agent asks for. There is deliberately no field that approves or confirms: an
+ * approval only comes from a human channel. Unknown fields (`confirmed: true`, say) are
+ * kept in the trace and never acted upon.
+ */
+export const ActionRequest = z.looseObject({
+  requestId: z.string().min(1).max(128).optional(),
+  surface: z.string().min(1).max(128),
+  action: ActionId,
+  input: JsonValue.optional(),
+  /** The frame the agent looked at; a request naming an older frame is refused as stale. */
+  frameId: z.string().max(128).optional(),
+  session: z.string().min(1).max(128).optional(),
+})
+export type ActionRequest = z.infer<typeof ActionRequest>

@@ -1,0 +1,29 @@
+import { z } from 'zod'
+import { JsonValue } from './json.js'
+
+export const ApprovalStatus = z.enum(['pending', 'approved', 'denied', 'expired', 'consumed'])
+export type ApprovalStatus = z.infer<typeof ApprovalStatus>
+
+/**
+ * A human decision bound to exactly one (frame, action, input): approving it cannot be
+ * reused for another frame, action or input, and it expires.
+ */
+export const Approval = z.object({
+  id: z.string(),
+  session: z.string(),
+  requestId: z.string(),
+  surface: z.string(),
+  action: z.string(),
+  frameId: z.string(),
+  inputHash: z.string(),
+  input: JsonValue,
+  requester: z.string(),
+  reason: z.string(),
+  status: ApprovalStatus,
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  resolvedBy: z.string().optional(),
+  resolvedAt: z.string().optional(),
+  note: z.string().optional(),
+})
+export type Approval = z.infer<typeof Approval>

@@ -1,0 +1,84 @@
+import { z } from 'zod'
+import { ActionContract } from './action-contract.js'
+import { JsonObject } from './json.js'
+
+export const NodeKind = z.enum(['box', 'text', 'image', 'scene'])
+export type NodeKind = z.infer<typeof NodeKind>
+
+/** Boolean UI states an agent needs to reason about (disabled, selected, checked…). */
+export const NodeStates = z.record(z.string(), z.boolean())
+export type NodeStates = z.infer<typeof NodeStates>
+
+/** Layout style for yoga: the subset of flexbox Tessera supports. */
+export const NodeStyle = z.looseObject({
+  width: z.union([z.number(), z.string()]).optional(),
+  height: z.union([z.number(), z.string()]).optional(),
+  minWidth: z.number().optional(),
+  minHeight: z.number().optional(),
+  maxWidth: z.number().optional(),
+  maxHeight: z.number().optional(),
+  flexDirection: z.enum(['row', 'column', 'row-reverse', 'column-reverse']).optional(),
+  flexGrow: z.number().optional(),
+  flexShrink: z.number().optional(),
+  flexBasis: z.number().optional(),
+  flexWrap: z.enum(['wrap', 'nowrap', 'wrap-reverse']).optional(),
+  justifyContent: z.enum(['flex-start', 'center', 'flex-end', 'space-between', 'space-around', 'space-evenly']).optional(),
+  alignItems: z.enum(['flex-start', 'center', 'flex-end', 'stretch', 'baseline']).optional(),
+  alignSelf: z.enum(['auto', 'flex-start', 'center', 'flex-end', 'stretch', 'baseline']).optional(),
+  padding: z.number().optional(),
+  paddingX: z.number().optional(),
+  paddingY: z.number().optional(),
+  margin: z.number().optional(),
+  gap: z.number().optional(),
+  position: z.enum(['relative', 'absolute']).optional(),
+  left: z.number().optional(),
+  top: z.number().optional(),
+  fontSize: z.number().optional(),
+  lineHeight: z.number().optional(),
+  color: z.string().optional(),
+  background: z.string().optional(),
+  border: z.string().optional(),
+})
+export type NodeStyle = z.infer<typeof NodeStyle>
+
+/** Semantic props: what the node means, independent of how it looks. */
+export const SemanticProps = z.looseObject({
+  agentAction: ActionContract.optional(),
+  /** The node's value is a secret: it is redacted before anything leaves the surface. */
+  sensitive: z.boolean().optional(),
+  description: z.string().optional(),
+  data: JsonObject.optional(),
+})
+export type SemanticProps = z.infer<typeof SemanticProps>
+
+export interface UiNode {
+  id: string
+  kind: NodeKind
+  role?: string | undefined
+  name?: string | undefined
+  value?: string | number | boolean | null | undefined
+  text?: string | undefined
+  src?: string | undefined
+  states?: NodeStates | undefined
+  style?: NodeStyle | undefined
+  semantic?: SemanticProps | undefined
+  children?: UiNode[] | undefined
+  [unknown: string]: unknown
+}
+
+/** One element of the declarative tree; the same tree renders, lays out and is snapshotted. */
+export const UiNode: z.ZodType<UiNode> = z.lazy(() =>
+  z.looseObject({
+    id: z.string().min(1).max(256),
+    kind: NodeKind,
+    role: z.string().max(64).optional(),
+    name: z.string().max(10_000).optional(),
+    value: z.union([z.string(), z.number(), z.boolean(), z.null()]).optional(),
+    text: z.string().optional(),
+    src: z.string().optional(),
+    states: NodeStates.optional(),
+    style: NodeStyle.optional(),
+    semantic: SemanticProps.optional(),
+    children: z.array(UiNode).optional(),
+  }),
+) as z.ZodType<UiNode>
