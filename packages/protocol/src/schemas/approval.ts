@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ActionResult } from './action-result.js'
 import { JsonValue } from './json.js'
 
 export const ApprovalStatus = z.enum(['pending', 'approved', 'denied', 'expired', 'consumed'])
@@ -25,5 +26,7 @@ export const Approval = z.object({
   resolvedBy: z.string().optional(),
   resolvedAt: z.string().optional(),
   note: z.string().optional(),
+  /** The outcome of running the action once approved. */
+  result: ActionResult.optional(),
 })
 export type Approval = z.infer<typeof Approval>
