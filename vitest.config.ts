@@ -1,9 +1,18 @@
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
+
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
 export default defineConfig({
   resolve: {
-    // Tests run against the TypeScript sources of sibling workspaces, not their dist.
-    conditions: ['tessera-source'],
+    // Tests run against the TypeScript sources of sibling workspaces, never a stale dist.
+    alias: {
+      '@tessera/protocol': source('./packages/protocol/src/index.ts'),
+      '@tessera/ui': source('./packages/ui/src/index.ts'),
+      '@tessera/gateway': source('./packages/gateway/src/index.ts'),
+      '@tessera/surface-app': source('./packages/surfaces/app/src/index.ts'),
+      '@tessera/example-claims-review': source('./examples/claims-review/src/index.ts'),
+    },
   },
   test: {
     include: ['packages/**/*.test.ts', 'examples/**/*.test.ts', 'test/**/*.test.ts'],

@@ -1,6 +1,6 @@
 import { TesseraError, describeValue } from './errors.js'
 import { sealFrame } from './frame-id.js'
-import { Frame, type FrameBody } from './schemas/frame.js'
+import { Frame, FrameBody } from './schemas/frame.js'
 import type { Bounds, Layout } from './schemas/geometry.js'
 import type { UiNode } from './schemas/node.js'
 import { parseOrThrow } from './validate.js'
@@ -67,8 +67,8 @@ function upConvertLegacy(raw: Loose, options: UpConvertOptions): Frame {
     ...(trace === undefined ? {} : { legacyTrace: trace }),
   }
   const { id: _staleId, ...withoutId } = body as Loose
-  const checked = parseOrThrow(Frame.omit({ id: true }), withoutId, 'legacy frame', 'invalid_frame')
-  return sealFrame(checked as FrameBody)
+  const checked = parseOrThrow(FrameBody, withoutId, 'legacy frame', 'invalid_frame')
+  return sealFrame(checked)
 }
 
 /**

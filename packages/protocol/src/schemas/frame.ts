@@ -27,4 +27,5 @@ export const Frame = z.looseObject({
 export type Frame = z.infer<typeof Frame>
 
 /** A frame before its id is computed. */
-export type FrameBody = Omit<Frame, 'id'>
+export const FrameBody = Frame.omit({ id: true })
+export type FrameBody = z.infer<typeof FrameBody>

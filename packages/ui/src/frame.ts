@@ -1,0 +1,70 @@
+import {
+  Capabilities,
+  type Frame,
+  JsonObject,
+  PROTOCOL_VERSION,
+  TesseraError,
+  UiNode,
+  parseOrThrow,
+  sealFrame,
+} from '@tessera/protocol'
+import { collectAgentActions } from './collect-actions.js'
+import type { ElementNode } from './elements.js'
+import type { LayoutEngine, Viewport } from './layout-engine.js'
+import { computeLayout } from './layout.js'
+import { finalizeTree } from './node-ids.js'
+
+export interface BuildFrameInput {
+  surface: string
+  route: string
+  /** An element tree (ids are derived) or a finished UiNode tree (its ids are kept). */
+  tree: UiNode | ElementNode
+  /** The business state conditions read; must be plain JSON. */
+  state: JsonObject
+  viewport: Viewport
+  /** Omitted fields take the protocol defaults. */
+  capabilities?: Partial<Capabilities> | undefined
+  /**
+   * A surface that snapshots repeatedly passes its own engine, so each layout reuses the
+   * yoga nodes of the last one; without it, layout starts from scratch.
+   */
+  layoutEngine?: LayoutEngine | undefined
+}
+
+/**
+ * Snapshots a UI: stable ids, layout, action targets, state and capabilities, stamped
+ * with the protocol version and sealed with a content-hash id. Deterministic: the same
+ * input always yields byte-identical JSON and the same id, so a request can name the
+ * exact frame it was made on.
+ */
+export function buildFrame(input: BuildFrameInput): Frame {
+  if (typeof input.surface !== 'string' || input.surface.length === 0) {
+    throw new TesseraError('invalid_frame', `expected a non-empty surface id, found ${JSON.stringify(input.surface)}`, {
+      expected: 'non-empty string',
+      found: typeof input.surface,
+    })
+  }
+  if (typeof input.route !== 'string') {
+    throw new TesseraError('invalid_frame', `expected a route string, found ${typeof input.route}`, {
+      expected: 'string',
+      found: typeof input.route,
+    })
+  }
+  // Finalizing is idempotent on a finished tree (explicit ids win), and it strips keys,
+  // undefined fields and functions either way.
+  const tree = parseOrThrow(UiNode, finalizeTree(input.tree), 'frame tree', 'invalid_frame')
+  const state = parseOrThrow(JsonObject, input.state, 'frame state', 'invalid_frame')
+  const capabilities = parseOrThrow(Capabilities, input.capabilities ?? {}, 'frame capabilities', 'invalid_frame')
+  const layout = input.layoutEngine ? input.layoutEngine.layout(tree, input.viewport) : computeLayout(tree, input.viewport)
+  const actions = collectAgentActions(tree, layout)
+  return sealFrame({
+    version: PROTOCOL_VERSION,
+    surface: input.surface,
+    route: input.route,
+    tree,
+    layout,
+    actions,
+    state,
+    capabilities,
+  })
+}
