@@ -140,7 +140,9 @@ function convert(source: string, node: Node, depth: number, budget: Budget): Con
 
     case 'Identifier': {
       const name = nameOf(node)
-      if (name === undefined) return refuse('a name', 'a malformed identifier')
+      // jsep accepts any character above U+007F in a name (U+2028 included); only proper
+      // identifiers may name a scope entry, so that every AST prints back to itself.
+      if (name === undefined || !IDENTIFIER.test(name)) return refuse('a name', `the malformed identifier ${JSON.stringify(name ?? '')}`)
       checkName(source, name)
       if (KEYWORDS.has(name)) return refuse('a name from the scope', `the JavaScript keyword \`${name}\``)
       return freeze({ kind: 'identifier', name })
@@ -162,6 +164,7 @@ function convert(source: string, node: Node, depth: number, budget: Budget): Con
       }
       const name = property.type === 'Identifier' ? nameOf(property) : undefined
       if (name === undefined) return refuse('a property name after `.`', describeJsep(property))
+      if (!IDENTIFIER.test(name)) return refuse('a property name after `.`', `the malformed name ${JSON.stringify(name)}`)
       checkName(source, name)
       return freeze({ kind: 'member', computed: false, object: child(object), name })
     }
@@ -254,6 +257,8 @@ function literalValue(source: string, node: Node): string | number | boolean | n
   }
   throw invalidCondition(source, 'a string, number, boolean or null literal', describeJsep(node))
 }
+
+const IDENTIFIER = /^[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*$/u
 
 function checkName(source: string, name: string): void {
   if (FORBIDDEN_NAMES.has(name)) {
