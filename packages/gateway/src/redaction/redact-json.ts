@@ -1,0 +1,40 @@
+import type { JsonValue } from '@tessera/protocol'
+import { looksSecret, REDACTED } from './secret-names.js'
+
+export interface RedactOptions {
+  /** Extra property names (exact) to redact wherever they appear. */
+  sensitiveKeys?: ReadonlySet<string>
+}
+
+/** Returns a copy of `value` with every secret-looking field's value replaced. */
+export function redactJson(value: JsonValue, options: RedactOptions = {}): JsonValue {
+  if (Array.isArray(value)) return value.map((item) => redactJson(item, options))
+  if (value === null || typeof value !== 'object') return value
+  const out: { [key: string]: JsonValue } = {}
+  for (const [key, child] of Object.entries(value)) {
+    const secret = looksSecret(key) || options.sensitiveKeys?.has(key) === true
+    out[key] = secret && child !== null ? REDACTED : redactJson(child, options)
+  }
+  return out
+}
+
+/**
+ * Input schemas mark secret properties with `writeOnly: true`, `format: "password"` or
+ * `"x-sensitive": true`; collect those names so the input can be redacted before tracing.
+ */
+export function sensitiveKeysOfSchema(schema: unknown, found = new Set<string>()): Set<string> {
+  if (schema === null || typeof schema !== 'object') return found
+  const node = schema as Record<string, unknown>
+  const properties = node.properties
+  if (properties !== null && typeof properties === 'object') {
+    for (const [name, prop] of Object.entries(properties as Record<string, unknown>)) {
+      if (prop !== null && typeof prop === 'object') {
+        const p = prop as Record<string, unknown>
+        if (p.writeOnly === true || p.format === 'password' || p['x-sensitive'] === true) found.add(name)
+        sensitiveKeysOfSchema(p, found)
+      }
+    }
+  }
+  if (node.items !== undefined) sensitiveKeysOfSchema(node.items, found)
+  return found
+}

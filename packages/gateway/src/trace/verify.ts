@@ -1,0 +1,61 @@
+import { verifyEvents, type ChainVerification } from './hash-chain.js'
+import type { TraceStore } from './store.js'
+
+export type SessionVerification = ChainVerification & { session: string }
+
+export interface VerifyStoreOptions {
+  /** Parse and validate every body in full (slower); see VerifyOptions.deep. */
+  deep?: boolean
+}
+
+/**
+ * Verifies one session's chain, or every session's. Beyond the chain itself, the result is
+ * held against the head the store recorded when it last appended, which the chain alone
+ * cannot prove: a truncated tail, or a last event rewritten with a fresh hash, is reported.
+ */
+export async function verifyStore(
+  store: TraceStore,
+  session?: string,
+  options: VerifyStoreOptions = {},
+): Promise<SessionVerification[]> {
+  const sessions = session === undefined ? (await store.sessions()).map((summary) => summary.session) : [session]
+  const results: SessionVerification[] = []
+  for (const name of sessions) {
+    const chain = await verifyEvents(store.readRaw(name), { session: name, deep: options.deep ?? false })
+    results.push({ session: name, ...againstRecordedHead(chain, await store.head(name)) })
+  }
+  return results
+}
+
+function againstRecordedHead(
+  chain: ChainVerification,
+  head: { seq: number; hash: string } | null,
+): ChainVerification {
+  if (!chain.ok) return chain
+  const recordedCount = head === null ? 0 : head.seq + 1
+  const recorded = head === null ? 'no events recorded for this session' : `a head recorded at seq ${head.seq}`
+  if (chain.count < recordedCount) {
+    // Events at the end are missing: the chain stops before the head the store recorded.
+    return {
+      ok: false,
+      count: chain.count,
+      firstBroken: { seq: chain.count, reason: 'seq_gap', expected: String(chain.count), found: `end of chain (${recorded})` },
+    }
+  }
+  if (chain.count > recordedCount) {
+    // Events beyond the recorded head were written behind the store's back.
+    return {
+      ok: false,
+      count: recordedCount,
+      firstBroken: { seq: recordedCount, reason: 'seq_gap', expected: `end of chain (${recorded})`, found: String(recordedCount) },
+    }
+  }
+  if (head !== null && head.hash !== chain.headHash) {
+    return {
+      ok: false,
+      count: head.seq,
+      firstBroken: { seq: head.seq, reason: 'hash_mismatch', expected: head.hash, found: chain.headHash },
+    }
+  }
+  return chain
+}
