@@ -1,0 +1,41 @@
+// `npm run bench`: runs every benchmark once, prints a table, writes bench/RESULTS.md.
+// Never part of `npm test`: numbers depend on the machine; tests check behaviour.
+import { writeFileSync } from 'node:fs'
+import os from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { benchGatewayRoundTrip } from './gateway-round-trip.js'
+import { benchLayoutExtraction } from './layout-extraction.js'
+import { benchTraceRates } from './trace-rates.js'
+
+const benches = [
+  ['gateway', benchGatewayRoundTrip],
+  ['trace', benchTraceRates],
+  ['layout', benchLayoutExtraction],
+]
+
+const only = process.argv.slice(2)
+const results = []
+for (const [key, run] of benches) {
+  if (only.length > 0 && !only.includes(key)) continue
+  process.stderr.write(`bench: ${key}…\n`)
+  const result = await run()
+  results.push(result)
+  process.stderr.write(`  ${result.ok ? 'within budget' : 'OVER BUDGET'}: ${result.name}\n`)
+  for (const [label, value] of result.rows) process.stderr.write(`    ${label}: ${value}\n`)
+}
+
+const lines = [
+  '# Benchmark results',
+  '',
+  `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}.`,
+  'Each peer is measured in the same run, on the same machine, with the same inputs.',
+  '',
+]
+for (const result of results) {
+  lines.push(`## ${result.name}`, '', `Budget: ${result.budget} — **${result.ok ? 'met' : 'not met'}**`, '', '| measure | value |', '|---|---|')
+  for (const [label, value] of result.rows) lines.push(`| ${label} | ${value} |`)
+  lines.push('')
+}
+if (only.length === 0) writeFileSync(join(dirname(fileURLToPath(import.meta.url)), 'RESULTS.md'), `${lines.join('\n')}\n`)
+process.exitCode = results.every((r) => r.ok) ? 0 : 1

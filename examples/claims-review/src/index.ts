@@ -1,0 +1,3 @@
+export { claimsReview, claimsReview as default } from './app.js'
+export * from './claims.js'
+export { conformance } from './conformance.js'

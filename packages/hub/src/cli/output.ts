@@ -1,0 +1,29 @@
+import { isTesseraError } from '@tessera/protocol'
+import ora, { type Ora } from 'ora'
+
+const useColor = process.stdout.isTTY === true && process.env.NO_COLOR === undefined
+
+export function paint(code: number, text: string): string {
+  return useColor ? `\u001b[${code}m${text}\u001b[0m` : text
+}
+
+/** A spinner on stderr for a terminal; plain progress lines when piped or in CI. */
+export function progress(text: string): Ora {
+  return ora({ text, stream: process.stderr, isEnabled: process.stderr.isTTY === true && process.env.CI !== 'true' }).start()
+}
+
+/** Exit status for a failed check (e.g. a broken chain), as opposed to an error. */
+export const EXIT_CHECK_FAILED = 2
+
+/** Prints an error as `error [code]: message` with its details, and sets the exit code. */
+export function reportError(error: unknown): void {
+  if (isTesseraError(error)) {
+    process.stderr.write(`${paint(31, 'error')} [${error.code}]: ${error.message}\n`)
+    if (error.details !== undefined) process.stderr.write(`${JSON.stringify(error.details, null, 2)}\n`)
+  } else if (error instanceof Error) {
+    process.stderr.write(`${paint(31, 'error')}: ${error.message}\n`)
+  } else {
+    process.stderr.write(`${paint(31, 'error')}: ${String(error)}\n`)
+  }
+  process.exitCode = 1
+}

@@ -1,0 +1,1 @@
+export { loadAppModule, type LoadedAppModule } from './cli/load-app-module.js'
