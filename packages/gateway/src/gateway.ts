@@ -186,7 +186,7 @@ export class Gateway {
       throw new TesseraError('conflict', `approval ${approvalId} can no longer run: ${approval.note}`, { expected: 'pending', found: 'expired' })
     }
     approval = await this.approvals.settle(approval, { status: 'approved', resolvedBy: approver.id, resolvedAt: new Date(this.#now()).toISOString(), ...(expected.note ? { note: expected.note } : {}) })
-    this.#record(accepted, 'approved', approval.frameId, { approvalId, by: approver.id })
+    this.#record(accepted, 'approved', approval.frameId, { approvalId, by: approver.id, requester: accepted.actor.id }, approver.id)
     this.#pendingInputs.delete(approvalId)
     const result =
       surface === undefined
@@ -204,7 +204,7 @@ export class Gateway {
     approval = await this.approvals.settle(approval, { status: 'denied', resolvedBy: approver.id, resolvedAt: new Date(this.#now()).toISOString(), ...(note ? { note } : {}) })
     this.#pendingInputs.delete(approvalId)
     const accepted = this.#acceptedFromApproval(approval)
-    this.#record(accepted, 'denied', approval.frameId, { status: 'denied', approvalId, by: approver.id, reason: note ?? 'denied by a human' })
+    this.#record(accepted, 'denied', approval.frameId, { status: 'denied', approvalId, by: approver.id, requester: accepted.actor.id, reason: note ?? 'denied by a human' }, approver.id)
     await this.#flush(accepted)
     return approval
   }
@@ -270,7 +270,9 @@ export class Gateway {
     }
     const drafts = this.#frameDrafts(req.session, frame, req.actor.id, req.requestId)
     req.staged.push(...drafts)
-    if (req.frameId !== undefined && req.frameId !== frame.id) {
+    // A 12+ digit prefix names a frame as well as the full id (outlines print 12 digits).
+    const namesCurrent = req.frameId === undefined || (req.frameId.length >= 12 && frame.id.startsWith(req.frameId.toLowerCase()))
+    if (!namesCurrent && req.frameId !== undefined) {
       return {
         end: {
           status: 'stale_frame',
@@ -421,9 +423,10 @@ export class Gateway {
     return { session, time: new Date(this.#now()).toISOString(), type, actor, surface, action, frameId, requestId, data }
   }
 
-  #record(req: Accepted, type: TraceEventType, frameId: string | null, data: JsonValue): void {
+  /** `actor` defaults to the requester; approvals and denials are recorded as the human's. */
+  #record(req: Accepted, type: TraceEventType, frameId: string | null, data: JsonValue, actor: string = req.actor.id): void {
     const surfaceId = req.surface?.id ?? null
-    req.staged.push(this.#draft(req.session, type, req.actor.id, surfaceId, req.action, frameId, req.requestId, data))
+    req.staged.push(this.#draft(req.session, type, actor, surfaceId, req.action, frameId, req.requestId, data))
   }
 
   async #flush(req: Accepted): Promise<void> {

@@ -1,1 +1,8 @@
 export { loadAppModule, type LoadedAppModule } from './cli/load-app-module.js'
+export { HubConfig, type HubConfigInput, loadHubConfig, storeSpec } from './config/hub-config.js'
+export { startHub, type StartedHub } from './hub/start-hub.js'
+export { type HubFile, readHubFile, runningHub } from './hub/hub-file.js'
+export type { HubContext } from './hub/hub-context.js'
+export type { Tile, TileState } from './tiles/tile.js'
+export { toolNameFor } from './mcp/tool-names.js'
+export { TokenStore } from './auth/token-store.js'

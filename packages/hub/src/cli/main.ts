@@ -1,6 +1,11 @@
 #!/usr/bin/env node
 import { Command } from 'commander'
+import { registerApprovalsCommands } from './commands/approvals.js'
 import { registerConformCommand } from './commands/conform.js'
+import { registerLoginCommand } from './commands/login.js'
+import { registerMcpCommand } from './commands/mcp.js'
+import { registerTokenCommands } from './commands/token.js'
+import { registerUpCommand } from './commands/up.js'
 import { registerReplayCommand } from './commands/replay.js'
 import { registerTraceCommands } from './commands/trace.js'
 import { reportError } from './output.js'
@@ -11,6 +16,11 @@ const program = new Command()
   .version('0.1.0')
   .showHelpAfterError()
 
+registerUpCommand(program)
+registerMcpCommand(program)
+registerApprovalsCommands(program)
+registerTokenCommands(program)
+registerLoginCommand(program)
 registerTraceCommands(program)
 registerReplayCommand(program)
 registerConformCommand(program)

@@ -1,5 +1,6 @@
-import { openStore, type TraceStore, verifyStore } from '@tessera/gateway'
-import { TesseraError } from '@tessera/protocol'
+import { openStore, type SessionSummary, type TraceStore, verifyStore } from '@tessera/gateway'
+import { TesseraError, type TraceEvent } from '@tessera/protocol'
+import { hubRequest } from '../hub-client.js'
 import type { Command } from 'commander'
 import { EXIT_CHECK_FAILED, paint, progress } from '../output.js'
 
@@ -54,6 +55,37 @@ export function registerTraceCommands(program: Command): void {
         }
         if (count === 0) throw new TesseraError('not_found', `no session "${options.session}" in ${spec}`, { found: options.session })
       })
+    })
+
+  trace
+    .command('tail')
+    .description('print the latest events of a running hub, and follow new ones')
+    .option('--data <dir>', 'data folder of the hub', '.tessera')
+    .option('--session <id>', 'session to tail (default: the most recent)')
+    .option('-n, --lines <n>', 'how many past events to show', '20')
+    .option('-f, --follow', 'keep printing new events until interrupted')
+    .option('--token <token>', 'a token (default: the local admin token)')
+    .action(async (options: { data: string; session?: string; lines: string; follow?: boolean; token?: string }) => {
+      const auth = options.token ? { token: options.token } : {}
+      let session = options.session
+      if (session === undefined) {
+        const { sessions } = await hubRequest<{ sessions: SessionSummary[] }>(options.data, '/api/sessions', auth)
+        session = [...sessions].sort((a, b) => a.lastTime.localeCompare(b.lastTime)).at(-1)?.session
+        if (session === undefined) throw new TesseraError('not_found', 'the hub has no trace sessions yet')
+      }
+      const print = (e: TraceEvent): void => {
+        process.stdout.write(`${String(e.seq).padStart(6)}  ${e.time}  ${e.type.padEnd(17)}  ${e.actor}  ${e.surface ?? ''}${e.action ? `/${e.action}` : ''}${typeof (e.data as { status?: unknown })?.status === 'string' ? `  ${(e.data as { status: string }).status}` : ''}\n`)
+      }
+      const path = `/api/trace/${encodeURIComponent(session)}`
+      const first = await hubRequest<{ events: TraceEvent[]; head: { seq: number } }>(options.data, `${path}?limit=${Number(options.lines) || 20}`, auth)
+      first.events.forEach(print)
+      let next = first.head.seq + 1
+      while (options.follow) {
+        await new Promise((resolve) => setTimeout(resolve, 500))
+        const page = await hubRequest<{ events: TraceEvent[] }>(options.data, `${path}?fromSeq=${next}&limit=500`, auth)
+        page.events.forEach(print)
+        next += page.events.length
+      }
     })
 
   trace

@@ -1,0 +1,77 @@
+import { fileURLToPath } from 'node:url'
+import { localTokenPath } from '../../auth/token-store.js'
+import { formatLoginLink } from '../../auth/login-link.js'
+import { loadHubConfig } from '../../config/hub-config.js'
+import { startHub } from '../../hub/start-hub.js'
+import type { Command } from 'commander'
+import { clientConfigText } from '../client-config.js'
+import { paint, progress } from '../output.js'
+
+export interface UpOptions {
+  data?: string
+  port?: string
+  host?: string
+  store?: string
+  config?: string
+  demo?: boolean
+}
+
+export function registerUpCommand(program: Command): void {
+  program
+    .command('up')
+    .description('start the hub: surfaces, gateway, trace, HTTP + WebSocket API and MCP endpoint')
+    .option('--data <dir>', 'data folder (tokens, trace, hub.json)')
+    .option('--port <n>', 'port to listen on; 0 picks a free one')
+    .option('--host <address>', 'address to bind (default 127.0.0.1)')
+    .option('--store <spec>', 'trace store: SQLite file in the data folder, memory:, or postgres://…')
+    .option('--config <file>', 'configuration file (default ./tessera.config.json if present)')
+    .option('--no-demo', 'start without the demo surfaces')
+    .action(async (options: UpOptions) => {
+      const config = loadHubConfig({
+        ...(options.config ? { file: options.config } : {}),
+        overrides: {
+          ...(options.data ? { dataDir: options.data } : {}),
+          ...(options.port !== undefined ? { port: Number(options.port) } : {}),
+          ...(options.host ? { host: options.host } : {}),
+          ...(options.store ? { store: options.store } : {}),
+          ...(options.demo === false ? { demo: false } : {}),
+        },
+      })
+      const spinner = progress('starting the hub')
+      const hub = await startHub(config)
+      spinner.succeed(`hub ready on ${hub.url}`)
+      // The console signs in with a one-time link instead of asking anyone to paste a token.
+      const login = formatLoginLink(hub.url, hub.logins.issue({ id: 'admin', roles: ['admin', 'approver'] }))
+      const out = [
+        '',
+        `${paint(1, 'Console')}   ${login}   (one-time login link, valid 10 minutes)`,
+        `${paint(1, 'MCP')}       ${hub.mcpUrl}`,
+        `${paint(1, 'Surfaces')}  ${hub.ctx.surfaces.list().map((t) => `${t.id} (${t.kind})`).join(', ') || 'none'}`,
+        `${paint(1, 'Trace')}     ${hub.ctx.store.kind} — ${config.store}`,
+        '',
+        hub.initialTokens
+          ? `First start: created tokens (also in ${config.dataDir}/, mode 0600):\n  admin  ${hub.initialTokens.admin}\n  agent  ${hub.initialTokens.agent}\n`
+          : `Tokens: ${localTokenPath(config.dataDir, 'agent')} (agent), \`tessera token create --role agent\` for more.\n`,
+        clientConfigText({
+          mcpUrl: hub.mcpUrl,
+          dataDir: config.dataDir,
+          agentToken: hub.initialTokens?.agent ?? null,
+          agentTokenFile: localTokenPath(config.dataDir, 'agent'),
+          cliPath: fileURLToPath(new URL('../main.js', import.meta.url)),
+        }),
+        '',
+        'Press Ctrl-C to stop.',
+      ]
+      process.stdout.write(`${out.join('\n')}\n`)
+      await new Promise<void>((resolve) => {
+        const stop = (): void => {
+          process.off('SIGINT', stop)
+          process.off('SIGTERM', stop)
+          process.stderr.write('stopping the hub…\n')
+          void hub.stop().then(resolve, resolve)
+        }
+        process.on('SIGINT', stop)
+        process.on('SIGTERM', stop)
+      })
+    })
+}

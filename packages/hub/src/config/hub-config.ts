@@ -1,0 +1,83 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { PolicyConfig } from '@tessera/gateway'
+import { parseOrThrow, TesseraError } from '@tessera/protocol'
+import { z } from 'zod'
+
+export const HubConfig = z.object({
+  /** Loopback by default: a hub is reachable from this machine only unless told otherwise. */
+  host: z.string().default('127.0.0.1'),
+  /** 0 picks a free port. */
+  port: z.number().int().min(0).max(65_535).default(7300),
+  dataDir: z.string().default('.tessera'),
+  /** A SQLite file (relative to dataDir), `memory:`, or a postgres:// URL. */
+  store: z.string().default('trace.db'),
+  /** Start the demo surfaces (claims-review). */
+  demo: z.boolean().default(true),
+  policy: PolicyConfig.default({ rules: [], approvalRisks: ['destructive', 'external'], approvalTtlMs: 600_000 }),
+  approvals: z
+    .object({
+      /**
+       * Ask the MCP client's user through elicitation. Off by default: a client that
+       * auto-accepts would let the model approve its own action.
+       */
+      elicitation: z.boolean().default(false),
+    })
+    .default({ elicitation: false }),
+  limits: z
+    .object({
+      bodyBytes: z.number().int().positive().default(1_048_576),
+      requestsPerMinute: z.number().int().positive().default(600),
+      dispatchTimeoutMs: z.number().int().positive().default(30_000),
+    })
+    .default({ bodyBytes: 1_048_576, requestsPerMinute: 600, dispatchTimeoutMs: 30_000 }),
+  /** Extra Host / Origin values allowed besides loopback (e.g. behind a proxy). */
+  allowedHosts: z.array(z.string()).default([]),
+  allowedOrigins: z.array(z.string()).default([]),
+})
+export type HubConfig = z.infer<typeof HubConfig>
+export type HubConfigInput = z.input<typeof HubConfig>
+
+const ENV: Record<string, (value: string) => Partial<HubConfigInput>> = {
+  TESSERA_HOST: (v) => ({ host: v }),
+  TESSERA_PORT: (v) => ({ port: Number(v) }),
+  TESSERA_DATA: (v) => ({ dataDir: v }),
+  TESSERA_STORE: (v) => ({ store: v }),
+}
+
+/**
+ * Configuration in increasing precedence: defaults, `tessera.config.json` (in the working
+ * folder, or the file given), environment variables, then command-line flags.
+ */
+export function loadHubConfig(options: { file?: string; overrides?: Partial<HubConfigInput>; env?: NodeJS.ProcessEnv } = {}): HubConfig {
+  const file = resolve(options.file ?? 'tessera.config.json')
+  let fromFile: unknown = {}
+  if (existsSync(file)) {
+    try {
+      fromFile = JSON.parse(readFileSync(file, 'utf8'))
+    } catch (error) {
+      throw new TesseraError('invalid_request', `${file} is not valid JSON: ${(error as Error).message}`, { expected: 'a JSON object', found: file })
+    }
+  } else if (options.file !== undefined) {
+    throw new TesseraError('not_found', `no configuration file at ${file}`, { found: options.file })
+  }
+  const env = options.env ?? process.env
+  const fromEnv = Object.entries(ENV).reduce<Partial<HubConfigInput>>((acc, [key, map]) => {
+    const value = env[key]
+    return value === undefined || value === '' ? acc : { ...acc, ...map(value) }
+  }, {})
+  const merged = { ...(fromFile as object), ...fromEnv, ...stripUndefined(options.overrides ?? {}) }
+  return parseOrThrow(HubConfig, merged, 'hub configuration', 'invalid_request')
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
+}
+
+/** Where the trace lives: relative SQLite paths are inside the data folder. */
+export function storeSpec(config: HubConfig): string {
+  const spec = config.store
+  if (spec === 'memory:' || /^postgres(ql)?:\/\//.test(spec) || spec.startsWith('/')) return spec
+  const path = spec.startsWith('sqlite:') ? spec.slice('sqlite:'.length) : spec
+  return resolve(config.dataDir, path)
+}

@@ -1,0 +1,199 @@
+import { redactFrame, verifyStore } from '@tessera/gateway'
+import { type Approval, type Principal, type Role, TesseraError, type TraceEvent } from '@tessera/protocol'
+import { Hono, type Context } from 'hono'
+import { getCookie, setCookie } from 'hono/cookie'
+import { formatLoginLink, type LoginLinks } from '../auth/login-link.js'
+import { PrincipalRateLimiter, rateLimitProblem } from '../auth/principal-rate-limit.js'
+import { authenticate, checkContentLength, checkHost, checkOrigin, problemResponse, readBodyLimited, requireRole } from '../auth/request-guard.js'
+import type { LiveTokens } from '../auth/live-tokens.js'
+import type { HubContext } from '../hub/hub-context.js'
+import type { McpHttpEndpoint } from '../mcp/mcp-http.js'
+import { CONSOLE_COOKIE, ConsoleSessions } from './console-sessions.js'
+import { errorResponse } from './error-response.js'
+import { statusPage } from './status-page.js'
+
+export interface ApiDeps {
+  tokens: LiveTokens
+  logins: LoginLinks
+  mcp: McpHttpEndpoint
+  allowedHosts: () => string[]
+  allowedOrigins: () => string[]
+}
+
+type Env = { Variables: { principal: Principal } }
+
+const READ: Role[] = ['viewer', 'agent', 'approver', 'admin']
+const ACT: Role[] = ['agent', 'admin']
+const APPROVE: Role[] = ['approver']
+
+async function jsonBody(c: Context<Env>, maxBytes: number): Promise<unknown> {
+  const bytes = await readBodyLimited(c.req.raw, maxBytes)
+  if (bytes.length === 0) return {}
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes)) as unknown
+  } catch (error) {
+    throw new TesseraError('invalid_request', `expected a JSON body: ${(error as Error).message}`, { expected: 'application/json', found: 'malformed JSON' })
+  }
+}
+
+function need(c: Context<Env>, roles: Role[]): void {
+  const refused = requireRole(c.get('principal'), roles)
+  if (refused) throw new TesseraError(refused.error.code, refused.error.message, refused.error.details)
+}
+
+function intParam(value: string | undefined, fallback: number, max: number): number {
+  if (value === undefined) return fallback
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 0) throw new TesseraError('invalid_request', `expected a non-negative integer, found "${value}"`, { expected: 'integer ≥ 0', found: value })
+  return Math.min(n, max)
+}
+
+/**
+ * The hub's HTTP API (Hono, web-standard Request/Response). Every route but /api/health
+ * and the login link needs a token or a console session; Host and Origin are checked on
+ * all of them against DNS rebinding, and bodies are size-limited before they are read.
+ */
+export function createApi(ctx: HubContext, deps: ApiDeps): Hono<Env> {
+  const app = new Hono<Env>()
+  const sessions = new ConsoleSessions()
+  const perMinute = ctx.config.limits.requestsPerMinute
+  const limiter = new PrincipalRateLimiter({ burst: Math.max(10, Math.ceil(perMinute / 4)), perSecond: perMinute / 60 })
+  const maxBytes = ctx.config.limits.bodyBytes
+
+  app.onError((error) => errorResponse(error))
+  app.notFound((c) => errorResponse(new TesseraError('not_found', `no route ${c.req.method} ${c.req.path}`, { found: c.req.path })))
+
+  // Host and Origin first: a rebinding page must learn nothing, not even a 401.
+  app.use('*', async (c, next) => {
+    const refused = checkHost(c.req.raw.headers, deps.allowedHosts()) ?? checkOrigin(c.req.raw.headers, deps.allowedOrigins()) ?? checkContentLength(c.req.raw.headers, maxBytes)
+    if (refused) return problemResponse(refused.status === 413 ? { ...refused, headers: { ...refused.headers, connection: 'close' } } : refused)
+    await next()
+  })
+
+  app.get('/api/health', (c) => c.json({ ok: true, surfaces: ctx.surfaces.list().length, mcpSessions: deps.mcp.sessionCount }))
+
+  // The login link carries its code in the URL fragment (never sent to servers or logs);
+  // the page posts it here once, and gets an HttpOnly session cookie in exchange.
+  app.post('/api/login', async (c) => {
+    const body = (await jsonBody(c, 4096)) as { code?: unknown }
+    const principal = deps.logins.redeem(typeof body.code === 'string' ? body.code : '')
+    if (principal === null) return errorResponse(new TesseraError('unauthorized', 'this login link is unknown, used or expired; print a new one with `tessera login`'))
+    setCookie(c, CONSOLE_COOKIE, sessions.open(principal), { httpOnly: true, sameSite: 'Strict', path: '/' })
+    return c.json({ principal })
+  })
+
+  // Everything below needs a principal: a bearer token, or the console's session cookie.
+  app.use('*', async (c, next) => {
+    const cookiePrincipal = sessions.principal(getCookie(c, CONSOLE_COOKIE))
+    let principal = cookiePrincipal
+    if (principal === null) {
+      await deps.tokens.refresh()
+      const result = authenticate(c.req.raw.headers, deps.tokens)
+      if (!result.ok) {
+        if (c.req.path === '/' && c.req.method === 'GET') return c.html(statusPage(null), 401)
+        return problemResponse(result.problem)
+      }
+      principal = result.principal
+    }
+    const taken = limiter.take(principal.id)
+    if (!taken.ok) return problemResponse(rateLimitProblem(principal.id, taken.retryAfterMs))
+    c.set('principal', principal)
+    await next()
+  })
+
+  app.get('/', async (c) => c.html(statusPage({ principal: c.get('principal'), tiles: ctx.surfaces.list(), approvals: await ctx.gateway.approvals.list({ status: 'pending' }) })))
+
+  app.post('/api/login-links', (c) => {
+    need(c, ['admin'])
+    const principal = c.get('principal')
+    const code = deps.logins.issue(principal)
+    return c.json({ url: formatLoginLink(new URL(c.req.url).origin, code) })
+  })
+
+  app.get('/api/tiles', (c) => {
+    need(c, READ)
+    return c.json({ tiles: ctx.surfaces.list() })
+  })
+
+  app.post('/api/tiles/:id/focus', (c) => {
+    need(c, ACT)
+    return c.json({ tile: ctx.surfaces.focus(c.req.param('id')) })
+  })
+
+  app.get('/api/surfaces/:id/frame', async (c) => {
+    need(c, READ)
+    const frame = redactFrame(await ctx.surfaces.surface(c.req.param('id')).snapshot())
+    return c.json({ frame })
+  })
+
+  app.post('/api/actions', async (c) => {
+    need(c, ACT)
+    const body = await jsonBody(c, maxBytes)
+    return c.json({ result: await ctx.gateway.request(body, c.get('principal')) })
+  })
+
+  app.get('/api/approvals', async (c) => {
+    need(c, READ)
+    const status = c.req.query('status') as Approval['status'] | undefined
+    return c.json({ approvals: await ctx.gateway.approvals.list(status ? { status } : {}) })
+  })
+
+  app.get('/api/approvals/:id', async (c) => {
+    need(c, READ)
+    return c.json({ approval: await ctx.gateway.approvals.get(c.req.param('id')) })
+  })
+
+  app.post('/api/approvals/:id/approve', async (c) => {
+    need(c, APPROVE)
+    const body = (await jsonBody(c, maxBytes)) as Record<string, unknown>
+    const expected: { frameId?: string; action?: string; inputHash?: string; note?: string } = {}
+    for (const key of ['frameId', 'action', 'inputHash', 'note'] as const) if (typeof body[key] === 'string') expected[key] = body[key]
+    return c.json(await ctx.gateway.approve(c.req.param('id'), c.get('principal'), expected))
+  })
+
+  app.post('/api/approvals/:id/deny', async (c) => {
+    need(c, APPROVE)
+    const body = (await jsonBody(c, maxBytes)) as Record<string, unknown>
+    return c.json({ approval: await ctx.gateway.deny(c.req.param('id'), c.get('principal'), typeof body.note === 'string' ? body.note : undefined) })
+  })
+
+  app.get('/api/sessions', async (c) => {
+    need(c, READ)
+    return c.json({ sessions: await ctx.store.sessions() })
+  })
+
+  app.get('/api/trace/:session', async (c) => {
+    need(c, READ)
+    const session = c.req.param('session')
+    const limit = intParam(c.req.query('limit'), 200, 1000)
+    const head = await ctx.store.head(session)
+    if (head === null) throw new TesseraError('not_found', `no trace session "${session}"`, { found: session })
+    const fromSeq = c.req.query('fromSeq') === undefined ? Math.max(0, head.seq - limit + 1) : intParam(c.req.query('fromSeq'), 0, Number.MAX_SAFE_INTEGER)
+    const events: TraceEvent[] = []
+    for await (const event of ctx.store.read(session, { fromSeq, limit })) events.push(event)
+    return c.json({ session, head, events })
+  })
+
+  app.get('/api/trace/:session/verify', async (c) => {
+    need(c, READ)
+    return c.json({ results: await verifyStore(ctx.store, c.req.param('session')) })
+  })
+
+  app.all('/mcp', async (c) => {
+    need(c, READ)
+    let body: unknown
+    if (c.req.method === 'POST') {
+      try {
+        body = await jsonBody(c, maxBytes)
+      } catch (error) {
+        if (error instanceof TesseraError && error.code === 'invalid_request') {
+          return c.json({ jsonrpc: '2.0', error: { code: -32700, message: `parse error: ${error.message}` }, id: null }, 400)
+        }
+        throw error
+      }
+    }
+    return deps.mcp.handle(c.req.raw, c.get('principal'), body)
+  })
+
+  return app
+}

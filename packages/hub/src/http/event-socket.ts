@@ -1,0 +1,85 @@
+import type { IncomingMessage, Server } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { WebSocketServer, type WebSocket } from 'ws'
+import { authenticate, checkHost, checkOrigin, type GuardProblem } from '../auth/request-guard.js'
+import type { LiveTokens } from '../auth/live-tokens.js'
+import type { HubContext } from '../hub/hub-context.js'
+
+export interface EventSocketDeps {
+  tokens: LiveTokens
+  allowedHosts: () => string[]
+  allowedOrigins: () => string[]
+}
+
+function headersOf(request: IncomingMessage): Headers {
+  const headers = new Headers()
+  for (const [key, value] of Object.entries(request.headers)) {
+    if (typeof value === 'string') headers.set(key, value)
+    else if (Array.isArray(value)) headers.set(key, value.join(', '))
+  }
+  return headers
+}
+
+function refuse(socket: Duplex, problem: GuardProblem): void {
+  const body = JSON.stringify({ error: problem.error })
+  socket.end(`HTTP/1.1 ${problem.status} Refused\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`)
+}
+
+/**
+ * `/api/events`: a WebSocket that pushes tiles, new frames (id and route: clients fetch
+ * the frame if they want it), trace events and approval changes as they happen.
+ */
+export function attachEventSocket(server: Server, ctx: HubContext, deps: EventSocketDeps): { close(): void } {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
+  const clients = new Set<WebSocket>()
+  const broadcast = (message: unknown): void => {
+    const text = JSON.stringify(message)
+    for (const client of clients) if (client.readyState === client.OPEN) client.send(text)
+  }
+  const listeners = {
+    tile: (tile: unknown) => broadcast({ type: 'tile', tile }),
+    tileRemoved: (id: string) => broadcast({ type: 'tileRemoved', id }),
+    frame: (frame: { surface: string; id: string; route: string }) => broadcast({ type: 'frame', surface: frame.surface, frameId: frame.id, route: frame.route }),
+    trace: (events: unknown) => broadcast({ type: 'trace', events }),
+    approval: (approval: unknown) => broadcast({ type: 'approval', approval }),
+  }
+  ctx.events.on('tile', listeners.tile)
+  ctx.events.on('tileRemoved', listeners.tileRemoved)
+  ctx.events.on('frame', listeners.frame)
+  ctx.events.on('trace', listeners.trace)
+  ctx.events.on('approval', listeners.approval)
+
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(request.url ?? '/', 'http://hub')
+    if (url.pathname !== '/api/events') {
+      refuse(socket, { status: 404, error: { code: 'not_found', message: `no WebSocket at ${url.pathname}`, details: { expected: '/api/events' } } })
+      return
+    }
+    const headers = headersOf(request)
+    const refused = checkHost(headers, deps.allowedHosts()) ?? checkOrigin(headers, deps.allowedOrigins())
+    if (refused) return refuse(socket, refused)
+    void deps.tokens.refresh().then(() => {
+      const auth = authenticate(headers, deps.tokens)
+      if (!auth.ok) return refuse(socket, auth.problem)
+      wss.handleUpgrade(request, socket, head, (ws) => {
+      clients.add(ws)
+      ws.on('close', () => clients.delete(ws))
+      // The socket is push-only: anything a client sends is ignored, never executed.
+      ws.on('message', () => undefined)
+      ws.send(JSON.stringify({ type: 'hello', principal: auth.principal.id, tiles: ctx.surfaces.list() }))
+      })
+    }, () => refuse(socket, { status: 500, error: { code: 'store_error', message: 'the token file could not be read', details: {} } }))
+  })
+
+  return {
+    close() {
+      ctx.events.off('tile', listeners.tile)
+      ctx.events.off('tileRemoved', listeners.tileRemoved)
+      ctx.events.off('frame', listeners.frame)
+      ctx.events.off('trace', listeners.trace)
+      ctx.events.off('approval', listeners.approval)
+      for (const client of clients) client.terminate()
+      wss.close()
+    },
+  }
+}

@@ -1,0 +1,15 @@
+import type { Gateway, TraceStore } from '@tessera/gateway'
+import type { HubConfig } from '../config/hub-config.js'
+import type { SurfaceManager } from '../tiles/surface-manager.js'
+import type { HubEvents } from './hub-events.js'
+
+/** What the HTTP API and MCP sessions share: one gateway, one store, one map. */
+export interface HubContext {
+  config: HubConfig
+  gateway: Gateway
+  store: TraceStore
+  surfaces: SurfaceManager
+  events: HubEvents
+  /** Where humans resolve approvals, for messages to agents. */
+  consoleUrl: () => string
+}

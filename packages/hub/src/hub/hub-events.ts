@@ -1,0 +1,20 @@
+import { EventEmitter } from 'node:events'
+import type { Approval, Frame, TraceEvent } from '@tessera/protocol'
+import type { Tile } from '../tiles/tile.js'
+
+/** What the hub pushes to WebSocket clients and MCP sessions. */
+export interface HubEventMap {
+  tile: [tile: Tile]
+  tileRemoved: [id: string]
+  frame: [frame: Frame]
+  trace: [events: TraceEvent[]]
+  approval: [approval: Approval]
+}
+
+export class HubEvents extends EventEmitter<HubEventMap> {
+  constructor() {
+    super()
+    // Every WebSocket client and MCP session subscribes; hundreds are expected.
+    this.setMaxListeners(0)
+  }
+}

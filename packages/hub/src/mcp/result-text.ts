@@ -1,0 +1,22 @@
+import { outlineDelta } from '@tessera/protocol'
+import type { ActionResult, Frame } from '@tessera/protocol'
+
+/** A result as a model reads it: the status first, then what changed, then the output. */
+export function resultText(result: ActionResult, consoleUrl: string, after?: Frame): string {
+  const lines = [`${result.status}: ${result.surface}/${result.action} (request ${result.requestId})`]
+  if (result.status === 'awaiting_approval') {
+    lines.push(
+      `A person must approve this first. Approval ${result.approvalId} is pending; it can be resolved in the console (${consoleUrl}), with \`tessera approvals approve ${result.approvalId}\`, or over the HTTP API by an approver. Call approval_status to learn the outcome; do not retry the action.`,
+    )
+  }
+  if (result.error) lines.push(`error [${result.error.code}]: ${result.error.message}`)
+  if (result.delta) lines.push(outlineDelta(result.delta, after ? { after } : {}))
+  if (result.nextFrameId) lines.push(`frame ${result.nextFrameId.slice(0, 12)}`)
+  if (result.output !== undefined) lines.push(`output: ${JSON.stringify(result.output).slice(0, 4000)}`)
+  return lines.join('\n')
+}
+
+/** Statuses where the agent did nothing wrong: not reported as tool errors. */
+export function isToolError(result: ActionResult): boolean {
+  return result.status !== 'completed' && result.status !== 'awaiting_approval'
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest'
+import { RefTable, refFor } from './refs.js'
+
+/** Two node ids whose preferred refs collide, found by a deterministic search. */
+function collidingPair(): [string, string] {
+  const seen = new Map<string, string>()
+  for (let i = 0; ; i++) {
+    const id = `root/list/item-${i}`
+    const ref = refFor(id)
+    const earlier = seen.get(ref)
+    if (earlier !== undefined) return [earlier, id]
+    seen.set(ref, id)
+  }
+}
+
+describe('refFor', () => {
+  it('is short, deterministic and depends only on the node id', () => {
+    const ref = refFor('claims-review/detail/decision/approve')
+    expect(ref).toMatch(/^n[0-9a-z]{4}$/)
+    expect(refFor('claims-review/detail/decision/approve')).toBe(ref)
+    expect(refFor('claims-review/detail/decision/reject')).not.toBe(ref)
+  })
+})
+
+describe('RefTable', () => {
+  it('maps refs to node ids and back, and accepts a leading @', () => {
+    const table = new RefTable(['a', 'a/b', 'a/c'])
+    expect(table.size).toBe(3)
+    for (const id of ['a', 'a/b', 'a/c']) {
+      const ref = table.refOf(id) as string
+      expect(ref).toBe(refFor(id))
+      expect(table.resolve(ref)).toBe(id)
+      expect(table.resolve(`@${ref}`)).toBe(id)
+    }
+    expect(table.resolve('nzzzzzz')).toBeUndefined()
+    expect(table.refOf('missing')).toBeUndefined()
+  })
+
+  it('gives every member of a collision a longer ref, so the short one names nobody', () => {
+    const [first, second] = collidingPair()
+    const short = refFor(first)
+    const table = new RefTable([first, second, 'other'])
+    const a = table.refOf(first) as string
+    const b = table.refOf(second) as string
+    expect(a).not.toBe(b)
+    expect(a.length).toBeGreaterThan(short.length)
+    expect(b.length).toBeGreaterThan(short.length)
+    expect(a.startsWith(short) && b.startsWith(short)).toBe(true)
+    expect(table.resolve(a)).toBe(first)
+    expect(table.resolve(b)).toBe(second)
+    expect(table.resolve(short)).toBeUndefined()
+    // Without the other member of the collision, the preferred ref is back.
+    expect(new RefTable([first, 'other']).refOf(first)).toBe(short)
+  })
+
+  it('does not depend on the order of the node ids, and ignores repeats', () => {
+    const [first, second] = collidingPair()
+    const ids = [first, 'x', second, 'y/z', 'x']
+    const forward = new RefTable(ids)
+    const backward = new RefTable([...ids].reverse())
+    expect(forward.size).toBe(4)
+    for (const id of ids) expect(backward.refOf(id)).toBe(forward.refOf(id))
+  })
+
+  it('keeps refs unique in a large table', () => {
+    const ids = Array.from({ length: 20_000 }, (_, i) => `root/${i % 7}/node-${i}`)
+    const table = new RefTable(ids)
+    expect(table.size).toBe(ids.length)
+    for (const id of ids) expect(table.resolve(table.refOf(id) as string)).toBe(id)
+  })
+})

@@ -1,0 +1,63 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { type HubConfigInput, loadHubConfig, type StartedHub, startHub } from '@tessera/hub'
+
+export interface TestHub {
+  hub: StartedHub
+  dataDir: string
+  agentToken: string
+  adminToken: string
+  stop(): Promise<void>
+}
+
+/** A real hub on a free loopback port, with its own data folder and SQLite trace. */
+export async function startTestHub(overrides: Partial<HubConfigInput> = {}, dataDir = mkdtempSync(join(tmpdir(), 'tessera-hub-'))): Promise<TestHub> {
+  const config = loadHubConfig({ file: undefined, overrides: { dataDir, port: 0, ...overrides }, env: {} })
+  const hub = await startHub(config)
+  const agentToken = readFileSync(join(dataDir, 'agent.token'), 'utf8').trim()
+  const adminToken = readFileSync(join(dataDir, 'admin.token'), 'utf8').trim()
+  return {
+    hub,
+    dataDir,
+    agentToken,
+    adminToken,
+    async stop() {
+      await hub.stop()
+    },
+  }
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true })
+}
+
+/** The official SDK client over Streamable HTTP, authenticated with `token`. */
+export async function connectHttpClient(mcpUrl: string, token: string, capabilities: Record<string, unknown> = {}): Promise<Client> {
+  const client = new Client({ name: 'tessera-test', version: '1.0.0' }, { capabilities })
+  const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } })
+  await client.connect(transport)
+  return client
+}
+
+export async function api<T = unknown>(hub: StartedHub, path: string, options: { token?: string; method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; json: T }> {
+  const response = await fetch(`${hub.url}${path}`, {
+    method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+    headers: {
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...options.headers,
+    },
+    ...(options.body === undefined ? {} : { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) }),
+  })
+  const text = await response.text()
+  let json: unknown = text
+  try {
+    json = JSON.parse(text)
+  } catch {
+    // Not JSON (an HTML page, say): the caller asserts on the text.
+  }
+  return { status: response.status, json: json as T }
+}
