@@ -6,12 +6,16 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { benchGatewayRoundTrip } from './gateway-round-trip.js'
 import { benchLayoutExtraction } from './layout-extraction.js'
+import { benchHubMemory } from './hub-memory.js'
+import { benchMcpLatency } from './mcp-latency.js'
 import { benchTraceRates } from './trace-rates.js'
 
 const benches = [
   ['gateway', benchGatewayRoundTrip],
   ['trace', benchTraceRates],
   ['layout', benchLayoutExtraction],
+  ['mcp', benchMcpLatency],
+  ['memory', benchHubMemory],
 ]
 
 const only = process.argv.slice(2)
