@@ -65,6 +65,9 @@ interface Accepted {
   staged: TraceEventDraft[]
 }
 
+const MAX_REMEMBERED_FRAMES = 10_000
+const RISK_ORDER = { read: 0, write: 1, external: 2, destructive: 3 } as const
+
 type StepEnd = { status: ActionStatus; error?: ErrorShape; extra?: Partial<ActionResult> }
 
 /**
@@ -254,11 +257,25 @@ export class Gateway {
     if (problem) return this.#end(req, frame.id, problem)
     const pre = this.#conditionStep(target.contract.preconditions, { ...frame.state, input: req.input, actor: principalJson(req.actor) }, 'precondition_failed')
     if (pre) return this.#end(req, frame.id, pre)
+    const assessed = this.#assess(req, target)
     if (!opts.approvalGranted) {
-      const gate = await this.#policyStep(req, target, frame)
+      const gate = await this.#policyStep(req, assessed, frame)
       if (gate) return gate
     }
     return this.#dispatchStep(req, target, frame, slot)
+  }
+
+  /** The contract as policy sees it: its risk raised (never lowered) by the surface's view of the input. */
+  #assess(req: Accepted, target: ActionTarget): ActionTarget {
+    let assessment
+    try {
+      assessment = req.surface.assess?.(target, req.input) ?? null
+    } catch {
+      // A surface that cannot judge the input gets the most careful answer.
+      assessment = { risk: 'destructive' as const, reason: 'the surface could not assess this input' }
+    }
+    if (assessment === null || RISK_ORDER[assessment.risk] <= RISK_ORDER[target.contract.risk]) return target
+    return { ...target, contract: { ...target.contract, risk: assessment.risk }, assessedReason: assessment.reason }
   }
 
   async #frameStep(req: Accepted): Promise<{ frame: Frame } | { end: StepEnd }> {
@@ -335,6 +352,7 @@ export class Gateway {
       return this.#end(req, frame.id, { status: 'denied', error: { code: 'forbidden', message: `the session's budget of ${budget} ${target.contract.risk} actions is spent`, details: { risk: target.contract.risk, budget } } }, 'denied')
     }
     if (!decision.needsApproval) return null
+    const assessed = typeof target.assessedReason === 'string' ? ` (${target.assessedReason})` : ''
     const sensitive = sensitiveKeysOfSchema(target.contract.inputSchema)
     const approval = await this.approvals.open({
       session: req.session,
@@ -345,7 +363,7 @@ export class Gateway {
       inputHash: contentHash(req.input),
       redactedInput: redactJson(req.input, { sensitiveKeys: sensitive }),
       requester: req.actor.id,
-      reason: decision.reason,
+      reason: `${decision.reason}${assessed}`,
       ttlMs: this.policy.config.approvalTtlMs,
       now,
     })
@@ -414,6 +432,12 @@ export class Gateway {
     const key = `${session}:${frame.id}`
     if (this.#recordedFrames.has(key)) return []
     this.#recordedFrames.add(key)
+    // Bounded: a long-lived hub sees many frames. Forgetting an old one only means it is
+    // recorded again if it ever comes back, which replay handles.
+    if (this.#recordedFrames.size > MAX_REMEMBERED_FRAMES) {
+      const oldest = this.#recordedFrames.values().next()
+      if (oldest.done !== true) this.#recordedFrames.delete(oldest.value)
+    }
     // Frames arrive here already redacted (see #snapshot callers), so the stored frame
     // hashes to the same id the agent saw.
     return [this.#draft(session, 'frame', actor, frame.surface, null, frame.id, requestId, { frame: frame as unknown as JsonValue })]

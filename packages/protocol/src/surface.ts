@@ -1,3 +1,4 @@
+import type { Risk } from './schemas/action-contract.js'
 import type { ActionTarget } from './schemas/action-target.js'
 import type { Frame, SurfaceKind } from './schemas/frame.js'
 import type { JsonValue } from './schemas/json.js'
@@ -15,6 +16,12 @@ export interface PerformContext {
   signal: AbortSignal
 }
 
+/** A surface's judgement of one request's risk, when it depends on the input. */
+export interface RiskAssessment {
+  risk: Risk
+  reason: string
+}
+
 /** The one seam every kind of UI plugs into. */
 export interface Surface {
   readonly id: string
@@ -22,6 +29,11 @@ export interface Surface {
   readonly title?: string
   snapshot(opts?: SnapshotOptions): Promise<Frame>
   perform(target: ActionTarget, input: JsonValue | undefined, ctx: PerformContext): Promise<JsonValue | undefined>
+  /**
+   * Risk that depends on the input (a shell command that deletes recursively, say). The
+   * gateway takes the higher of this and the contract's risk; it can raise, never lower.
+   */
+  assess?(target: ActionTarget, input: JsonValue | undefined): RiskAssessment | null
   capture?(): Promise<Uint8Array>
   subscribe?(onFrame: (frame: Frame) => void): () => void
   close(): Promise<void>
