@@ -73,6 +73,27 @@ describe('hostile input over HTTP and MCP', () => {
     await client.close()
   })
 
+  it('answers bodies and queries of the wrong shape with a typed 4xx, never a 500', async () => {
+    const seed = await api<{ result: { approvalId: string } }>(t.hub, '/api/actions', { token: t.agentToken, body: { surface: 'claims', action: 'export-claims', input: { format: 'csv' } } })
+    const id = seed.json.result.approvalId
+    for (const body of ['null', '[1, 2]', '"approve"', '42', 'true']) {
+      for (const path of [`/api/approvals/${id}/approve`, `/api/approvals/${id}/deny`, '/api/login']) {
+        const reply = await api(t.hub, path, { token: t.adminToken, body })
+        expect(reply.status, `${path} with ${body}`).toBe(400)
+        expect(reply.json).toMatchObject({ error: { code: 'invalid_request' } })
+      }
+      const action = await api(t.hub, '/api/actions', { token: t.agentToken, body })
+      expect(action.status, `/api/actions with ${body}`).toBe(400)
+    }
+    // None of that resolved the approval.
+    expect((await api<{ approval: { status: string } }>(t.hub, `/api/approvals/${id}`, { token: t.adminToken })).json.approval.status).toBe('pending')
+    const status = await api(t.hub, '/api/approvals?status=bogus', { token: t.adminToken })
+    expect(status.status).toBe(400)
+    expect(status.json).toMatchObject({ error: { code: 'invalid_request', details: { expected: ['pending', 'approved', 'denied', 'expired', 'consumed'] } } })
+    expect((await api(t.hub, '/api/trace/no-such-session/verify', { token: t.adminToken })).status).toBe(404)
+    expect((await api(t.hub, '/api/trace/no-such-session?limit=-1', { token: t.adminToken })).status).toBe(400)
+  })
+
   it('refuses oversized bodies with 413, with and without a declared length', async () => {
     const big = JSON.stringify({ surface: 'claims', action: 'open-claim', input: { claimId: 'x'.repeat(100 * 1024) } })
     const declared = await api(t.hub, '/api/actions', { token: t.agentToken, body: big })

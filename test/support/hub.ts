@@ -42,7 +42,7 @@ export async function connectHttpClient(mcpUrl: string, token: string, capabilit
   return client
 }
 
-export async function api<T = unknown>(hub: StartedHub, path: string, options: { token?: string; method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; json: T }> {
+export async function api<T = unknown>(hub: Pick<StartedHub, 'url'>, path: string, options: { token?: string; method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; json: T }> {
   const response = await fetch(`${hub.url}${path}`, {
     method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
     headers: {

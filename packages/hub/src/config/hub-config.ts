@@ -27,10 +27,15 @@ export const HubConfig = z.object({
   limits: z
     .object({
       bodyBytes: z.number().int().positive().default(1_048_576),
-      requestsPerMinute: z.number().int().positive().default(600),
+      requestsPerMinute: z.number().int().positive().default(6000),
       dispatchTimeoutMs: z.number().int().positive().default(30_000),
+      /**
+       * An MCP session with no request and no open stream for this long is closed: many
+       * clients never send the DELETE that ends a session, and each one holds memory.
+       */
+      mcpSessionIdleMs: z.number().int().positive().default(1_800_000),
     })
-    .default({ bodyBytes: 1_048_576, requestsPerMinute: 600, dispatchTimeoutMs: 30_000 }),
+    .default({ bodyBytes: 1_048_576, requestsPerMinute: 6000, dispatchTimeoutMs: 30_000, mcpSessionIdleMs: 1_800_000 }),
   /** Extra Host / Origin values allowed besides loopback (e.g. behind a proxy). */
   allowedHosts: z.array(z.string()).default([]),
   allowedOrigins: z.array(z.string()).default([]),

@@ -1,5 +1,5 @@
 import { redactFrame, verifyStore } from '@tessera/gateway'
-import { type Approval, type Principal, type Role, TesseraError, type TraceEvent } from '@tessera/protocol'
+import { ApprovalStatus, type Principal, type Role, TesseraError, type TraceEvent } from '@tessera/protocol'
 import { Hono, type Context } from 'hono'
 import { getCookie, setCookie } from 'hono/cookie'
 import { formatLoginLink, type LoginLinks } from '../auth/login-link.js'
@@ -34,6 +34,15 @@ async function jsonBody(c: Context<Env>, maxBytes: number): Promise<unknown> {
   } catch (error) {
     throw new TesseraError('invalid_request', `expected a JSON body: ${(error as Error).message}`, { expected: 'application/json', found: 'malformed JSON' })
   }
+}
+
+/** A body that must be a JSON object (an empty body counts as `{}`): `null` or `[]` is a 400, not a crash. */
+async function objectBody(c: Context<Env>, maxBytes: number): Promise<Record<string, unknown>> {
+  const body = await jsonBody(c, maxBytes)
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new TesseraError('invalid_request', `expected a JSON object as the body, found ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}`, { expected: 'object', found: body === null ? 'null' : Array.isArray(body) ? 'array' : typeof body })
+  }
+  return body as Record<string, unknown>
 }
 
 function need(c: Context<Env>, roles: Role[]): void {
@@ -75,7 +84,7 @@ export function createApi(ctx: HubContext, deps: ApiDeps): Hono<Env> {
   // The login link carries its code in the URL fragment (never sent to servers or logs);
   // the page posts it here once, and gets an HttpOnly session cookie in exchange.
   app.post('/api/login', async (c) => {
-    const body = (await jsonBody(c, 4096)) as { code?: unknown }
+    const body = (await objectBody(c, 4096)) as { code?: unknown }
     const principal = deps.logins.redeem(typeof body.code === 'string' ? body.code : '')
     if (principal === null) return errorResponse(new TesseraError('unauthorized', 'this login link is unknown, used or expired; print a new one with `tessera login`'))
     setCookie(c, CONSOLE_COOKIE, sessions.open(principal), { httpOnly: true, sameSite: 'Strict', path: '/' })
@@ -134,7 +143,11 @@ export function createApi(ctx: HubContext, deps: ApiDeps): Hono<Env> {
 
   app.get('/api/approvals', async (c) => {
     need(c, READ)
-    const status = c.req.query('status') as Approval['status'] | undefined
+    const raw = c.req.query('status')
+    if (raw !== undefined && !ApprovalStatus.safeParse(raw).success) {
+      throw new TesseraError('invalid_request', `unknown approval status "${raw.slice(0, 64)}"`, { expected: ApprovalStatus.options, found: raw.slice(0, 64) })
+    }
+    const status = raw === undefined ? undefined : ApprovalStatus.parse(raw)
     return c.json({ approvals: await ctx.gateway.approvals.list(status ? { status } : {}) })
   })
 
@@ -145,7 +158,7 @@ export function createApi(ctx: HubContext, deps: ApiDeps): Hono<Env> {
 
   app.post('/api/approvals/:id/approve', async (c) => {
     need(c, APPROVE)
-    const body = (await jsonBody(c, maxBytes)) as Record<string, unknown>
+    const body = await objectBody(c, maxBytes)
     const expected: { frameId?: string; action?: string; inputHash?: string; note?: string } = {}
     for (const key of ['frameId', 'action', 'inputHash', 'note'] as const) if (typeof body[key] === 'string') expected[key] = body[key]
     return c.json(await ctx.gateway.approve(c.req.param('id'), c.get('principal'), expected))
@@ -153,7 +166,7 @@ export function createApi(ctx: HubContext, deps: ApiDeps): Hono<Env> {
 
   app.post('/api/approvals/:id/deny', async (c) => {
     need(c, APPROVE)
-    const body = (await jsonBody(c, maxBytes)) as Record<string, unknown>
+    const body = await objectBody(c, maxBytes)
     return c.json({ approval: await ctx.gateway.deny(c.req.param('id'), c.get('principal'), typeof body.note === 'string' ? body.note : undefined) })
   })
 
@@ -176,7 +189,10 @@ export function createApi(ctx: HubContext, deps: ApiDeps): Hono<Env> {
 
   app.get('/api/trace/:session/verify', async (c) => {
     need(c, READ)
-    return c.json({ results: await verifyStore(ctx.store, c.req.param('session')) })
+    const session = c.req.param('session')
+    // An unknown session is not "intact": say it does not exist, as `tessera trace verify` does.
+    if ((await ctx.store.head(session)) === null) throw new TesseraError('not_found', `no trace session "${session}"`, { found: session })
+    return c.json({ results: await verifyStore(ctx.store, session) })
   })
 
   app.all('/mcp', async (c) => {

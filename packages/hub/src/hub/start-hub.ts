@@ -3,6 +3,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createAdaptorServer } from '@hono/node-server'
 import { Gateway, openStore } from '@tessera/gateway'
+import { TesseraError } from '@tessera/protocol'
 import { type HubConfig, storeSpec } from '../config/hub-config.js'
 import { LoginLinks } from '../auth/login-link.js'
 import { LiveTokens } from '../auth/live-tokens.js'
@@ -56,10 +57,21 @@ export async function startHub(config: HubConfig, options: { writeHubFile?: bool
   const allowed = { hosts: [] as string[], origins: [] as string[] }
   const api = createApi(ctx, { tokens, logins, mcp, allowedHosts: () => allowed.hosts, allowedOrigins: () => allowed.origins })
   const server = createAdaptorServer({ fetch: api.fetch }) as Server
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(config.port, config.host, () => resolve())
-  })
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(config.port, config.host, () => resolve())
+    })
+  } catch (error) {
+    await mcp.closeAll()
+    await store.close().catch(() => undefined)
+    const code = (error as NodeJS.ErrnoException).code
+    const where = `${config.host}:${config.port}`
+    if (code === 'EADDRINUSE') throw new TesseraError('conflict', `${where} is already in use; choose another --port, or 0 for a free one`, { found: where })
+    if (code === 'EACCES') throw new TesseraError('forbidden', `not allowed to listen on ${where}; ports below 1024 need privileges`, { found: where })
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new TesseraError('invalid_request', `cannot listen on ${where}: no such local address`, { found: config.host })
+    throw error
+  }
   const port = (server.address() as AddressInfo).port
   const host = hostForUrl(config.host)
   baseUrl = `http://${host}:${port}`

@@ -9,6 +9,45 @@ interface Live {
   transport: WebStandardStreamableHTTPServerTransport
   session: McpSession
   principal: Principal
+  lastSeen: number
+  /** Open GET (server-to-client SSE) streams: a client listening is not idle. */
+  streams: number
+}
+
+const DEFAULT_IDLE_MS = 1_800_000
+
+/** Passes a response body through, calling `ended` once when it finishes or is cancelled. */
+function onBodyEnd(response: Response, ended: () => void): Response {
+  if (response.body === null) {
+    ended()
+    return response
+  }
+  const reader = response.body.getReader()
+  let done = false
+  const end = (): void => {
+    if (done) return
+    done = true
+    ended()
+  }
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const chunk = await reader.read()
+        if (chunk.done) {
+          end()
+          controller.close()
+        } else controller.enqueue(chunk.value)
+      } catch (error) {
+        end()
+        controller.error(error)
+      }
+    },
+    async cancel(reason) {
+      end()
+      await reader.cancel(reason)
+    },
+  })
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
 }
 
 function jsonRpcError(status: number, code: number, message: string): Response {
@@ -18,14 +57,21 @@ function jsonRpcError(status: number, code: number, message: string): Response {
 /**
  * MCP over Streamable HTTP with sessions. A session belongs to the principal whose token
  * opened it: another token presenting the same session id is refused, so a session id
- * alone is worth nothing.
+ * alone is worth nothing. A session ends with the client's DELETE, or after
+ * `limits.mcpSessionIdleMs` without a request, a running call or an open stream: most
+ * clients simply disconnect, and a session nobody ends would be held for ever.
  */
 export class McpHttpEndpoint {
   readonly #ctx: HubContext
   readonly #live = new Map<string, Live>()
+  readonly #idleMs: number
+  readonly #sweep: NodeJS.Timeout
 
   constructor(ctx: HubContext) {
     this.#ctx = ctx
+    this.#idleMs = ctx.config.limits.mcpSessionIdleMs ?? DEFAULT_IDLE_MS
+    this.#sweep = setInterval(() => void this.closeIdle(), Math.max(25, Math.min(60_000, Math.floor(this.#idleMs / 4))))
+    this.#sweep.unref()
   }
 
   get sessionCount(): number {
@@ -38,7 +84,14 @@ export class McpHttpEndpoint {
       const live = this.#live.get(sessionId)
       if (live === undefined) return jsonRpcError(404, -32001, `unknown or expired MCP session "${sessionId.slice(0, 64)}"; initialize a new one`)
       if (live.principal.id !== principal.id) return jsonRpcError(403, -32003, 'this MCP session belongs to another principal')
-      return live.transport.handleRequest(request, { parsedBody })
+      live.lastSeen = Date.now()
+      const response = await live.transport.handleRequest(request, { parsedBody })
+      if (request.method !== 'GET') return response
+      live.streams += 1
+      return onBodyEnd(response, () => {
+        live.streams -= 1
+        live.lastSeen = Date.now()
+      })
     }
     if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) {
       return jsonRpcError(400, -32000, 'expected an initialize request (POST without mcp-session-id) to open a session')
@@ -47,7 +100,7 @@ export class McpHttpEndpoint {
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => session.traceSession.slice('mcp-'.length),
       onsessioninitialized: (id) => {
-        this.#live.set(id, { transport, session, principal })
+        this.#live.set(id, { transport, session, principal, lastSeen: Date.now(), streams: 0 })
       },
       onsessionclosed: (id) => {
         void this.#drop(id)
@@ -67,7 +120,15 @@ export class McpHttpEndpoint {
     await live.session.close().catch(() => undefined)
   }
 
+  /** Closes the sessions idle for longer than the limit; returns how many. */
+  async closeIdle(now = Date.now()): Promise<number> {
+    const idle = [...this.#live].filter(([, live]) => live.streams === 0 && !live.session.busy && now - live.lastSeen >= this.#idleMs).map(([id]) => id)
+    await Promise.all(idle.map((id) => this.#drop(id)))
+    return idle.length
+  }
+
   async closeAll(): Promise<void> {
+    clearInterval(this.#sweep)
     await Promise.all([...this.#live.keys()].map((id) => this.#drop(id)))
   }
 }

@@ -5,6 +5,7 @@ import {
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
+  type RequestId,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
 import { redactFrame, toExecutionResult } from '@tessera/gateway'
@@ -92,6 +93,7 @@ export class McpSession {
   #tools = new Map<string, ActionTool>()
   #announced = ''
   #pendingAnnounce: NodeJS.Timeout | null = null
+  #inFlight = 0
   readonly #detach: () => void
 
   constructor(ctx: HubContext, principal: Principal, traceSession: string) {
@@ -107,11 +109,14 @@ export class McpSession {
       },
     )
     this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...GENERIC_TOOLS, ...(await this.#actionTools()).map((t) => t.tool)] }))
-    this.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      this.#inFlight += 1
       try {
-        return await this.#call(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>)
+        return await this.#call(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, extra.requestId)
       } catch (error) {
         return errorResult(error)
+      } finally {
+        this.#inFlight -= 1
       }
     })
     this.server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await this.#resources() }))
@@ -123,6 +128,11 @@ export class McpSession {
       ctx.events.off('frame', onChange)
       ctx.events.off('tileRemoved', onChange)
     }
+  }
+
+  /** A tool call is running (it may be waiting on an elicitation): not an idle session. */
+  get busy(): boolean {
+    return this.#inFlight > 0
   }
 
   async close(): Promise<void> {
@@ -172,7 +182,8 @@ export class McpSession {
     }
   }
 
-  async #call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  /** `callId` is the JSON-RPC id of the tool call: an elicitation travels on its stream. */
+  async #call(name: string, args: Record<string, unknown>, callId: RequestId): Promise<CallToolResult> {
     switch (name) {
       case 'surfaces_list':
         return this.#json({ surfaces: this.#ctx.surfaces.list() as unknown as JsonValue })
@@ -180,10 +191,10 @@ export class McpSession {
         return this.#snapshot(args)
       case 'action_request':
         this.#requireActing()
-        return this.#request(stringArg(args, 'surface'), stringArg(args, 'action'), objectArg(args, 'input'), args.frameId)
+        return this.#request(stringArg(args, 'surface'), stringArg(args, 'action'), objectArg(args, 'input'), args.frameId, callId)
       case 'surface_act':
         this.#requireActing()
-        return this.#act(args)
+        return this.#act(args, callId)
       case 'approval_status':
         return this.#approvalStatus(stringArg(args, 'approvalId'))
       case 'trace_tail':
@@ -198,17 +209,17 @@ export class McpSession {
           throw new TesseraError('not_found', `no tool "${name}"; the UI may have changed — list tools or take a snapshot`, { found: name })
         }
         this.#requireActing()
-        return this.#request(tool.surface, tool.action, args as JsonValue, undefined)
+        return this.#request(tool.surface, tool.action, args as JsonValue, undefined, callId)
       }
     }
   }
 
-  async #request(surface: string, action: string, input: JsonValue | undefined, frameId: unknown): Promise<CallToolResult> {
+  async #request(surface: string, action: string, input: JsonValue | undefined, frameId: unknown, callId: RequestId): Promise<CallToolResult> {
     const request: JsonObject = { surface, action }
     if (input !== undefined) request.input = input
     if (frameId !== undefined) request.frameId = frameId as JsonValue
     let result = await this.#ctx.gateway.request(request, this.principal, { session: this.traceSession })
-    if (result.status === 'awaiting_approval') result = await this.#maybeElicit(result)
+    if (result.status === 'awaiting_approval') result = await this.#maybeElicit(result, callId)
     return {
       isError: isToolError(result),
       content: [{ type: 'text', text: resultText(result, this.#ctx.consoleUrl(), await this.#frameAfter(result)) }],
@@ -232,15 +243,16 @@ export class McpSession {
    * The answer approves as a principal distinct from the agent, so it is auditable as a
    * human decision in the trace.
    */
-  async #maybeElicit(result: ActionResult): Promise<ActionResult> {
+  async #maybeElicit(result: ActionResult, callId: RequestId): Promise<ActionResult> {
     if (!this.#ctx.config.approvals.elicitation || this.server.getClientCapabilities()?.elicitation === undefined || !result.approvalId) return result
     const approval = await this.#ctx.gateway.approvals.get(result.approvalId)
-    const answer = await this.server
-      .elicitInput({
-        message: `Approve "${approval.action}" on ${approval.surface}? ${approval.reason}. Input: ${JSON.stringify(approval.input)}`,
-        requestedSchema: { type: 'object', properties: { approve: { type: 'boolean', title: 'Approve', description: 'Run this action now' } }, required: ['approve'] },
-      })
-      .catch(() => null)
+    const question = {
+      message: `Approve "${approval.action}" on ${approval.surface}? ${approval.reason}. Input: ${JSON.stringify(approval.input)}`,
+      requestedSchema: { type: 'object' as const, properties: { approve: { type: 'boolean' as const, title: 'Approve', description: 'Run this action now' } }, required: ['approve'] },
+    }
+    // Sent on the tool call's own response stream: a client need not hold the standalone GET
+    // stream open, and without one a request unrelated to the call would be dropped unseen.
+    const answer = await this.server.elicitInput(question, { relatedRequestId: callId }).catch(() => null)
     if (answer === null || answer.action !== 'accept') return result
     const approver: Principal = { id: `${this.principal.id}@mcp-user`, roles: ['approver'] }
     if (answer.content?.approve === true) return (await this.#ctx.gateway.approve(approval.id, approver, { note: 'approved by the MCP client user' })).result
@@ -255,7 +267,7 @@ export class McpSession {
     return { content: [{ type: 'text', text }], structuredContent: { frameId: frame.id, surface: frame.surface, route: frame.route } }
   }
 
-  async #act(args: Record<string, unknown>): Promise<CallToolResult> {
+  async #act(args: Record<string, unknown>, callId: RequestId): Promise<CallToolResult> {
     const surface = stringArg(args, 'surface')
     const ref = stringArg(args, 'ref').replace(/^@/, '')
     const op = stringArg(args, 'op')
@@ -265,9 +277,9 @@ export class McpSession {
     // A generic interaction the surface publishes as a contract (terminals, browsers,
     // desktops) takes the node as input; on an agent-native app a click is the node's action.
     const generic = frame.actions.find((target) => target.id === op)
-    if (generic) return this.#request(surface, op, { nodeId, text: args.text ?? null, key: args.key ?? null, value: args.value ?? null } as JsonValue, args.frameId)
+    if (generic) return this.#request(surface, op, { nodeId, text: args.text ?? null, key: args.key ?? null, value: args.value ?? null } as JsonValue, args.frameId, callId)
     const carried = frame.actions.find((target) => target.nodeId === nodeId)
-    if (op === 'click' && carried) return this.#request(surface, carried.id, objectArg(args, 'input'), args.frameId)
+    if (op === 'click' && carried) return this.#request(surface, carried.id, objectArg(args, 'input'), args.frameId, callId)
     throw new TesseraError('not_found', `surface "${surface}" offers no "${op}" on @${ref}`, {
       expected: carried ? [`click (runs ${carried.id})`] : frame.actions.map((a) => a.id),
       found: op,

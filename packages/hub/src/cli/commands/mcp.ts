@@ -1,5 +1,6 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { TesseraError } from '@tessera/protocol'
 import type { Command } from 'commander'
 import { readLocalToken } from '../../auth/token-store.js'
@@ -7,6 +8,29 @@ import { loadHubConfig } from '../../config/hub-config.js'
 import { runningHub } from '../../hub/hub-file.js'
 import { startHub } from '../../hub/start-hub.js'
 import { McpSession } from '../../mcp/mcp-session.js'
+
+/**
+ * Runs `stop` once when the client goes away: stdin ends (the SDK's stdio server transport
+ * does not notice that by itself, so the process would linger until its client kills it,
+ * leaving hub.json and a half-open session behind) or a signal arrives.
+ */
+function onClientGone(stop: () => Promise<void>): () => Promise<void> {
+  let stopping: Promise<void> | null = null
+  const once = (): Promise<void> => {
+    // Set before stop() runs: stop() closes transports whose onclose calls back here.
+    stopping ??= Promise.resolve()
+      .then(stop)
+      .catch((error: unknown) => void process.stderr.write(`tessera mcp: stopping: ${error instanceof Error ? error.message : String(error)}\n`))
+      // Whatever still holds the event loop (a socket the hub did not close) must not keep
+      // a process its client has left; the timer itself does not hold it.
+      .finally(() => setTimeout(() => process.exit(), 2_000).unref())
+    return stopping
+  }
+  process.stdin.once('end', () => void once())
+  process.stdin.once('close', () => void once())
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void once())
+  return once
+}
 
 /**
  * `tessera mcp`: MCP over stdio for clients that spawn a command. With a hub already
@@ -28,11 +52,24 @@ export function registerMcpCommand(program: Command): void {
         const token = options.token ?? process.env.TESSERA_TOKEN ?? (await readLocalToken(config.dataDir, 'agent'))
         if (!token) throw new TesseraError('unauthorized', `no agent token found in ${config.dataDir}; pass --token`)
         const http = new StreamableHTTPClientTransport(new URL(running.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } })
-        stdio.onmessage = (message) => void http.send(message).catch((error: unknown) => process.stderr.write(`tessera mcp: ${String(error)}\n`))
+        const stop = onClientGone(async () => {
+          // End the hub-side session too, or it would outlive this bridge.
+          await http.terminateSession().catch(() => undefined)
+          await http.close().catch(() => undefined)
+          await stdio.close().catch(() => undefined)
+        })
+        // A request the hub refused (a revoked token, a stopped hub) still gets an answer,
+        // so the client does not wait for a timeout.
+        const forward = (message: JSONRPCMessage): void =>
+          void http.send(message).catch((error: unknown) => {
+            const text = error instanceof Error ? error.message : String(error)
+            process.stderr.write(`tessera mcp: ${text}\n`)
+            if (isJSONRPCRequest(message)) void stdio.send({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: `the hub at ${running.mcpUrl} refused or failed: ${text}` } })
+          })
+        stdio.onmessage = forward
         http.onmessage = (message) => void stdio.send(message)
         http.onerror = (error) => process.stderr.write(`tessera mcp: hub connection: ${error.message}\n`)
-        stdio.onclose = () => void http.close()
-        http.onclose = () => void stdio.close()
+        stdio.onclose = () => void stop()
         await http.start()
         await stdio.start()
         process.stderr.write(`tessera mcp: bridging stdio to ${running.mcpUrl}\n`)
@@ -41,7 +78,11 @@ export function registerMcpCommand(program: Command): void {
       const hub = await startHub(config)
       const agent = { id: 'agent', roles: ['agent' as const] }
       const session = new McpSession(hub.ctx, agent, `mcp-stdio-${process.pid}`)
-      stdio.onclose = () => void session.close().then(() => hub.stop())
+      const stop = onClientGone(async () => {
+        await session.close().catch(() => undefined)
+        await hub.stop()
+      })
+      stdio.onclose = () => void stop()
       await session.server.connect(stdio)
       process.stderr.write(`tessera mcp: started a hub at ${hub.url} (console ${hub.consoleUrl}); serving MCP on stdio\n`)
     })

@@ -23,6 +23,10 @@ export function registerTraceCommands(program: Command): void {
     .option('--session <id>', 'verify only this session')
     .action(async (spec: string, options: { session?: string }) => {
       await withStore(spec, async (store) => {
+        // verifyStore reports an unknown session as an intact chain of 0 events.
+        if (options.session !== undefined && (await store.head(options.session)) === null) {
+          throw new TesseraError('not_found', `no session "${options.session}" in ${spec}`, { found: options.session })
+        }
         const spinner = progress(`verifying ${spec}`)
         const results = await verifyStore(store, options.session)
         spinner.stop()

@@ -1,8 +1,11 @@
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { localTokenPath } from '../../auth/token-store.js'
 import { formatLoginLink } from '../../auth/login-link.js'
-import { loadHubConfig } from '../../config/hub-config.js'
+import { loadHubConfig, storeSpec } from '../../config/hub-config.js'
+import { HUB_FILE, runningHub } from '../../hub/hub-file.js'
 import { startHub } from '../../hub/start-hub.js'
+import { TesseraError } from '@tessera/protocol'
 import type { Command } from 'commander'
 import { clientConfigText } from '../client-config.js'
 import { paint, progress } from '../output.js'
@@ -14,6 +17,14 @@ export interface UpOptions {
   store?: string
   config?: string
   demo?: boolean
+}
+
+/** `--port abc` must fail naming what it found, not as NaN (and `--port ''` is not port 0). */
+function parsePort(value: string): number {
+  if (!/^\d{1,5}$/.test(value.trim()) || Number(value) > 65_535) {
+    throw new TesseraError('invalid_request', `--port expects an integer from 0 to 65535 (0 picks a free port), found "${value}"`, { expected: '0–65535', found: value })
+  }
+  return Number(value)
 }
 
 export function registerUpCommand(program: Command): void {
@@ -31,12 +42,19 @@ export function registerUpCommand(program: Command): void {
         ...(options.config ? { file: options.config } : {}),
         overrides: {
           ...(options.data ? { dataDir: options.data } : {}),
-          ...(options.port !== undefined ? { port: Number(options.port) } : {}),
+          ...(options.port !== undefined ? { port: parsePort(options.port) } : {}),
           ...(options.host ? { host: options.host } : {}),
           ...(options.store ? { store: options.store } : {}),
           ...(options.demo === false ? { demo: false } : {}),
         },
       })
+      // Two hubs on one folder would share tokens, approvals and trace but not surface state.
+      const already = runningHub(config.dataDir)
+      if (already !== null && already.pid !== process.pid) {
+        throw new TesseraError('conflict', `a hub is already running on ${config.dataDir}: ${already.url} (pid ${already.pid}); stop it first, or remove ${join(config.dataDir, HUB_FILE)} if that process is not a hub`, {
+          found: { url: already.url, pid: already.pid },
+        })
+      }
       const spinner = progress('starting the hub')
       const hub = await startHub(config)
       spinner.succeed(`hub ready on ${hub.url}`)
@@ -47,7 +65,7 @@ export function registerUpCommand(program: Command): void {
         `${paint(1, 'Console')}   ${login}   (one-time login link, valid 10 minutes)`,
         `${paint(1, 'MCP')}       ${hub.mcpUrl}`,
         `${paint(1, 'Surfaces')}  ${hub.ctx.surfaces.list().map((t) => `${t.id} (${t.kind})`).join(', ') || 'none'}`,
-        `${paint(1, 'Trace')}     ${hub.ctx.store.kind} — ${config.store}`,
+        `${paint(1, 'Trace')}     ${hub.ctx.store.kind} — ${storeSpec(config).replace(/\/\/([^:/@]+):[^@/]*@/, '//$1:***@')}`,
         '',
         hub.initialTokens
           ? `First start: created tokens (also in ${config.dataDir}/, mode 0600):\n  admin  ${hub.initialTokens.admin}\n  agent  ${hub.initialTokens.agent}\n`
