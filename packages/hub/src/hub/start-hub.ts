@@ -78,7 +78,7 @@ export async function startHub(config: HubConfig, options: { writeHubFile?: bool
   allowed.hosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${host}:${port}`, ...config.allowedHosts]
   allowed.origins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`, baseUrl, ...config.allowedOrigins]
   const sockets = attachEventSocket(server, ctx, { tokens, allowedHosts: () => allowed.hosts, allowedOrigins: () => allowed.origins })
-  if (config.demo) await addDemoSurfaces(surfaces)
+  if (config.demo) await addDemoSurfaces(surfaces, config.dataDir)
   // Pending approvals past their time are marked expired even when nobody asks.
   const sweep = setInterval(() => void gateway.expireApprovals().catch(() => undefined), 5_000)
   sweep.unref()

@@ -23,6 +23,7 @@ import {
 } from '@tessera/protocol'
 import type { HubContext } from '../hub/hub-context.js'
 import { GENERIC_TOOLS } from './generic-tools.js'
+import { SEED_MAPPINGS, type SeedMapping, seedTool } from './seed-tools.js'
 import { isToolError, resultText } from './result-text.js'
 import { toolNameFor } from './tool-names.js'
 
@@ -108,7 +109,10 @@ export class McpSession {
           'Tessera guards real user interfaces. Call surfaces_list, then surface_snapshot to read a surface as an outline with @refs and [action risk] markers. Act with the per-action tools or action_request; pass the frameId you saw. Risky actions return awaiting_approval: a human decides; poll approval_status, never retry.',
       },
     )
-    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...GENERIC_TOOLS, ...(await this.#actionTools()).map((t) => t.tool)] }))
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => {
+      const actions = await this.#actionTools()
+      return { tools: [...GENERIC_TOOLS, ...(await this.#seedTools()), ...actions.map((t) => t.tool)] }
+    })
     this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       this.#inFlight += 1
       try {
@@ -200,6 +204,11 @@ export class McpSession {
       case 'trace_tail':
         return this.#traceTail(args)
       default: {
+        const seed = SEED_MAPPINGS.find((mapping) => mapping.name === name)
+        if (seed) {
+          this.#requireActing()
+          return this.#seedCall(seed, args, callId)
+        }
         let tool = this.#tools.get(name)
         if (tool === undefined) {
           await this.#actionTools()
@@ -212,6 +221,37 @@ export class McpSession {
         return this.#request(tool.surface, tool.action, args as JsonValue, undefined, callId)
       }
     }
+  }
+
+  /** The tile a seed tool acts on: the one named, else the focused one of its kind, else the first. */
+  #seedSurface(kind: SeedMapping['kind'], named: unknown): string | null {
+    const tiles = this.#ctx.surfaces.list().filter((tile) => tile.kind === kind)
+    if (typeof named === 'string') return tiles.some((tile) => tile.id === named) ? named : null
+    return (tiles.find((tile) => tile.focused) ?? tiles[0])?.id ?? null
+  }
+
+  async #seedTools(): Promise<Tool[]> {
+    const tools: Tool[] = []
+    for (const mapping of SEED_MAPPINGS) {
+      const surface = this.#seedSurface(mapping.kind, undefined)
+      if (surface === null) continue
+      const frame = (await this.#currentFrames()).find((f) => f.surface === surface)
+      const target = frame?.actions.find((t) => t.id === mapping.action)
+      if (target) tools.push(seedTool(mapping, target))
+    }
+    return tools
+  }
+
+  async #seedCall(mapping: SeedMapping, args: Record<string, unknown>, callId: RequestId): Promise<CallToolResult> {
+    const surface = this.#seedSurface(mapping.kind, args.surface)
+    if (surface === null) {
+      throw new TesseraError('not_found', `no ${mapping.kind} tile${typeof args.surface === 'string' ? ` "${args.surface}"` : ''} to run ${mapping.name} on`, {
+        expected: this.#ctx.surfaces.list().filter((t) => t.kind === mapping.kind).map((t) => t.id),
+        found: args.surface ?? null,
+      })
+    }
+    const { surface: _surface, ...input } = args
+    return this.#request(surface, mapping.action, input as JsonValue, undefined, callId)
   }
 
   async #request(surface: string, action: string, input: JsonValue | undefined, frameId: unknown, callId: RequestId): Promise<CallToolResult> {

@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { ActionResult } from '@tessera/protocol'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { connectHttpClient, removeDir, startTestHub, type TestHub } from '../support/hub.js'
+
+type Structured = { result: ActionResult }
+const result = (r: unknown): ActionResult => ((r as { structuredContent: Structured }).structuredContent).result
+
+describe('file tools over MCP, through the gateway', () => {
+  let t: TestHub
+
+  beforeAll(async () => {
+    t = await startTestHub()
+  })
+  afterAll(async () => {
+    await t.stop()
+    removeDir(t.dataDir)
+  })
+
+  it('offers the seed file_* tools with the file surface action schemas', async () => {
+    const client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
+    const { tools } = await client.listTools()
+    const names = tools.map((tool) => tool.name)
+    for (const name of ['file_list', 'file_navigate', 'file_find', 'file_read', 'file_write', 'file_edit']) expect(names).toContain(name)
+    expect(tools.find((tool) => tool.name === 'file_read')?.inputSchema).toMatchObject({ required: ['path'], properties: { surface: { type: 'string' } } })
+    expect(tools.find((tool) => tool.name === 'file_write')?.annotations?.readOnlyHint).toBe(false)
+    await client.close()
+  })
+
+  it('lists, finds, reads, writes and edits the demo folder; each effect is in the trace', async () => {
+    const client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
+    const listed = result(await client.callTool({ name: 'file_list', arguments: { path: '/' } }))
+    expect(listed.status).toBe('completed')
+    const entries = listed.output as Array<{ name: string; file_type: string; x: number; y: number; color: number }>
+    expect(entries.map((e) => e.name)).toEqual(expect.arrayContaining(['notes', 'src', 'README.md', 'claims.csv']))
+    expect(entries[0]).toMatchObject({ file_type: 'directory', x: expect.any(Number), y: expect.any(Number), color: expect.any(Number) })
+
+    const found = result(await client.callTool({ name: 'file_find', arguments: { pattern: '**/*.ts' } }))
+    expect((found.output as { matches: Array<{ path: string }> }).matches.map((m) => m.path).sort()).toEqual(['/src/payout.test.ts', '/src/payout.ts'])
+
+    const read = result(await client.callTool({ name: 'file_read', arguments: { path: '/notes/todo.md' } }))
+    expect(read.output).toMatchObject({ encoding: 'utf8', truncated: false, content: expect.stringContaining('c-1002') })
+
+    const written = result(await client.callTool({ name: 'file_write', arguments: { path: '/notes/new.md', content: 'hello from an agent\n' } }))
+    expect(written.status).toBe('completed')
+    expect(readFileSync(join(t.dataDir, 'demo-files', 'notes', 'new.md'), 'utf8')).toBe('hello from an agent\n')
+
+    const edited = result(await client.callTool({ name: 'file_edit', arguments: { path: '/notes/new.md', old_text: 'agent', new_text: 'approved agent' } }))
+    expect(edited.status).toBe('completed')
+    expect(readFileSync(join(t.dataDir, 'demo-files', 'notes', 'new.md'), 'utf8')).toBe('hello from an approved agent\n')
+
+    const tail = await client.callTool({ name: 'trace_tail', arguments: { limit: 100 } })
+    const text = JSON.stringify(tail.content)
+    for (const action of ['files/list', 'files/find', 'files/read', 'files/write', 'files/edit']) expect(text).toContain(`completed agent ${action}`)
+    await client.close()
+  })
+
+  it('refuses escapes with typed errors and leaves the repository untouched', async () => {
+    const client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
+    for (const path of ['../../etc/passwd', '/../../../etc/shadow', 'a\u0000b']) {
+      const refused = result(await client.callTool({ name: 'file_read', arguments: { path } }))
+      expect(refused.status).not.toBe('completed')
+      expect(JSON.stringify(refused.error)).toMatch(/forbidden|invalid_request|invalid_input|not_found/)
+      expect(JSON.stringify(refused)).not.toContain('root:x:0:0')
+    }
+    const noTile = await client.callTool({ name: 'file_list', arguments: { surface: 'nope' } })
+    expect(noTile.isError).toBe(true)
+    expect((noTile.content as Array<{ text: string }>)[0]?.text).toContain('no files tile "nope"')
+    await client.close()
+  })
+})
