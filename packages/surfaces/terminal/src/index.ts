@@ -1,0 +1,28 @@
+export { TerminalSurface, type TerminalSurfaceOptions } from './terminal-surface.js'
+export { TerminalManager, type CreateTerminalOptions, type TerminalInfo, type TerminalManagerOptions } from './terminal-manager.js'
+export {
+  ShellSession,
+  KEYS,
+  DEFAULT_CAPTURE_BYTES,
+  DEFAULT_COLS,
+  DEFAULT_ROWS,
+  DEFAULT_SCROLLBACK,
+  DEFAULT_TIMEOUT_MS,
+  type CommandResult,
+  type ExecuteOptions,
+  type KillOptions,
+  type KillResult,
+  type ReadOptions,
+  type ReadResult,
+  type SessionStatus,
+  type ShellSessionOptions,
+  type StartResult,
+  type WaitForOptions,
+  type WaitForResult,
+} from './shell-session.js'
+export { TERMINAL_ACTIONS } from './terminal-actions.js'
+export { classifyCommand, type CommandClassification, type CommandRisk } from './command-policy.js'
+export { scanShell, type ScannedShell } from './shell-scan.js'
+export { sandboxCommand, sandboxAvailable, type SandboxCommand, type SandboxLayout, type SandboxOptions } from './sandbox.js'
+export { OutputLog, type LogSlice } from './output-log.js'
+export { Screen, type ScreenCursor } from './screen.js'

@@ -1,0 +1,117 @@
+import { createRequire } from 'node:module'
+
+// Loaded with require: the package's "module" entry points at a file it does not ship,
+// which trips bundler-style resolvers (vite, vitest); its CommonJS main is fine.
+const { Terminal } = createRequire(import.meta.url)('@xterm/headless') as typeof import('@xterm/headless')
+
+export interface ScreenCursor {
+  row: number
+  col: number
+}
+
+export interface ScreenOptions {
+  cols: number
+  rows: number
+  scrollback: number
+  /** Answers to queries a program sends the terminal (cursor position, device attributes). */
+  reply?: ((data: string) => void) | undefined
+}
+
+/**
+ * What a human watching the terminal sees: an xterm.js screen model fed with everything
+ * the shell prints. Writes are parsed asynchronously; `settle()` waits for all of them.
+ */
+export class Screen {
+  readonly #term: InstanceType<typeof Terminal>
+  #title = ''
+  #pending = 0
+  #idle: Array<() => void> = []
+  #listeners = new Set<() => void>()
+  #disposed = false
+
+  constructor(options: ScreenOptions) {
+    this.#term = new Terminal({
+      cols: options.cols,
+      rows: options.rows,
+      scrollback: options.scrollback,
+      allowProposedApi: true,
+      convertEol: false,
+    })
+    this.#term.onTitleChange((title) => {
+      this.#title = title
+    })
+    const reply = options.reply
+    if (reply !== undefined) this.#term.onData((data) => reply(data))
+  }
+
+  get cols(): number {
+    return this.#term.cols
+  }
+
+  get rows(): number {
+    return this.#term.rows
+  }
+
+  get title(): string {
+    return this.#title
+  }
+
+  write(data: string): void {
+    if (this.#disposed || data.length === 0) return
+    this.#pending++
+    this.#term.write(data, () => {
+      this.#pending--
+      if (this.#pending === 0) {
+        const idle = this.#idle
+        this.#idle = []
+        for (const resolve of idle) resolve()
+      }
+      for (const listener of this.#listeners) listener()
+    })
+  }
+
+  /** Resolves once every write so far is parsed into the screen model. */
+  settle(): Promise<void> {
+    if (this.#pending === 0 || this.#disposed) return Promise.resolve()
+    return new Promise((resolve) => this.#idle.push(resolve))
+  }
+
+  /** The visible rows, trailing blanks trimmed. */
+  lines(): string[] {
+    const buffer = this.#term.buffer.active
+    const out: string[] = []
+    for (let row = 0; row < this.#term.rows; row++) {
+      out.push((buffer.getLine(buffer.viewportY + row)?.translateToString(true) ?? '').replace(/ +$/, ''))
+    }
+    return out
+  }
+
+  cursor(): ScreenCursor {
+    const buffer = this.#term.buffer.active
+    return { row: buffer.cursorY, col: buffer.cursorX }
+  }
+
+  /** Whether a full-screen program (vim, top, less) switched to the alternate screen. */
+  get alternate(): boolean {
+    return this.#term.buffer.active.type === 'alternate'
+  }
+
+  resize(cols: number, rows: number): void {
+    this.#term.resize(cols, rows)
+  }
+
+  onParsed(listener: () => void): () => void {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
+  }
+
+  dispose(): void {
+    if (this.#disposed) return
+    this.#disposed = true
+    const idle = this.#idle
+    this.#idle = []
+    for (const resolve of idle) resolve()
+    this.#listeners.clear()
+    this.#term.dispose()
+  }
+}

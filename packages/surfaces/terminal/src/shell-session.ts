@@ -1,0 +1,1024 @@
+import { randomBytes } from 'node:crypto'
+import { setTimeout as delay } from 'node:timers/promises'
+import { closeSync, constants, existsSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, join } from 'node:path'
+import { type IPty, spawn as spawnPty } from 'node-pty'
+import { TesseraError } from '@tessera/protocol'
+import { CaptureBuffer } from './capture-buffer.js'
+import { MarkerParser } from './marker-parser.js'
+import { OutputLog } from './output-log.js'
+import { type ProcStat, isRunning, processTree, readStat, sessionMembers, signalQuietly } from './processes.js'
+import { type SandboxOptions, sandboxCommand } from './sandbox.js'
+import { Screen } from './screen.js'
+import { EXECUTE_KEYS, LOAD_KEYS, markerIntro, shellRc } from './shell-integration.js'
+import { type StderrPipe, StderrPipes } from './stderr-pipes.js'
+import { TextCleaner, cleanTerminalText } from './text-cleaner.js'
+import { compilePattern, type Pattern } from './pattern.js'
+import { longTimeout } from './long-timeout.js'
+
+export const DEFAULT_COLS = 120
+export const DEFAULT_ROWS = 32
+export const DEFAULT_SCROLLBACK = 5000
+export const DEFAULT_TIMEOUT_MS = 30_000
+export const DEFAULT_CAPTURE_BYTES = 1024 * 1024
+export const DEFAULT_LOG_CHARS = 8 * 1024 * 1024
+export const DEFAULT_READ_CHARS = 64 * 1024
+/** Longest a stderr chunk waits for the PTY stream to reach a line start before it is shown anyway. */
+const STDERR_HOLD_MS = 30
+/** Longest interrupt and kill wait for a line that just started to put its program in the foreground. */
+const FOREGROUND_WAIT_MS = 500
+
+export interface ShellSessionOptions {
+  /** Working directory of the shell; default the process's. */
+  cwd?: string | undefined
+  /** The bash binary; default `bash` on PATH. Only bash is supported: the integration needs PS0, `bind -x` and the DEBUG trap. */
+  shell?: string | undefined
+  /** Added to the controlled environment (see DOC.md); the host process's environment is not passed through. */
+  env?: Record<string, string> | undefined
+  cols?: number | undefined
+  rows?: number | undefined
+  scrollback?: number | undefined
+  /** Run the shell inside bubblewrap. */
+  sandbox?: SandboxOptions | undefined
+  /** Characters of cleaned output kept for `read`; older output is dropped, and reads say so. */
+  logChars?: number | undefined
+  /** Bytes of stdout and of stderr an `execute` result holds, each; beyond it the middle is left out, and the result says so. */
+  captureBytes?: number | undefined
+  /** How long the shell may take to show its first prompt. */
+  startTimeoutMs?: number | undefined
+}
+
+/** What `execute` reports. snake_case: this object is a tool result. */
+export interface CommandResult {
+  [key: string]: string | number | boolean | null | string[]
+  stdout: string
+  stderr: string
+  /** null when the command has not finished (timed out) or the shell died first. */
+  exit_code: number | null
+  success: boolean
+  duration_ms: number
+  /** True when stdout or stderr exceeded the capture limit and its middle was left out. */
+  truncated: boolean
+  timed_out: boolean
+  stdout_bytes: number
+  stderr_bytes: number
+  /** Output offset where this command's output starts; `read({since})` from here. */
+  offset: number
+  cwd: string
+}
+
+export interface ExecuteOptions {
+  /** How long to wait for the command to finish; any positive number, no upper bound. Default 30 s. */
+  timeoutMs?: number | undefined
+  signal?: AbortSignal | undefined
+}
+
+export interface StartResult {
+  [key: string]: string | number | boolean | null
+  /** Output offset just before the command line; `read({since: offset})` returns everything it prints. */
+  offset: number
+  /** Still running after it started (false when it finished at once). */
+  running: boolean
+  exit_code: number | null
+}
+
+export interface ReadOptions {
+  /** An output offset, or 'last' (the default): where the previous read or wait_for ended. */
+  since?: number | 'last' | undefined
+  /** Start at this absolute line (0-based, counted from the terminal's start). */
+  line?: number | undefined
+  /** Only the last `tail` lines. */
+  tail?: number | undefined
+  maxChars?: number | undefined
+}
+
+export interface ReadResult {
+  [key: string]: string | number | boolean | null
+  text: string
+  offset: number
+  next_offset: number
+  /** Characters before `offset` that were asked for but no longer held (the log is bounded). */
+  dropped: number
+  line: number
+  /** More output is held after next_offset (max_chars cut this read short). */
+  more: boolean
+  busy: boolean
+  prompt_ready: boolean
+  exit_code: number | null
+}
+
+export interface WaitForOptions {
+  /** Plain text, or /regex/flags. */
+  pattern?: string | undefined
+  /** Wait until the shell is back at its prompt (the running program ended). */
+  prompt?: boolean | undefined
+  timeoutMs?: number | undefined
+  since?: number | 'last' | undefined
+  /** Match against the visible screen instead of the output stream (for full-screen programs). */
+  screen?: boolean | undefined
+  signal?: AbortSignal | undefined
+}
+
+export interface WaitForResult {
+  [key: string]: string | number | boolean | null
+  matched: boolean
+  timed_out: boolean
+  /** The matched text. */
+  match: string | null
+  /** Output from `since` through the end of the match (at most max read size, its end kept). */
+  text: string
+  next_offset: number
+  busy: boolean
+  prompt_ready: boolean
+  exit_code: number | null
+}
+
+export interface KillOptions {
+  /** Kill the whole shell and start a fresh one in the last working directory. */
+  restart?: boolean | undefined
+  /** Kill every process the shell started (background jobs too), not just the foreground one. */
+  all?: boolean | undefined
+  signal?: NodeJS.Signals | undefined
+}
+
+export type KillResult = {
+  killed: number[]
+  restarted: boolean
+  signal: string
+  /** Why nothing was killed. */
+  note?: string
+}
+
+export type SessionStatus = 'starting' | 'ready' | 'running' | 'waiting-input' | 'exited' | 'closed'
+
+interface Execution {
+  command: string
+  pipe: StderrPipe
+  shared: boolean
+  startedAt: number
+  offset: number
+  sawStart: boolean
+  /** Raw output since the last prompt: what bash printed if the line never started (a syntax error). */
+  beforeStart: string
+  stdout: CaptureBuffer
+  stderr: CaptureBuffer
+  finished: { exitCode: number | null; at: number; shellExited: boolean } | null
+  incomplete: boolean
+  detached: boolean
+}
+
+interface Job {
+  command: string
+  offset: number
+  started: boolean
+  finished: boolean
+  incomplete: boolean
+}
+
+const SIGNALS: Record<number, string> = {
+  1: 'SIGHUP', 2: 'SIGINT', 3: 'SIGQUIT', 4: 'SIGILL', 5: 'SIGTRAP', 6: 'SIGABRT', 7: 'SIGBUS', 8: 'SIGFPE',
+  9: 'SIGKILL', 10: 'SIGUSR1', 11: 'SIGSEGV', 12: 'SIGUSR2', 13: 'SIGPIPE', 14: 'SIGALRM', 15: 'SIGTERM',
+}
+
+const PASSED_ENV = ['PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR']
+const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
+
+export const KEYS: Readonly<Record<string, string>> = {
+  enter: '\r', tab: '\t', escape: '\x1b', backspace: '\x7f', delete: '\x1b[3~', space: ' ',
+  up: '\x1b[A', down: '\x1b[B', right: '\x1b[C', left: '\x1b[D', home: '\x1b[H', end: '\x1b[F',
+  pageup: '\x1b[5~', pagedown: '\x1b[6~',
+  ...Object.fromEntries(Array.from({ length: 26 }, (_, i) => [`ctrl-${String.fromCharCode(97 + i)}`, String.fromCharCode(i + 1)])),
+  'ctrl-\\': '\x1c', 'ctrl-]': '\x1d',
+}
+
+/**
+ * One bash in a real PTY, mirrored into a screen model, with the shell integration that
+ * tells where each command starts and ends and how it exited. See DOC.md.
+ */
+export class ShellSession {
+  readonly screen: Screen
+  readonly log: OutputLog
+  readonly #options: ShellSessionOptions
+  readonly #dir: string
+  readonly #nonce: string
+  readonly #captureBytes: number
+  readonly #pipes: StderrPipes
+  #pty: IPty | null = null
+  #parser: MarkerParser
+  #cleaner = new TextCleaner()
+  #pipeCleaners = new Map<StderrPipe, { cleaner: TextCleaner; parser: MarkerParser }>()
+  #waiters = new Set<() => void>()
+  #ready = false
+  #promptReady = false
+  #continuation = false
+  #busy = false
+  #inPrompt = false
+  #pendingPrompt = ''
+  #cwd: string
+  #lastExitCode: number | null = null
+  #exec: Execution | null = null
+  #job: Job | null = null
+  #current: string | null = null
+  #readCursor = 0
+  #atLineStart = true
+  #heldStderr: Array<{ screen: string; log: string }> = []
+  #stderrTimer: NodeJS.Timeout | undefined
+  #exited: { exitCode: number; signal: number | undefined } | null = null
+  #closed = false
+  #shellPid: number | null = null
+  #generation = 0
+
+  private constructor(options: ShellSessionOptions) {
+    this.#options = options
+    const shell = options.shell ?? 'bash'
+    if (basename(shell) !== 'bash') {
+      throw new TesseraError('invalid_input', `expected a bash shell, found ${JSON.stringify(shell)}: the integration needs bash's PS0, bind -x and DEBUG trap`, {
+        expected: 'bash',
+        found: shell,
+      })
+    }
+    const cwd = options.cwd ?? process.cwd()
+    if (!existsSync(cwd) || !statSync(cwd).isDirectory()) {
+      throw new TesseraError('invalid_input', `expected the working directory ${cwd} to be an existing directory`, { expected: 'directory', found: cwd })
+    }
+    this.#cwd = cwd
+    this.#captureBytes = options.captureBytes ?? DEFAULT_CAPTURE_BYTES
+    this.#nonce = randomBytes(16).toString('hex')
+    this.#parser = new MarkerParser(markerIntro(this.#nonce))
+    this.log = new OutputLog(options.logChars ?? DEFAULT_LOG_CHARS)
+    this.screen = new Screen({
+      cols: options.cols ?? DEFAULT_COLS,
+      rows: options.rows ?? DEFAULT_ROWS,
+      scrollback: options.scrollback ?? DEFAULT_SCROLLBACK,
+      reply: (data) => this.#pty?.write(data),
+    })
+    this.screen.onParsed(() => this.#changed())
+    this.#dir = mkdtempSync(join(tmpdir(), 'tessera-term-'))
+    try {
+      writeFileSync(join(this.#dir, 'rc'), shellRc(this.#nonce, this.#dir), { mode: 0o600 })
+      this.#pipes = new StderrPipes(this.#dir, (pipe, text) => this.#onStderr(pipe, text))
+    } catch (error) {
+      rmSync(this.#dir, { recursive: true, force: true })
+      this.screen.dispose()
+      throw error
+    }
+  }
+
+  /** Starts bash and resolves once its first prompt is up. */
+  static async start(options: ShellSessionOptions = {}): Promise<ShellSession> {
+    const session = new ShellSession(options)
+    try {
+      await session.#spawn()
+    } catch (error) {
+      await session.close()
+      throw error
+    }
+    return session
+  }
+
+  get pid(): number | null {
+    return this.#pty?.pid ?? null
+  }
+
+  get cwd(): string {
+    return this.#cwd
+  }
+
+  get busy(): boolean {
+    return this.#busy || this.#exec !== null
+  }
+
+  get promptReady(): boolean {
+    return this.#promptReady && !this.busy && !this.#continuation && this.#exited === null
+  }
+
+  get lastExitCode(): number | null {
+    return this.#lastExitCode
+  }
+
+  /** The command line running now, if any. */
+  get current(): string | null {
+    return this.busy ? this.#current : null
+  }
+
+  get exited(): { exitCode: number; signal: number | undefined } | null {
+    return this.#exited
+  }
+
+  get closed(): boolean {
+    return this.#closed
+  }
+
+  get sandboxed(): boolean {
+    return this.#options.sandbox !== undefined
+  }
+
+  get status(): SessionStatus {
+    if (this.#closed) return 'closed'
+    if (this.#exited !== null) return 'exited'
+    if (!this.#ready) return 'starting'
+    if (this.busy) return 'running'
+    if (this.#continuation) return 'waiting-input'
+    return 'ready'
+  }
+
+  /** Called whenever output arrives or the state changes; returns an unsubscribe function. */
+  onChange(listener: () => void): () => void {
+    this.#waiters.add(listener)
+    return () => this.#waiters.delete(listener)
+  }
+
+  /**
+   * Runs one command line in this shell (so `cd` and `export` persist) and waits for it to
+   * end. stdout comes from the PTY between the shell's start and end markers; stderr comes
+   * from a FIFO the shell points fd 2 at for this command only, and is copied to the screen.
+   */
+  async execute(command: string, options: ExecuteOptions = {}): Promise<CommandResult> {
+    const timeoutMs = checkTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS)
+    const line = checkCommand(command)
+    this.#assertIdle()
+    const exec: Execution = {
+      command: line,
+      pipe: null as unknown as StderrPipe,
+      shared: false,
+      startedAt: performance.now(),
+      offset: this.log.end,
+      sawStart: false,
+      beforeStart: '',
+      stdout: new CaptureBuffer(this.#captureBytes),
+      stderr: new CaptureBuffer(this.#captureBytes),
+      finished: null,
+      incomplete: false,
+      detached: false,
+    }
+    const { pipe, shared } = this.#pipes.acquire(exec)
+    exec.pipe = pipe
+    exec.shared = shared
+    try {
+      this.#writeCommandFile(pipe.path, line)
+    } catch (error) {
+      this.#pipes.release(pipe)
+      throw error
+    }
+    this.#exec = exec
+    this.#current = line
+    this.#promptReady = false
+    this.#readCursor = exec.offset
+    ;(this.#pty as IPty).write(`${EXECUTE_KEYS}\r`)
+    const finished = await this.#waitUntil(() => exec.finished !== null && (this.#promptReady || this.#exited !== null), timeoutMs, options.signal)
+    if (!finished) {
+      this.#pipes.drain(pipe)
+      exec.detached = true
+      if (options.signal?.aborted) throw options.signal.reason
+      return this.#timedOut(exec, timeoutMs)
+    }
+    await this.screen.settle()
+    if (exec.incomplete && !exec.sawStart) {
+      this.#exec = null
+      throw new TesseraError('invalid_input', 'incomplete command: bash asked for more input (an unterminated quote, here-document or block), so the line was cancelled and nothing ran', {
+        expected: 'a complete command line',
+        found: line,
+      })
+    }
+    return this.#result(exec)
+  }
+
+  /** Starts a command line without waiting for it to end: for long-running and interactive programs. stderr stays on the terminal. */
+  async start(command: string, options: { signal?: AbortSignal | undefined } = {}): Promise<StartResult> {
+    const line = checkCommand(command)
+    this.#assertIdle()
+    const job: Job = { command: line, offset: this.log.end, started: false, finished: false, incomplete: false }
+    this.#writeCommandFile('', line)
+    this.#job = job
+    this.#current = line
+    this.#promptReady = false
+    this.#readCursor = job.offset
+    ;(this.#pty as IPty).write(`${LOAD_KEYS}\r`)
+    await this.#waitUntil(() => job.started || job.finished || job.incomplete || this.#exited !== null, 10_000, options.signal)
+    if (job.incomplete && !job.started) {
+      await this.#waitUntil(() => this.promptReady || this.#exited !== null, 5000)
+      throw new TesseraError('invalid_input', 'incomplete command: bash asked for more input (an unterminated quote, here-document or block), so the line was cancelled and nothing ran', {
+        expected: 'a complete command line',
+        found: line,
+      })
+    }
+    return { offset: job.offset, running: this.busy, exit_code: job.finished ? this.#lastExitCode : null }
+  }
+
+  /** Types into the terminal: text as given, then named keys (enter, tab, up, ctrl-c…), then Enter if asked. */
+  input(text: string, options: { enter?: boolean | undefined; keys?: readonly string[] | undefined } = {}): { offset: number } {
+    this.#assertAlive()
+    if (typeof text !== 'string') throw new TesseraError('invalid_input', `expected text to be a string, found ${typeof text}`, { expected: 'string', found: typeof text })
+    let data = text
+    for (const key of options.keys ?? []) {
+      const bytes = KEYS[key.toLowerCase()]
+      if (bytes === undefined) {
+        throw new TesseraError('invalid_input', `unknown key ${JSON.stringify(key)}; expected one of ${Object.keys(KEYS).join(', ')}`, { expected: Object.keys(KEYS), found: key })
+      }
+      data += bytes
+    }
+    if (options.enter === true) data += '\r'
+    const offset = this.log.end
+    if (data.length > 0) (this.#pty as IPty).write(data)
+    return { offset }
+  }
+
+  read(options: ReadOptions = {}): ReadResult {
+    const max = options.maxChars ?? DEFAULT_READ_CHARS
+    if (!Number.isInteger(max) || max < 1) throw new TesseraError('invalid_input', `expected max_chars to be a positive integer, found ${max}`, { expected: 'positive integer', found: max })
+    let from: number
+    if (options.tail !== undefined) from = this.log.offsetOfTail(checkCount(options.tail, 'tail'))
+    else if (options.line !== undefined) from = this.log.offsetOfLine(checkCount(options.line, 'line'))
+    else from = this.#resolveSince(options.since)
+    const slice = this.log.read(from, max)
+    this.#readCursor = slice.next
+    return {
+      text: slice.text,
+      offset: slice.offset,
+      next_offset: slice.next,
+      dropped: slice.dropped,
+      line: slice.line,
+      more: slice.more,
+      busy: this.busy,
+      prompt_ready: this.promptReady,
+      exit_code: this.#lastExitCode,
+    }
+  }
+
+  /** Waits for output matching a pattern (or for the prompt) from `since` on; no polling, no hidden cap on the timeout. */
+  async waitFor(options: WaitForOptions): Promise<WaitForResult> {
+    const timeoutMs = checkTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS)
+    const from = this.#resolveSince(options.since)
+    if (options.pattern === undefined && options.prompt !== true) {
+      throw new TesseraError('invalid_input', 'expected a pattern or prompt: true', { expected: 'pattern or prompt', found: options })
+    }
+    const pattern = options.pattern === undefined ? null : compilePattern(options.pattern)
+    const onScreen = options.screen === true
+    let hit: { match: string; end: number } | null = null
+    let scanned = from
+    const satisfied = (): boolean => {
+      if (pattern !== null && hit === null) {
+        hit = onScreen ? this.#matchScreen(pattern) : this.#matchLog(pattern, from, scanned)
+        scanned = this.log.end
+        if (hit === null) return false
+      }
+      return options.prompt !== true || this.promptReady
+    }
+    const ok = await this.#waitUntil(() => satisfied() || this.#exited !== null || this.#closed, timeoutMs, options.signal)
+    const matched = ok && satisfied()
+    const found = hit as { match: string; end: number } | null
+    const end = matched && found !== null && !onScreen ? found.end : this.log.end
+    if (matched) this.#readCursor = end
+    const start = Math.max(from, end - DEFAULT_READ_CHARS)
+    return {
+      matched,
+      timed_out: !ok,
+      match: matched && found !== null ? found.match : null,
+      text: matched ? this.log.read(start, end - start).text : '',
+      next_offset: matched ? end : this.#readCursor,
+      busy: this.busy,
+      prompt_ready: this.promptReady,
+      exit_code: this.#lastExitCode,
+    }
+  }
+
+  /**
+   * Ctrl-C: the terminal sends SIGINT to the foreground process group. Right after a line
+   * starts, bash may not have put its program in the foreground yet, and a Ctrl-C then
+   * would reach only bash; so this first waits (at most FOREGROUND_WAIT_MS) for that.
+   */
+  async interrupt(): Promise<{ offset: number }> {
+    this.#assertAlive()
+    await this.#settledForeground()
+    this.#assertAlive()
+    const offset = this.log.end
+    ;(this.#pty as IPty).write('\x03')
+    return { offset }
+  }
+
+  /** Kills the foreground program (default), every process the shell started (`all`), or the shell itself (`restart`). */
+  async kill(options: KillOptions = {}): Promise<KillResult> {
+    const signal = options.signal ?? 'SIGKILL'
+    if (options.restart === true) {
+      if (this.#closed) throw new TesseraError('conflict', 'the terminal is closed', { expected: 'an open terminal', found: 'closed' })
+      const killed = await this.#terminate()
+      await this.#spawn()
+      return { killed, restarted: true, signal: 'SIGKILL' }
+    }
+    this.#assertAlive()
+    const { shell, foreground } = await this.#settledForeground()
+    const pty = this.#pty as IPty
+    const killed: number[] = []
+    if (options.all === true) {
+      const keep = new Set(this.#shellAncestry(shell))
+      for (const member of sessionMembers(pty.pid)) {
+        if (!keep.has(member.pid) && signalQuietly(member.pid, signal)) killed.push(member.pid)
+      }
+    } else if (shell !== null && foreground > 0 && foreground !== shell.pgrp) {
+      for (const member of sessionMembers(pty.pid)) if (member.pgrp === foreground) killed.push(member.pid)
+      signalQuietly(-foreground, signal)
+    }
+    const result: KillResult = { killed, restarted: false, signal }
+    if (killed.length === 0) {
+      result.note = this.busy
+        ? 'only the shell itself is in the foreground (a builtin or a shell loop runs); interrupt it, or kill with restart: true'
+        : 'nothing was running'
+    }
+    return result
+  }
+
+  resize(cols: number, rows: number): void {
+    this.#assertAlive()
+    ;(this.#pty as IPty).resize(cols, rows)
+    this.screen.resize(cols, rows)
+  }
+
+  /** Ends the shell and everything it started in its session, reaps them, and removes the integration files. */
+  async close(): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    await this.#terminate()
+    this.#flushStderr()
+    this.#changed()
+    this.#pipes?.close()
+    this.screen.dispose()
+    rmSync(this.#dir, { recursive: true, force: true })
+  }
+
+  async #spawn(): Promise<void> {
+    const generation = ++this.#generation
+    const shell = this.#options.shell ?? 'bash'
+    const bashArgs = ['--noprofile', '--rcfile', join(this.#dir, 'rc'), '-i']
+    const cwd = existsSync(this.#cwd) ? this.#cwd : (this.#options.cwd ?? process.cwd())
+    const command = this.#options.sandbox
+      ? sandboxCommand(this.#options.sandbox, { cwd, integrationDir: this.#dir, command: [shell, ...bashArgs] })
+      : { file: shell, args: bashArgs }
+    this.#ready = false
+    this.#exited = null
+    this.#promptReady = false
+    this.#busy = false
+    this.#continuation = false
+    this.#shellPid = null
+    this.#parser = new MarkerParser(markerIntro(this.#nonce))
+    const pty = spawnPty(command.file, command.args, {
+      name: 'xterm-256color',
+      cols: this.screen.cols,
+      rows: this.screen.rows,
+      cwd,
+      env: this.#environment(shell),
+    })
+    this.#pty = pty
+    pty.onData((data) => {
+      if (generation === this.#generation) this.#onPtyData(data)
+    })
+    pty.onExit(({ exitCode, signal }) => {
+      if (generation === this.#generation) this.#onExit(exitCode, signal)
+    })
+    const timeout = this.#options.startTimeoutMs ?? 10_000
+    const ok = await this.#waitUntil(() => this.#ready || this.#exited !== null, timeout)
+    const exited = this.exited
+    if (!ok || exited !== null) {
+      const said = cleanTerminalText(this.log.read(Math.max(0, this.log.end - 2000)).text).trim()
+      throw new TesseraError('internal', `the shell did not start${ok ? ` (it exited with ${exited?.exitCode})` : ` within ${timeout} ms`}${said ? `: ${said}` : ''}`, {
+        command: [command.file, ...command.args],
+      })
+    }
+  }
+
+  #environment(shell: string): Record<string, string> {
+    const env: Record<string, string> = {}
+    for (const name of PASSED_ENV) {
+      const value = process.env[name]
+      if (value !== undefined) env[name] = value
+    }
+    env.PATH ??= DEFAULT_PATH
+    env.LANG ??= 'C.UTF-8'
+    Object.assign(env, {
+      TERM: 'xterm-256color',
+      SHELL: shell,
+      HISTFILE: '/dev/null',
+      PAGER: 'cat',
+      GIT_PAGER: 'cat',
+      MANPAGER: 'cat',
+      SYSTEMD_PAGER: '',
+      VIRTUAL_ENV_DISABLE_PROMPT: '1',
+      TESSERA_TERMINAL: '1',
+    })
+    for (const [name, value] of Object.entries(this.#options.env ?? {})) {
+      if (typeof value === 'string') env[name] = value
+    }
+    return env
+  }
+
+  #onPtyData(data: string): void {
+    for (const segment of this.#parser.push(data)) {
+      if ('text' in segment) this.#onPtyText(segment.text)
+      else this.#onMarker(segment.marker)
+    }
+    this.#changed()
+  }
+
+  #onPtyText(raw: string): void {
+    this.screen.write(raw)
+    const text = this.#cleaner.push(raw)
+    const exec = this.#exec
+    if (exec !== null && !exec.detached && exec.finished === null) {
+      if (exec.sawStart) exec.stdout.append(text)
+      else exec.beforeStart += raw
+    }
+    if (text.length > 0) this.#atLineStart = text.endsWith('\n')
+    if (this.#inPrompt) this.#pendingPrompt += text
+    else this.#appendLog(text)
+    if (this.#atLineStart && this.#heldStderr.length > 0) this.#flushStderr()
+  }
+
+  #onStderr(pipe: StderrPipe, raw: string): void {
+    let state = this.#pipeCleaners.get(pipe)
+    if (state === undefined) {
+      state = { cleaner: new TextCleaner(), parser: new MarkerParser(markerIntro(this.#nonce)) }
+      this.#pipeCleaners.set(pipe, state)
+    }
+    // Multi-line command lines make bash print PS0 once per command, to fd 2: drop those markers.
+    let visible = ''
+    for (const segment of state.parser.push(raw)) if ('text' in segment) visible += segment.text
+    if (visible.length === 0) return
+    const text = state.cleaner.push(visible)
+    const exec = this.#exec
+    if (exec !== null && pipe.owner === exec && !exec.detached) exec.stderr.append(text)
+    // The FIFO bypasses the PTY's output processing, so LF needs its CR here.
+    this.#heldStderr.push({ screen: visible.replace(/\r?\n/g, '\r\n'), log: text })
+    if (this.#atLineStart) this.#flushStderr()
+    else this.#stderrTimer ??= setTimeout(() => {
+      this.#flushStderr()
+      this.#changed()
+    }, STDERR_HOLD_MS)
+    this.#changed()
+  }
+
+  /**
+   * stderr arrives on its own descriptor and can overtake stdout written just before it,
+   * so it is shown at a line start of the PTY stream: held until the current line ends,
+   * the command ends, or STDERR_HOLD_MS pass.
+   */
+  #flushStderr(): void {
+    if (this.#stderrTimer !== undefined) {
+      clearTimeout(this.#stderrTimer)
+      this.#stderrTimer = undefined
+    }
+    const held = this.#heldStderr
+    if (held.length === 0) return
+    this.#heldStderr = []
+    for (const part of held) {
+      this.screen.write(part.screen)
+      this.#appendLog(part.log)
+    }
+  }
+
+  #appendLog(text: string): void {
+    if (text.length === 0) return
+    if (this.#pendingPrompt.length > 0) {
+      this.log.append(this.#pendingPrompt)
+      this.#pendingPrompt = ''
+    }
+    this.log.append(text)
+  }
+
+  #onMarker(marker: string): void {
+    const kind = marker[0]
+    switch (kind) {
+      case 'A':
+        // A prompt redrawn before anything else was printed replaces the previous one.
+        this.#inPrompt = true
+        this.#pendingPrompt = ''
+        break
+      case 'B':
+        this.#inPrompt = false
+        this.#promptReady = true
+        this.#continuation = false
+        this.#ready = true
+        if (this.#exec !== null && this.#exec.finished === null) this.#exec.beforeStart = ''
+        break
+      case '2':
+        this.#promptReady = false
+        this.#continuation = true
+        if (this.#exec !== null && this.#exec.finished === null && !this.#exec.incomplete) {
+          this.#exec.incomplete = true
+          this.#pty?.write('\x03')
+        }
+        if (this.#job !== null && !this.#job.started && !this.#job.incomplete) {
+          this.#job.incomplete = true
+          this.#pty?.write('\x03')
+        }
+        break
+      case 'C':
+        this.#busy = true
+        this.#promptReady = false
+        if (this.#exec !== null) this.#exec.sawStart = true
+        if (this.#job !== null) this.#job.started = true
+        break
+      case 'D':
+        this.#onCommandEnd(marker.slice(2))
+        break
+      default:
+        break
+    }
+  }
+
+  #onCommandEnd(payload: string): void {
+    if (this.#exec !== null && this.#exec.finished === null) this.#pipes.drain(this.#exec.pipe)
+    this.#flushStderr()
+    const [code, , ...rest] = payload.split(';')
+    const exitCode = Number(code)
+    this.#cwd = rest.join(';') || this.#cwd
+    this.#busy = false
+    this.#continuation = false
+    if (this.#ready) this.#lastExitCode = Number.isInteger(exitCode) ? exitCode : null
+    const exec = this.#exec
+    if (exec !== null && exec.finished === null) {
+      exec.finished = { exitCode: Number.isInteger(exitCode) ? exitCode : null, at: performance.now(), shellExited: false }
+      this.#pipes.release(exec.pipe)
+      if (exec.detached) this.#exec = null
+    }
+    const job = this.#job
+    if (job !== null) {
+      job.finished = true
+      this.#job = null
+    }
+  }
+
+  #onExit(exitCode: number, signal: number | undefined): void {
+    this.#exited = { exitCode, signal: signal || undefined }
+    this.#busy = false
+    this.#promptReady = false
+    const exec = this.#exec
+    if (exec !== null && exec.finished === null) {
+      this.#pipes.drain(exec.pipe)
+      exec.finished = { exitCode: null, at: performance.now(), shellExited: true }
+      this.#pipes.release(exec.pipe)
+      if (exec.detached) this.#exec = null
+    }
+    if (this.#job !== null) {
+      this.#job.finished = true
+      this.#job = null
+    }
+    this.#changed()
+  }
+
+  #result(exec: Execution): CommandResult {
+    this.#exec = null
+    const finished = exec.finished as NonNullable<Execution['finished']>
+    let stdout = exec.stdout.result()
+    let stderr = exec.stderr.result()
+    if (!exec.sawStart && !finished.shellExited) {
+      // Nothing started: bash rejected the line itself (a syntax error) and said why on the terminal.
+      let said = cleanTerminalText(exec.beforeStart)
+      if (said.startsWith(exec.command)) said = said.slice(exec.command.length).replace(/^\n/, '')
+      const capture = new CaptureBuffer(this.#captureBytes)
+      capture.append(said)
+      stderr = capture.result()
+      stdout = new CaptureBuffer(this.#captureBytes).result()
+    }
+    const exitCode = finished.exitCode
+    const result: CommandResult = {
+      stdout: stdout.text,
+      stderr: stderr.text,
+      exit_code: exitCode,
+      success: exitCode === 0,
+      duration_ms: round(finished.at - exec.startedAt),
+      truncated: stdout.truncated || stderr.truncated,
+      timed_out: false,
+      stdout_bytes: stdout.bytes,
+      stderr_bytes: stderr.bytes,
+      offset: exec.offset,
+      cwd: this.#cwd,
+    }
+    if (stdout.truncated || stderr.truncated) {
+      result.omitted_bytes = stdout.omittedBytes + stderr.omittedBytes
+      result.capture_limit_bytes = this.#captureBytes
+    }
+    if (exitCode !== null && exitCode > 128 && SIGNALS[exitCode - 128] !== undefined) {
+      // bash reports death by signal n as 128 + n; a program that exits with such a code itself looks the same.
+      result.signal = SIGNALS[exitCode - 128] as string
+    }
+    if (finished.shellExited) {
+      result.shell_exited = true
+      result.hint = 'the shell itself exited; kill with restart: true starts a new one'
+    }
+    if (exec.incomplete) {
+      result.incomplete = true
+      result.hint = 'bash asked for more input partway through the line (an unterminated quote, here-document or block); the rest was cancelled'
+    }
+    if (exec.shared) result.notes = ['stderr may include output of background processes started by earlier commands']
+    return result
+  }
+
+  #timedOut(exec: Execution, timeoutMs: number): CommandResult {
+    const stdout = exec.stdout.result()
+    const stderr = exec.stderr.result()
+    return {
+      stdout: stdout.text,
+      stderr: stderr.text,
+      exit_code: null,
+      success: false,
+      duration_ms: round(performance.now() - exec.startedAt),
+      truncated: stdout.truncated || stderr.truncated,
+      timed_out: true,
+      stdout_bytes: stdout.bytes,
+      stderr_bytes: stderr.bytes,
+      offset: exec.offset,
+      cwd: this.#cwd,
+      timeout_ms: timeoutMs,
+      hint: `still running after ${timeoutMs} ms and left running: read its further output (read from offset ${exec.offset}), wait_for the prompt, interrupt or kill it`,
+    }
+  }
+
+  #writeCommandFile(pipePath: string, command: string): void {
+    // O_NOFOLLOW: a sandboxed shell can write this directory, so never follow a link planted in it.
+    const fd = openSync(join(this.#dir, 'cmd'), constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o600)
+    try {
+      writeSync(fd, `${pipePath}\n${command}`)
+    } finally {
+      closeSync(fd)
+    }
+  }
+
+  #resolveSince(since: number | 'last' | undefined): number {
+    if (since === undefined || since === 'last') return this.#readCursor
+    if (typeof since !== 'number' || !Number.isInteger(since) || since < 0) {
+      throw new TesseraError('invalid_input', `expected since to be a non-negative integer offset or "last", found ${JSON.stringify(since)}`, {
+        expected: 'non-negative integer or "last"',
+        found: since,
+      })
+    }
+    return since
+  }
+
+  #matchLog(pattern: Pattern, from: number, scanned: number): { match: string; end: number } | null {
+    // Anything that fully matched before was found last time: only text that can reach new output is searched again.
+    const start = Math.max(from, this.log.start, scanned - pattern.overlap)
+    const slice = this.log.read(start)
+    const hit = pattern.find(slice.text)
+    return hit === null ? null : { match: hit.match, end: slice.offset + hit.end }
+  }
+
+  #matchScreen(pattern: Pattern): { match: string; end: number } | null {
+    const hit = pattern.find(this.screen.lines().join('\n'))
+    return hit === null ? null : { match: hit.match, end: this.log.end }
+  }
+
+  #assertAlive(): void {
+    if (this.#closed) throw new TesseraError('conflict', 'the terminal is closed', { expected: 'an open terminal', found: 'closed' })
+    if (this.#exited !== null || this.#pty === null) {
+      throw new TesseraError('conflict', `the shell exited (code ${this.#exited?.exitCode}); kill with restart: true starts a new one`, {
+        expected: 'a running shell',
+        found: 'exited',
+      })
+    }
+  }
+
+  #assertIdle(): void {
+    this.#assertAlive()
+    if (this.busy) {
+      throw new TesseraError('conflict', `the terminal is busy running ${JSON.stringify(this.#current)}; read its output, wait_for the prompt, interrupt or kill it, or use another terminal`, {
+        expected: 'an idle terminal',
+        found: this.#current,
+      })
+    }
+    if (!this.#promptReady || this.#continuation) {
+      throw new TesseraError('conflict', 'the shell is not at its prompt (a line is half entered or a program is reading input); interrupt first', {
+        expected: 'the shell prompt',
+        found: this.status,
+      })
+    }
+  }
+
+  #shellStat(): ProcStat | null {
+    const pty = this.#pty
+    if (pty === null) return null
+    if (this.#shellPid === null) {
+      // Inside bubblewrap the PTY's child is bwrap; the shell is the first bash below it.
+      const tree = this.#options.sandbox ? processTree(pty.pid) : [readStat(pty.pid)]
+      this.#shellPid = tree.find((stat) => stat !== null && stat.comm === 'bash')?.pid ?? pty.pid
+    }
+    return readStat(this.#shellPid)
+  }
+
+  /**
+   * The shell and the foreground process group, once a just-started line's program has
+   * taken the foreground and replaced the forked copy of bash (before its exec, that copy
+   * still catches SIGINT the way the interactive shell does, so a Ctrl-C would be lost).
+   * Gives up after FOREGROUND_WAIT_MS: a line may run only builtins, or a bash script.
+   */
+  async #settledForeground(): Promise<{ shell: ProcStat | null; foreground: number }> {
+    const deadline = performance.now() + FOREGROUND_WAIT_MS
+    for (;;) {
+      const shell = this.#shellStat()
+      const pty = this.#pty
+      const foreground = pty === null ? -1 : (readStat(pty.pid)?.tpgid ?? -1)
+      const leader = foreground > 0 && shell !== null && foreground !== shell.pgrp ? readStat(foreground) : null
+      const settled = !this.busy || shell === null || (foreground !== shell.pgrp && (leader === null || leader.comm !== shell.comm))
+      if (settled || performance.now() > deadline) return { shell, foreground }
+      // The foreground group changes without any event Node can wait on; look, briefly.
+      await delay(5)
+    }
+  }
+
+  #shellAncestry(shell: ProcStat | null): number[] {
+    const root = this.#pty?.pid
+    const out: number[] = []
+    let stat = shell
+    while (stat !== null) {
+      out.push(stat.pid)
+      if (stat.pid === root || stat.ppid <= 1) break
+      stat = readStat(stat.ppid)
+    }
+    if (root !== undefined) out.push(root)
+    return out
+  }
+
+  /**
+   * Hangs up the shell's session, kills what is left of it (and of the shell's process
+   * tree, which catches children that called setsid), waits until the shell is reaped,
+   * and then until every one of those processes is gone.
+   */
+  async #terminate(): Promise<number[]> {
+    const pty = this.#pty
+    if (pty === null || this.#exited !== null) return []
+    const targets = new Map<number, ProcStat>()
+    for (const stat of [...sessionMembers(pty.pid), ...processTree(pty.pid)]) targets.set(stat.pid, stat)
+    for (const pid of targets.keys()) {
+      signalQuietly(pid, 'SIGHUP')
+      signalQuietly(pid, 'SIGCONT')
+    }
+    if (!(await this.#waitUntil(() => this.#exited !== null, 500))) {
+      for (const pid of targets.keys()) signalQuietly(pid, 'SIGKILL')
+      signalQuietly(pty.pid, 'SIGKILL')
+      await this.#waitUntil(() => this.#exited !== null, 5000)
+    }
+    // Whatever ignored the hangup and outlived the shell goes too.
+    for (const member of sessionMembers(pty.pid)) targets.set(member.pid, member)
+    for (const pid of targets.keys()) if (pid !== pty.pid) signalQuietly(pid, 'SIGKILL')
+    // Orphans are reaped by init, which may take its time; a zombie is dead already. No
+    // event reports a non-child's end, so look, briefly.
+    const deadline = Date.now() + 2000
+    while ([...targets.keys()].some((pid) => isRunning(pid)) && Date.now() < deadline) await delay(10)
+    return [...targets.keys()]
+  }
+
+  #changed(): void {
+    for (const waiter of [...this.#waiters]) waiter()
+  }
+
+  #waitUntil(predicate: () => boolean, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    if (predicate()) return Promise.resolve(true)
+    if (signal?.aborted) return Promise.resolve(false)
+    return new Promise((resolve) => {
+      let cancelTimer = (): void => {}
+      const finish = (value: boolean): void => {
+        this.#waiters.delete(check)
+        cancelTimer()
+        signal?.removeEventListener('abort', onAbort)
+        resolve(value)
+      }
+      const check = (): void => {
+        if (predicate()) finish(true)
+      }
+      const onAbort = (): void => finish(false)
+      this.#waiters.add(check)
+      cancelTimer = longTimeout(timeoutMs, () => finish(false))
+      signal?.addEventListener('abort', onAbort, { once: true })
+    })
+  }
+}
+
+function checkCommand(command: unknown): string {
+  if (typeof command !== 'string') {
+    throw new TesseraError('invalid_input', `expected command to be a string, found ${typeof command}`, { expected: 'string', found: typeof command })
+  }
+  if (command.includes('\0')) throw new TesseraError('invalid_input', 'expected a command without NUL bytes', { expected: 'no NUL', found: 'NUL' })
+  const line = command.replace(/[\r\n]+$/, '')
+  if (line.trim().length === 0) throw new TesseraError('invalid_input', 'expected a non-empty command', { expected: 'non-empty string', found: command })
+  return line.replace(/\r\n?/g, '\n')
+}
+
+function checkTimeout(timeoutMs: unknown): number {
+  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) {
+    throw new TesseraError('invalid_input', `expected timeout_ms to be a positive number, found ${JSON.stringify(timeoutMs)}`, {
+      expected: 'positive number of milliseconds',
+      found: timeoutMs,
+    })
+  }
+  return timeoutMs
+}
+
+function checkCount(value: unknown, name: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw new TesseraError('invalid_input', `expected ${name} to be a non-negative integer, found ${JSON.stringify(value)}`, { expected: 'non-negative integer', found: value })
+  }
+  return value
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 100) / 100
+}
