@@ -66,6 +66,8 @@ interface Accepted {
 }
 
 const MAX_REMEMBERED_FRAMES = 10_000
+/** Beyond a surface's own timeout, time to report the result. */
+const DEADLINE_MARGIN_MS = 5_000
 const RISK_ORDER = { read: 0, write: 1, external: 2, destructive: 3 } as const
 
 type StepEnd = { status: ActionStatus; error?: ErrorShape; extra?: Partial<ActionResult> }
@@ -235,8 +237,19 @@ export class Gateway {
   // ── the pipeline ────────────────────────────────────────────────────────────────
 
   /** Everything from reading the frame to the next frame happens in the surface's slot. */
-  #run(req: Accepted, opts: { approvalGranted: boolean }): Promise<ActionResult> {
+  async #run(req: Accepted, opts: { approvalGranted: boolean }): Promise<ActionResult> {
+    if (await this.#runsBeside(req)) return this.#runInSlot(req, opts, { hold: () => undefined })
     return this.#queue.exclusive(req.surface.id, (slot) => this.#runInSlot(req, opts, slot))
+  }
+
+  /** Actions marked `exclusive: false` (read output, interrupt) must not wait behind a running one. */
+  async #runsBeside(req: Accepted): Promise<boolean> {
+    try {
+      const frame = await req.surface.snapshot()
+      return frame.actions.find((target) => target.id === req.action)?.contract.exclusive === false
+    } catch {
+      return false
+    }
   }
 
   async #runInSlot(req: Accepted, opts: { approvalGranted: boolean }, slot: Slot): Promise<ActionResult> {
@@ -376,13 +389,15 @@ export class Gateway {
     const sensitive = sensitiveKeysOfSchema(target.contract.inputSchema)
     this.#record(req, 'dispatched', frame.id, { input: redactJson(req.input, { sensitiveKeys: sensitive }) })
     await this.#flush(req)
-    const { outcome: pending, settled } = withDeadline(this.#timeoutMs, (signal) =>
+    const asked = req.surface.timeoutFor?.(target, req.input) ?? null
+    const timeoutMs = asked !== null && Number.isFinite(asked) && asked > 0 ? Math.max(this.#timeoutMs, asked + DEADLINE_MARGIN_MS) : this.#timeoutMs
+    const { outcome: pending, settled } = withDeadline(timeoutMs, (signal) =>
       req.surface.perform(target, req.input, { actor: req.actor.id, session: req.session, requestId: req.requestId, signal }),
     )
     slot.hold(settled)
     const outcome = await pending
     if (outcome.kind === 'timed_out') {
-      return this.#end(req, frame.id, { status: 'timed_out', error: { code: 'timed_out', message: `action "${req.action}" did not finish within ${this.#timeoutMs} ms` } }, 'failed')
+      return this.#end(req, frame.id, { status: 'timed_out', error: { code: 'timed_out', message: `action "${req.action}" did not finish within ${timeoutMs} ms` } }, 'failed')
     }
     if (outcome.kind === 'failed') {
       return this.#end(req, frame.id, { status: 'failed', error: toErrorShape(outcome.error, `action "${req.action}" failed`) }, 'failed')

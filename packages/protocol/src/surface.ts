@@ -34,6 +34,11 @@ export interface Surface {
    * gateway takes the higher of this and the contract's risk; it can raise, never lower.
    */
   assess?(target: ActionTarget, input: JsonValue | undefined): RiskAssessment | null
+  /**
+   * How long this request may legitimately take when its input says so (a command's own
+   * timeout). The gateway then waits that long plus a margin instead of its default.
+   */
+  timeoutFor?(target: ActionTarget, input: JsonValue | undefined): number | null
   capture?(): Promise<Uint8Array>
   subscribe?(onFrame: (frame: Frame) => void): () => void
   close(): Promise<void>

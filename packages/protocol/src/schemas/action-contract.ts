@@ -22,6 +22,11 @@ export const ActionContract = z.looseObject({
   preconditions: z.array(z.string().max(2000)).max(32).default([]),
   postconditions: z.array(z.string().max(2000)).max(32).default([]),
   audit: JsonObject.optional(),
+  /**
+   * false: the action may run while another holds the surface (reading output,
+   * interrupting a running command). Absent or true: one at a time per surface.
+   */
+  exclusive: z.boolean().optional(),
 })
 export type ActionContract = z.infer<typeof ActionContract>
 export type ActionContractInput = z.input<typeof ActionContract>

@@ -43,6 +43,8 @@ export const TERMINAL_ACTIONS: readonly ActionContract[] = [
   }),
   agentAction({
     id: 'read',
+    // Runs beside a command that holds the terminal: reading it, feeding it, stopping it.
+    exclusive: false,
     kind: 'read',
     title: 'Read output: new since the last read, from an offset or line, or the tail',
     risk: 'read',
@@ -59,6 +61,8 @@ export const TERMINAL_ACTIONS: readonly ActionContract[] = [
   }),
   agentAction({
     id: 'input',
+    // Runs beside a command that holds the terminal: reading it, feeding it, stopping it.
+    exclusive: false,
     kind: 'type',
     title: 'Type text or keys into the terminal',
     risk: 'write',
@@ -74,6 +78,8 @@ export const TERMINAL_ACTIONS: readonly ActionContract[] = [
   }),
   agentAction({
     id: 'wait_for',
+    // Runs beside a command that holds the terminal: reading it, feeding it, stopping it.
+    exclusive: false,
     kind: 'wait',
     title: 'Wait for output matching a pattern, or for the shell prompt',
     risk: 'read',
@@ -91,6 +97,8 @@ export const TERMINAL_ACTIONS: readonly ActionContract[] = [
   }),
   agentAction({
     id: 'interrupt',
+    // Runs beside a command that holds the terminal: reading it, feeding it, stopping it.
+    exclusive: false,
     kind: 'interrupt',
     title: 'Interrupt the running program (Ctrl-C)',
     risk: 'write',
@@ -98,6 +106,8 @@ export const TERMINAL_ACTIONS: readonly ActionContract[] = [
   }),
   agentAction({
     id: 'kill',
+    // Runs beside a command that holds the terminal: reading it, feeding it, stopping it.
+    exclusive: false,
     kind: 'kill',
     title: 'Kill the foreground program, all programs of this terminal, or restart the shell',
     risk: 'write',

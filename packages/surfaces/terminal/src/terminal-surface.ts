@@ -121,6 +121,13 @@ export class TerminalSurface implements Surface {
    * Raises execute, start and input to the risk of the command they carry, as classified
    * from its parsed words. Advice for the approval gate only; see DOC.md for its limits.
    */
+  /** execute and wait_for carry their own timeout: the gateway must not cut them shorter. */
+  timeoutFor(target: ActionTarget, input: JsonValue | undefined): number | null {
+    if (target.id !== 'execute' && target.id !== 'wait_for') return null
+    const args = input !== null && typeof input === 'object' && !Array.isArray(input) ? input : {}
+    return typeof args.timeout_ms === 'number' && args.timeout_ms > 0 ? args.timeout_ms : null
+  }
+
   assess(target: ActionTarget, input: JsonValue | undefined): RiskAssessment | null {
     if (target.id !== 'execute' && target.id !== 'start' && target.id !== 'input') return null
     const args = input !== null && typeof input === 'object' && !Array.isArray(input) ? input : {}
