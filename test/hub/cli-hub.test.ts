@@ -61,7 +61,7 @@ describe('tessera up as a real process, driven by the CLI and an MCP client', ()
     expect(running.hub.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     expect(running.hub.mcpUrl).toBe(`${running.hub.url}/mcp`)
     const health = await get(`${running.hub.url}/api/health`)
-    expect(health).toMatchObject({ status: 200, json: { ok: true, surfaces: 2 } })
+    expect(health).toMatchObject({ status: 200, json: { ok: true, surfaces: 3 } })
   })
 
   it('prints a console login link, the MCP URL, client configs and the first-start tokens', async () => {

@@ -36,6 +36,20 @@ export const HubConfig = z.object({
       mcpSessionIdleMs: z.number().int().positive().default(1_800_000),
     })
     .default({ bodyBytes: 1_048_576, requestsPerMinute: 6000, dispatchTimeoutMs: 30_000, mcpSessionIdleMs: 1_800_000 }),
+  terminals: z
+    .object({
+      /**
+       * Run terminal shells inside bubblewrap: 'auto' when bwrap is installed. A shell
+       * cannot be made safe by classifying commands; the sandbox is the real boundary.
+       */
+      sandbox: z.union([z.boolean(), z.literal('auto')]).default('auto'),
+      /** Writable inside the sandbox besides the demo folder; everything else is read-only. */
+      writableRoots: z.array(z.string()).default([]),
+      network: z.boolean().default(true),
+      /** Open one terminal tile at start (with the demo surfaces). */
+      openAtStart: z.boolean().default(true),
+    })
+    .default({ sandbox: 'auto', writableRoots: [], network: true, openAtStart: true }),
   /** Extra Host / Origin values allowed besides loopback (e.g. behind a proxy). */
   allowedHosts: z.array(z.string()).default([]),
   allowedOrigins: z.array(z.string()).default([]),

@@ -10,7 +10,9 @@ import { LiveTokens } from '../auth/live-tokens.js'
 import { createApi } from '../http/api.js'
 import { attachEventSocket } from '../http/event-socket.js'
 import { McpHttpEndpoint } from '../mcp/mcp-http.js'
+import { MapSurface } from '../tiles/map-surface.js'
 import { SurfaceManager } from '../tiles/surface-manager.js'
+import { terminalSetup } from './terminal-setup.js'
 import { addDemoSurfaces } from './demo-surfaces.js'
 import type { HubContext } from './hub-context.js'
 import { HubEvents } from './hub-events.js'
@@ -79,6 +81,12 @@ export async function startHub(config: HubConfig, options: { writeHubFile?: bool
   allowed.origins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`, baseUrl, ...config.allowedOrigins]
   const sockets = attachEventSocket(server, ctx, { tokens, allowedHosts: () => allowed.hosts, allowedOrigins: () => allowed.origins })
   if (config.demo) await addDemoSurfaces(surfaces, config.dataDir)
+  const { terminals, defaultCwd, sandbox } = terminalSetup(config)
+  const map = new MapSurface({ terminals, surfaces, defaultCwd, sandbox })
+  gateway.addSurface(map)
+  if (config.demo && config.terminals.openAtStart) {
+    await map.perform(map.actions()[0]!, {}, { actor: 'hub', session: gateway.session, requestId: 'startup', signal: new AbortController().signal })
+  }
   // Pending approvals past their time are marked expired even when nobody asks.
   const sweep = setInterval(() => void gateway.expireApprovals().catch(() => undefined), 5_000)
   sweep.unref()
@@ -102,6 +110,7 @@ export async function startHub(config: HubConfig, options: { writeHubFile?: bool
         ;(server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.()
       })
       await surfaces.closeAll()
+      await map.close()
       await gateway.close()
       await store.close()
       if (options.writeHubFile !== false) removeHubFile(config.dataDir)

@@ -84,4 +84,28 @@ export const GENERIC_TOOLS: Tool[] = [
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
+  {
+    name: 'run_in_new_terminal',
+    title: 'Run in a new terminal',
+    description: 'Open a terminal tile at x, y and run a command in it → {terminal_id, output} with output the CommandResult. Both steps pass the gateway.',
+    inputSchema: {
+      type: 'object',
+      properties: { command: { type: 'string', minLength: 1 }, x: { type: 'number' }, y: { type: 'number' }, timeout_ms: { type: 'integer', minimum: 1 } },
+      required: ['command'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+  },
+  {
+    name: 'find_and_edit',
+    title: 'Find files and open them in an editor',
+    description: 'Find files matching a glob in the file tile, then open them in nano or vim in a new terminal tile → {files_found, terminal_id}. Drive the editor with terminal_input and terminal_read.',
+    inputSchema: {
+      type: 'object',
+      properties: { pattern: { type: 'string', minLength: 1 }, editor: { type: 'string', enum: ['nano', 'vim'], default: 'nano' }, path: { type: 'string' } },
+      required: ['pattern'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+  },
 ]

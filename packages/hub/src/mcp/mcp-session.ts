@@ -21,9 +21,10 @@ import {
   TesseraError,
   type TraceEvent,
 } from '@tessera/protocol'
+import { quote } from 'shell-quote'
 import type { HubContext } from '../hub/hub-context.js'
 import { GENERIC_TOOLS } from './generic-tools.js'
-import { SEED_MAPPINGS, type SeedMapping, seedTool } from './seed-tools.js'
+import { contractOfKind, SEED_MAPPINGS, type SeedMapping, seedTool } from './seed-tools.js'
 import { isToolError, resultText } from './result-text.js'
 import { toolNameFor } from './tool-names.js'
 
@@ -199,6 +200,12 @@ export class McpSession {
       case 'surface_act':
         this.#requireActing()
         return this.#act(args, callId)
+      case 'run_in_new_terminal':
+        this.#requireActing()
+        return this.#runInNewTerminal(args, callId)
+      case 'find_and_edit':
+        this.#requireActing()
+        return this.#findAndEdit(args, callId)
       case 'approval_status':
         return this.#approvalStatus(stringArg(args, 'approvalId'))
       case 'trace_tail':
@@ -223,6 +230,49 @@ export class McpSession {
     }
   }
 
+  /** A composite step's result, or the tool result that ends the composite early. */
+  async #step(surface: string, action: string, input: JsonValue, callId: RequestId): Promise<{ result: ActionResult } | { stop: CallToolResult }> {
+    const call = await this.#request(surface, action, input, undefined, callId)
+    const result = (call.structuredContent as { result: ActionResult }).result
+    return result.status === 'completed' ? { result } : { stop: call }
+  }
+
+  async #runInNewTerminal(args: Record<string, unknown>, callId: RequestId): Promise<CallToolResult> {
+    const command = stringArg(args, 'command')
+    const position: JsonObject = {}
+    if (typeof args.x === 'number') position.x = args.x
+    if (typeof args.y === 'number') position.y = args.y
+    const created = await this.#step('map', 'create-terminal', position, callId)
+    if ('stop' in created) return created.stop
+    const terminalId = (created.result.output as { terminal_id: string }).terminal_id
+    const input: JsonObject = { command }
+    if (typeof args.timeout_ms === 'number') input.timeout_ms = args.timeout_ms
+    const ran = await this.#step(terminalId, 'execute', input, callId)
+    if ('stop' in ran) return ran.stop
+    return this.#json({ terminal_id: terminalId, output: ran.result.output ?? null })
+  }
+
+  async #findAndEdit(args: Record<string, unknown>, callId: RequestId): Promise<CallToolResult> {
+    const files = this.#seedSurface('files', undefined)
+    if (files === null) throw new TesseraError('not_found', 'no files tile to search', { expected: 'a files tile' })
+    const editor = args.editor === 'vim' ? 'vim' : 'nano'
+    const query: JsonObject = { pattern: stringArg(args, 'pattern') }
+    if (typeof args.path === 'string') query.path = args.path
+    const found = await this.#step(files, 'find', query, callId)
+    if ('stop' in found) return found.stop
+    const matches = ((found.result.output as { matches?: Array<{ path: string; type: string }> }).matches ?? []).filter((m) => m.type === 'file')
+    if (matches.length === 0) return this.#json({ files_found: [], terminal_id: null }, `no files match ${String(query.pattern)}`)
+    const created = await this.#step('map', 'create-terminal', {}, callId)
+    if ('stop' in created) return created.stop
+    const terminalId = (created.result.output as { terminal_id: string }).terminal_id
+    // Terminals start in the file tile's root, so root-relative paths open as ./path; the
+    // argv is quoted word by word (shell-quote), never spliced into a command string.
+    const argv = [editor, '--', ...matches.slice(0, 50).map((m) => `.${m.path}`)]
+    const started = await this.#step(terminalId, 'start', { command: quote(argv) }, callId)
+    if ('stop' in started) return started.stop
+    return this.#json({ files_found: matches.map((m) => m.path) as JsonValue[], terminal_id: terminalId })
+  }
+
   /** The tile a seed tool acts on: the one named, else the focused one of its kind, else the first. */
   #seedSurface(kind: SeedMapping['kind'], named: unknown): string | null {
     const tiles = this.#ctx.surfaces.list().filter((tile) => tile.kind === kind)
@@ -232,25 +282,38 @@ export class McpSession {
 
   async #seedTools(): Promise<Tool[]> {
     const tools: Tool[] = []
+    const frames = await this.#currentFrames()
+    const fixed = new Map<string, Frame>()
     for (const mapping of SEED_MAPPINGS) {
-      const surface = this.#seedSurface(mapping.kind, undefined)
-      if (surface === null) continue
-      const frame = (await this.#currentFrames()).find((f) => f.surface === surface)
-      const target = frame?.actions.find((t) => t.id === mapping.action)
-      if (target) tools.push(seedTool(mapping, target))
+      let frame: Frame | undefined
+      if (mapping.surface !== undefined) {
+        if (!fixed.has(mapping.surface)) {
+          const surface = this.#ctx.gateway.surfaces().find((s) => s.id === mapping.surface)
+          if (surface) fixed.set(mapping.surface, redactFrame(await surface.snapshot()))
+        }
+        frame = fixed.get(mapping.surface)
+      } else {
+        const surface = this.#seedSurface(mapping.kind, undefined)
+        frame = surface === null ? undefined : frames.find((f) => f.surface === surface)
+      }
+      // A kind with no tile open yet (no terminal) still lists its tools, from the kind's contracts.
+      const contract = frame?.actions.find((t) => t.id === mapping.action)?.contract ?? contractOfKind(mapping.kind, mapping.action)
+      if (contract) tools.push(seedTool(mapping, contract))
     }
     return tools
   }
 
   async #seedCall(mapping: SeedMapping, args: Record<string, unknown>, callId: RequestId): Promise<CallToolResult> {
-    const surface = this.#seedSurface(mapping.kind, args.surface)
+    const arg = mapping.targetArg ?? 'surface'
+    if (mapping.surface !== undefined) return this.#request(mapping.surface, mapping.action, args as JsonValue, undefined, callId)
+    const surface = this.#seedSurface(mapping.kind, args[arg])
     if (surface === null) {
-      throw new TesseraError('not_found', `no ${mapping.kind} tile${typeof args.surface === 'string' ? ` "${args.surface}"` : ''} to run ${mapping.name} on`, {
+      throw new TesseraError('not_found', `no ${mapping.kind} tile${typeof args[arg] === 'string' ? ` "${String(args[arg])}"` : ''} to run ${mapping.name} on`, {
         expected: this.#ctx.surfaces.list().filter((t) => t.kind === mapping.kind).map((t) => t.id),
-        found: args.surface ?? null,
+        found: args[arg] ?? null,
       })
     }
-    const { surface: _surface, ...input } = args
+    const { [arg]: _target, ...input } = args
     return this.#request(surface, mapping.action, input as JsonValue, undefined, callId)
   }
 

@@ -1,0 +1,65 @@
+import type { ActionResult } from '@tessera/protocol'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { connectHttpClient, removeDir, startTestHub, type TestHub } from '../support/hub.js'
+
+const result = (r: unknown): ActionResult => (r as { structuredContent: { result: ActionResult } }).structuredContent.result
+const text = (r: unknown): string => ((r as { content?: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? '').join('\n')
+
+describe('terminal tools over MCP, through the gateway', () => {
+  let t: TestHub
+
+  beforeAll(async () => {
+    t = await startTestHub()
+  })
+  afterAll(async () => {
+    await t.stop()
+    removeDir(t.dataDir)
+  })
+
+  it('opens a terminal tile at start, and offers the terminal_* and composite tools', async () => {
+    const client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
+    const names = (await client.listTools()).tools.map((tool) => tool.name)
+    for (const name of ['terminal_create', 'terminal_list', 'terminal_focus', 'terminal_close', 'terminal_execute', 'terminal_start', 'terminal_read', 'terminal_input', 'terminal_wait_for', 'terminal_interrupt', 'run_in_new_terminal', 'find_and_edit']) {
+      expect(names).toContain(name)
+    }
+    const list = result(await client.callTool({ name: 'terminal_list', arguments: {} }))
+    expect(list.output).toEqual([expect.objectContaining({ id: 'term-1', focused: true, busy: false })])
+    await client.close()
+  })
+
+  it('terminal_execute runs in the shell that persists cwd and env, with stderr apart; a destructive command waits for a human', async () => {
+    const client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
+    const first = result(await client.callTool({ name: 'terminal_execute', arguments: { command: 'cd notes && export GREETING=hi' } }))
+    expect(first.status).toBe('completed')
+    const second = result(await client.callTool({ name: 'terminal_execute', arguments: { command: 'pwd; echo "$GREETING"; echo oops >&2; (exit 3)' } }))
+    expect(second.output).toMatchObject({ exit_code: 3, success: false, stderr: 'oops\n' })
+    expect((second.output as { stdout: string }).stdout).toMatch(/demo-files\/notes\nhi\n/)
+    const risky = result(await client.callTool({ name: 'terminal_execute', arguments: { command: 'rm -rf ../src' } }))
+    expect(risky.status).toBe('awaiting_approval')
+    await client.close()
+  })
+
+  it('creates, focuses, runs in and closes terminal tiles; composites pass the gateway step by step', async () => {
+    const client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
+    const ran = await client.callTool({ name: 'run_in_new_terminal', arguments: { command: 'echo composite', x: 2200, y: 0 } })
+    const { terminal_id: created, output } = ran.structuredContent as { terminal_id: string; output: { stdout: string } }
+    expect(output.stdout).toBe('composite\n')
+    const tiles = (await client.callTool({ name: 'surfaces_list', arguments: {} })).structuredContent as { surfaces: Array<{ id: string; kind: string; x: number }> }
+    expect(tiles.surfaces).toContainEqual(expect.objectContaining({ id: created, kind: 'terminal', x: 2200 }))
+    expect(result(await client.callTool({ name: 'terminal_focus', arguments: { terminal_id: created } })).status).toBe('completed')
+
+    const edit = await client.callTool({ name: 'find_and_edit', arguments: { pattern: '*.md', editor: 'nano' } })
+    const { files_found, terminal_id: editorTerminal } = edit.structuredContent as { files_found: string[]; terminal_id: string }
+    expect(files_found).toEqual(expect.arrayContaining(['/README.md', '/notes/todo.md']))
+    const screen = result(await client.callTool({ name: 'terminal_wait_for', arguments: { terminal_id: editorTerminal, pattern: 'GNU nano', timeout_ms: 5000, screen: true } }))
+    expect(screen.status).toBe('completed')
+
+    for (const id of [created, editorTerminal]) expect(result(await client.callTool({ name: 'terminal_close', arguments: { terminal_id: id } })).status).toBe('completed')
+    const after = result(await client.callTool({ name: 'terminal_list', arguments: {} }))
+    expect((after.output as Array<{ id: string }>).map((x) => x.id)).toEqual(['term-1'])
+    const tail = text(await client.callTool({ name: 'trace_tail', arguments: { limit: 60 } }))
+    expect(tail).toContain('map/create-terminal')
+    expect(tail).toContain('files/find')
+    await client.close()
+  })
+})
