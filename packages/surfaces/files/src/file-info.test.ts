@@ -51,9 +51,9 @@ describe('FileInfo fields', () => {
   })
 })
 
-describe('DOC.md', () => {
+describe('docs/files.md', () => {
   it('documents exactly the colour table the code uses', () => {
-    const doc = readFileSync(new URL('../DOC.md', import.meta.url), 'utf8')
+    const doc = readFileSync(new URL('../../../../docs/files.md', import.meta.url), 'utf8')
     const rows = doc.split('\n').filter((line) => /^\| `[a-z]+` \| `#[0-9a-f]{6}`/.test(line))
     const documented = Object.fromEntries(
       rows.map((row) => {

@@ -80,7 +80,7 @@ function entry(color: number, description: string, extensions: string[] = [], na
 /**
  * The colour of an entry encodes its type. Types first (directory, symlink, other), then
  * a regular file's extension (case-insensitive, after the last "."; a leading dot alone is
- * not an extension) or exact name. Documented in DOC.md; the test checks the two agree.
+ * not an extension) or exact name. Documented in docs/files.md; the test checks the two agree.
  */
 export const COLOR_TABLE: Readonly<Record<ColorCategory, ColorEntry>> = Object.freeze({
   directory: entry(0x4a90d9, 'directory'),

@@ -6,7 +6,7 @@ import { MAX_BRACE_ALTERNATIVES, compileGlob, expandBraces } from './glob.js'
 describe('compileGlob: picomatch semantics on the supported subset', () => {
   // picomatch is the reference: on patterns of *, ?, [ab], [^a], {a,b}, ** and literal
   // dots, over paths with hidden and dotted names, with and without `dot`, the two agree.
-  // Excluded here and documented in DOC.md: a trailing "/**" after a wildcard segment and
+  // Excluded here and documented in docs/files.md: a trailing "/**" after a wildcard segment and
   // a class in first position against a hidden name, where picomatch is inconsistent.
   const segment = fc.constantFrom('a', 'b', 'ab', '.a', 'a.b', 'ba', 'b.a', '.b.a')
   const path = fc.array(segment, { minLength: 1, maxLength: 5 }).map((parts) => parts.join('/'))

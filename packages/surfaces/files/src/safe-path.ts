@@ -11,7 +11,7 @@ import { errnoOf, fsFailure } from './errors.js'
  * refused before anything at its target is looked at (so refusals are no oracle for what
  * exists outside), and `..` can never climb above the root. Files are then opened through
  * a directory handle whose real location is checked after opening, which closes most of
- * the gap between checking a path and using it (see DOC.md, "Residual risks").
+ * the gap between checking a path and using it (see docs/files.md, "Residual risks").
  */
 
 export const MAX_PATH_BYTES = 4096
@@ -61,7 +61,7 @@ const O_NONBLOCK = constants.O_NONBLOCK ?? 0
  * On Linux an open descriptor's real path can be read back from /proc/self/fd, and a path
  * through /proc/self/fd/N reaches exactly the directory N refers to, wherever it has been
  * moved since — an openat() that Node does not otherwise offer. Elsewhere the checks fall
- * back to re-resolving the path after opening, which leaves a wider race (DOC.md).
+ * back to re-resolving the path after opening, which leaves a wider race (docs/files.md).
  */
 export const USES_PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd')
 

@@ -16,7 +16,7 @@ export interface CommandClassification {
  * string. This is advice for the approval gate, not a security boundary: a shell can run
  * anything through means no classifier sees (aliases and functions defined earlier, a
  * script written by a harmless-looking command, variables holding command names). The
- * boundary is the sandbox (sandbox.ts). See DOC.md for what is recognised.
+ * boundary is the sandbox (sandbox.ts). See docs/terminal.md for what is recognised.
  */
 export function classifyCommand(command: string): CommandClassification {
   const result = new Findings()

@@ -34,7 +34,7 @@ export function shellRc(nonce: string, dir: string): string {
   if (!/^[0-9a-f]{16,64}$/.test(nonce)) throw new Error(`expected a hex nonce, found ${JSON.stringify(nonce)}`)
   if (/['\n\r\0]/.test(dir)) throw new Error(`expected an integration directory without quotes or newlines, found ${JSON.stringify(dir)}`)
   const osc = (payload: string) => `\\e]${MARKER_OSC};${nonce};${payload}\\a`
-  return `# Tessera shell integration (generated; see DOC.md)
+  return `# Tessera shell integration (generated; see docs/terminal.md)
 __tessera_nonce='${nonce}'
 __tessera_dir='${dir}'
 __tessera_fifo=

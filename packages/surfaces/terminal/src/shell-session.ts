@@ -34,7 +34,7 @@ export interface ShellSessionOptions {
   cwd?: string | undefined
   /** The bash binary; default `bash` on PATH. Only bash is supported: the integration needs PS0, `bind -x` and the DEBUG trap. */
   shell?: string | undefined
-  /** Added to the controlled environment (see DOC.md); the host process's environment is not passed through. */
+  /** Added to the controlled environment (see docs/terminal.md); the host process's environment is not passed through. */
   env?: Record<string, string> | undefined
   cols?: number | undefined
   rows?: number | undefined
@@ -194,7 +194,7 @@ export const KEYS: Readonly<Record<string, string>> = {
 
 /**
  * One bash in a real PTY, mirrored into a screen model, with the shell integration that
- * tells where each command starts and ends and how it exited. See DOC.md.
+ * tells where each command starts and ends and how it exited. See docs/terminal.md.
  */
 export class ShellSession {
   readonly screen: Screen

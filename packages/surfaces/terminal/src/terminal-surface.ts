@@ -119,7 +119,7 @@ export class TerminalSurface implements Surface {
 
   /**
    * Raises execute, start and input to the risk of the command they carry, as classified
-   * from its parsed words. Advice for the approval gate only; see DOC.md for its limits.
+   * from its parsed words. Advice for the approval gate only; see docs/terminal.md for its limits.
    */
   /** execute and wait_for carry their own timeout: the gateway must not cut them shorter. */
   timeoutFor(target: ActionTarget, input: JsonValue | undefined): number | null {
