@@ -9,6 +9,8 @@ import { benchLayoutExtraction } from './layout-extraction.js'
 import { benchHubMemory } from './hub-memory.js'
 import { benchMcpLatency } from './mcp-latency.js'
 import { benchTraceRates } from './trace-rates.js'
+import { benchTerminalExecute } from './terminal-execute.js'
+import { benchFileFind } from './file-find.js'
 
 const benches = [
   ['gateway', benchGatewayRoundTrip],
@@ -16,6 +18,8 @@ const benches = [
   ['layout', benchLayoutExtraction],
   ['mcp', benchMcpLatency],
   ['memory', benchHubMemory],
+  ['terminal', benchTerminalExecute],
+  ['files', benchFileFind],
 ]
 
 const only = process.argv.slice(2)

@@ -37,7 +37,7 @@ describe('file tools over MCP, through the gateway', () => {
     expect(entries[0]).toMatchObject({ file_type: 'directory', x: expect.any(Number), y: expect.any(Number), color: expect.any(Number) })
 
     const found = result(await client.callTool({ name: 'file_find', arguments: { pattern: '**/*.ts' } }))
-    expect((found.output as { matches: Array<{ path: string }> }).matches.map((m) => m.path).sort()).toEqual(['/src/payout.test.ts', '/src/payout.ts'])
+    expect((found.output as { matches: Array<{ path: string }> }).matches.map((m) => m.path).sort()).toEqual(['/src/payout-check.ts', '/src/payout.ts'])
 
     const read = result(await client.callTool({ name: 'file_read', arguments: { path: '/notes/todo.md' } }))
     expect(read.output).toMatchObject({ encoding: 'utf8', truncated: false, content: expect.stringContaining('c-1002') })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { GENESIS_HASH, TesseraError, canonicalJson, sha256Hex, type TraceEventDraft } from '@tessera/protocol'
+import { GENESIS_HASH as WALKER_GENESIS_HASH } from './chain-walker.js'
 import { chainEvent, eventFromBody, verifyEvents, type StoredEvent } from './hash-chain.js'
 
 function draft(n: number, session = 's'): TraceEventDraft {
@@ -63,6 +64,11 @@ describe('eventFromBody', () => {
 })
 
 describe('verifyEvents', () => {
+  it("starts every chain from protocol's GENESIS_HASH", () => {
+    // chain-walker.ts keeps its own copy so verification workers need not load the protocol.
+    expect(WALKER_GENESIS_HASH).toBe(GENESIS_HASH)
+  })
+
   it('accepts an empty chain with the genesis hash as head', async () => {
     expect(await verifyEvents([])).toEqual({ ok: true, count: 0, headHash: GENESIS_HASH })
   })

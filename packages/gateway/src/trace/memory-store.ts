@@ -2,7 +2,8 @@ import { GENESIS_HASH, type Approval, type TraceEvent, type TraceEventDraft } fr
 import { chainBatch, validateDrafts } from './append-batch.js'
 import { approvalFromJson, compareApprovals, validApproval } from './approval-records.js'
 import { closedStoreError } from './store-errors.js'
-import { eventFromBody, type StoredEvent } from './hash-chain.js'
+import { ChainWalker } from './chain-walker.js'
+import { deepBodyProblem, eventFromBody, type ChainVerification, type StoredEvent, type VerifyOptions } from './hash-chain.js'
 import { readWindow, type ApprovalFilter, type ChainHead, type ReadOptions, type SessionSummary, type TraceStore } from './store.js'
 
 interface SessionChain {
@@ -25,24 +26,30 @@ export class MemoryTraceStore implements TraceStore {
   async append(drafts: readonly TraceEventDraft[]): Promise<TraceEvent[]> {
     this.assertOpen()
     const valid = validateDrafts(drafts)
-    const { links, heads } = chainBatch(valid, (session) => {
-      const last = this.chains.get(session)?.links.at(-1)
-      return last ? { seq: last.seq, hash: last.hash } : null
-    })
+    const links: StoredEvent[] = []
+    const { events, heads } = chainBatch(
+      valid,
+      (session) => {
+        const last = this.chains.get(session)?.links.at(-1)
+        return last ? { seq: last.seq, hash: last.hash } : null
+      },
+      (event, body) => links.push({ seq: event.seq, prevHash: event.prevHash, hash: event.hash, body }),
+    )
     // Everything above may throw; nothing below does, which is what makes the batch atomic.
-    for (const { event, body } of links) {
+    links.forEach((link, index) => {
+      const event = events[index] as TraceEvent
       let chain = this.chains.get(event.session)
       if (chain === undefined) {
         chain = { links: [], firstTime: event.time, lastTime: event.time }
         this.chains.set(event.session, chain)
       }
-      chain.links.push({ seq: event.seq, prevHash: event.prevHash, hash: event.hash, body })
-    }
+      chain.links.push(link)
+    })
     for (const head of heads.values()) {
       const chain = this.chains.get(head.session)
       if (chain) chain.lastTime = head.lastTime
     }
-    return links.map((link) => link.event)
+    return events
   }
 
   async *read(session: string, options: ReadOptions = {}): AsyncIterable<TraceEvent> {
@@ -59,6 +66,14 @@ export class MemoryTraceStore implements TraceStore {
   async *readRaw(session: string): AsyncIterable<StoredEvent> {
     this.assertOpen()
     for (const link of this.chains.get(session)?.links ?? []) yield { ...link }
+  }
+
+  /** verifyEvents(readRaw(session)) without a copy and a promise per link. */
+  async verifyChain(session: string, options: VerifyOptions = {}): Promise<ChainVerification> {
+    this.assertOpen()
+    const walker = new ChainWalker(options, deepBodyProblem)
+    for (const link of this.chains.get(session)?.links ?? []) if (!walker.accept(link)) break
+    return walker.result()
   }
 
   async head(session: string): Promise<ChainHead | null> {

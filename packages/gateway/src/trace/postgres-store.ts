@@ -3,9 +3,17 @@ import pg from 'pg'
 import type { Approval, TraceEvent, TraceEventDraft } from '@tessera/protocol'
 import { chainBatch, sessionsOf, validateDrafts } from './append-batch.js'
 import { approvalFromJson, validApproval } from './approval-records.js'
-import { eventFromBody, type StoredEvent } from './hash-chain.js'
+import { ChainWalker } from './chain-walker.js'
+import { deepBodyProblem, eventFromBody, type ChainVerification, type StoredEvent, type VerifyOptions } from './hash-chain.js'
 import { closedStoreError, storeError } from './store-errors.js'
 import { readWindow, type ApprovalFilter, type ChainHead, type ReadOptions, type SessionSummary, type TraceStore } from './store.js'
+
+interface RawRow {
+  seq: string
+  prev_hash: string
+  hash: string
+  body: string
+}
 
 /** Seqs per page while streaming: bounded memory, few round trips. */
 const PAGE_SIZE = 1000
@@ -84,11 +92,10 @@ export class PostgresTraceStore implements TraceStore {
         [sessions],
       )
       const stored = new Map(found.rows.map((row) => [row.session, { seq: Number(row.seq), hash: row.hash }]))
-      const { links, heads } = chainBatch(valid, (session) => stored.get(session) ?? null)
       const columns: [string[], number[], string[], Array<string | null>, string[], string[], string[], string[]] = [
         [], [], [], [], [], [], [], [],
       ]
-      for (const { event, body } of links) {
+      const { events, heads } = chainBatch(valid, (session) => stored.get(session) ?? null, (event, body) => {
         columns[0].push(event.session)
         columns[1].push(event.seq)
         columns[2].push(event.type)
@@ -97,7 +104,7 @@ export class PostgresTraceStore implements TraceStore {
         columns[5].push(body)
         columns[6].push(event.prevHash)
         columns[7].push(event.hash)
-      }
+      })
       await client.query(
         `INSERT INTO tessera_events (session, seq, type, request_id, time, body, prev_hash, hash)
          SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])`,
@@ -116,7 +123,7 @@ export class PostgresTraceStore implements TraceStore {
           updates.map((head) => head.lastTime),
         ],
       )
-      return links.map((link) => link.event)
+      return events
     })
   }
 
@@ -134,9 +141,18 @@ export class PostgresTraceStore implements TraceStore {
   }
 
   async *readRaw(session: string): AsyncIterable<StoredEvent> {
-    for await (const page of this.pages<{ seq: string; prev_hash: string; hash: string; body: string }>('read raw events', 'seq, prev_hash, hash, body', session, 0)) {
+    for await (const page of this.pages<RawRow>('read raw events', 'seq, prev_hash, hash, body', session, 0)) {
       for (const row of page) yield { seq: Number(row.seq), prevHash: row.prev_hash, hash: row.hash, body: row.body }
     }
+  }
+
+  /** verifyEvents(readRaw(session)) with an await per page rather than per link. */
+  async verifyChain(session: string, options: VerifyOptions = {}): Promise<ChainVerification> {
+    const walker = new ChainWalker(options, deepBodyProblem)
+    walk: for await (const page of this.pages<RawRow>('verify events', 'seq, prev_hash, hash, body', session, 0)) {
+      for (const row of page) if (!walker.acceptLink(Number(row.seq), row.prev_hash, row.hash, row.body)) break walk
+    }
+    return walker.result()
   }
 
   /**

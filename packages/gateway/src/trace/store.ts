@@ -1,5 +1,5 @@
 import { TesseraError, type Approval, type ApprovalStatus, type TraceEvent, type TraceEventDraft } from '@tessera/protocol'
-import type { StoredEvent } from './hash-chain.js'
+import type { ChainVerification, StoredEvent, VerifyOptions } from './hash-chain.js'
 
 export type { StoredEvent } from './hash-chain.js'
 
@@ -53,17 +53,24 @@ export interface ApprovalFilter {
 export interface TraceStore {
   readonly kind: TraceStoreKind
   /**
-   * Appends a batch atomically: every draft is validated first, then all are chained and
-   * written in one transaction, or none is. Drafts may span sessions; each session's seq and
-   * prevHash continue from its own head. Returns the events in the order of the drafts; each
-   * carries its draft's `data` as given (not a copy), which equals what read() returns up to
-   * RFC 8785 canonical form (e.g. -0 is stored, and read back, as 0).
+   * Appends a batch atomically: every draft is validated, and all are chained and written in
+   * one transaction, or none is (an invalid draft fails the batch before anything is
+   * committed). Drafts may span sessions; each session's seq and prevHash continue from its
+   * own head. Returns the events in the order of the drafts; each carries its draft's `data`
+   * as given (not a copy), which equals what read() returns up to RFC 8785 canonical form
+   * (e.g. -0 is stored, and read back, as 0).
    */
   append(drafts: readonly TraceEventDraft[]): Promise<TraceEvent[]>
   /** Streams a session's events in seq order, page by page; never the whole table at once. */
   read(session: string, options?: ReadOptions): AsyncIterable<TraceEvent>
   /** Streams the links as stored, for verification. */
   readRaw(session: string): AsyncIterable<StoredEvent>
+  /**
+   * Optional: verifies a session's chain the store's own faster way (SQLite: in parallel),
+   * with exactly the result of verifyEvents(readRaw(session), options). verifyStore uses it
+   * when present; a store that wraps another should pass it through.
+   */
+  verifyChain?(session: string, options?: VerifyOptions): Promise<ChainVerification>
   head(session: string): Promise<ChainHead | null>
   sessions(): Promise<SessionSummary[]>
   /** Approvals persist beside the trace so a restart keeps the pending ones. Upsert by id. */

@@ -21,7 +21,10 @@ export async function verifyStore(
   const sessions = session === undefined ? (await store.sessions()).map((summary) => summary.session) : [session]
   const results: SessionVerification[] = []
   for (const name of sessions) {
-    const chain = await verifyEvents(store.readRaw(name), { session: name, deep: options.deep ?? false })
+    const chainOptions = { session: name, deep: options.deep ?? false }
+    const chain = store.verifyChain
+      ? await store.verifyChain(name, chainOptions)
+      : await verifyEvents(store.readRaw(name), chainOptions)
     results.push({ session: name, ...againstRecordedHead(chain, await store.head(name)) })
   }
   return results

@@ -17,6 +17,8 @@ export function observeStore(store: TraceStore, events: HubEvents): TraceStore {
       return appended
     },
     read: (session, options) => store.read(session, options),
+    // The store's own fast verification (threads for long SQLite chains), when it has one.
+    ...(store.verifyChain ? { verifyChain: (session, options) => store.verifyChain!(session, options) } : {}),
     readRaw: (session) => store.readRaw(session),
     head: (session) => store.head(session),
     sessions: () => store.sessions(),
