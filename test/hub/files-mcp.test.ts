@@ -1,22 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { ActionResult } from '@tessera/protocol'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectHttpClient, removeDir, startTestHub, type TestHub } from '../support/hub.js'
+import { describe, expect, it } from 'vitest'
+import { actionResult, connectHttpClient, useTestHub } from '../support/hub.js'
 
-type Structured = { result: ActionResult }
-const result = (r: unknown): ActionResult => ((r as { structuredContent: Structured }).structuredContent).result
+const result = actionResult
 
 describe('file tools over MCP, through the gateway', () => {
-  let t: TestHub
-
-  beforeAll(async () => {
-    t = await startTestHub()
-  })
-  afterAll(async () => {
-    await t.stop()
-    removeDir(t.dataDir)
-  })
+  const t = useTestHub()
 
   it('offers the seed file_* tools with the file surface action schemas', async () => {
     const client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)

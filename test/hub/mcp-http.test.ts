@@ -1,24 +1,14 @@
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { ActionResult, Approval } from '@tessera/protocol'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, connectHttpClient, removeDir, startTestHub, type TestHub } from '../support/hub.js'
+import { describe, expect, it } from 'vitest'
+import { api, connectHttpClient, resultText, useTestHub } from '../support/hub.js'
 
 type Structured = { result: ActionResult }
 
-function text(result: unknown): string {
-  return ((result as { content?: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? '').join('\n')
-}
+const text = resultText
 
 describe('MCP over Streamable HTTP, official SDK client', () => {
-  let t: TestHub
-
-  beforeAll(async () => {
-    t = await startTestHub()
-  })
-  afterAll(async () => {
-    await t.stop()
-    removeDir(t.dataDir)
-  })
+  const t = useTestHub()
 
   it('lists generic tools and one tool per action, with annotations from risk', async () => {
     const client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)

@@ -1,20 +1,11 @@
-import type { ActionResult } from '@tessera/protocol'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectHttpClient, removeDir, startTestHub, type TestHub } from '../support/hub.js'
+import { describe, expect, it } from 'vitest'
+import { actionResult, connectHttpClient, resultText, useTestHub } from '../support/hub.js'
 
-const result = (r: unknown): ActionResult => (r as { structuredContent: { result: ActionResult } }).structuredContent.result
-const text = (r: unknown): string => ((r as { content?: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? '').join('\n')
+const result = actionResult
+const text = resultText
 
 describe('terminal tools over MCP, through the gateway', () => {
-  let t: TestHub
-
-  beforeAll(async () => {
-    t = await startTestHub()
-  })
-  afterAll(async () => {
-    await t.stop()
-    removeDir(t.dataDir)
-  })
+  const t = useTestHub()
 
   it('opens a terminal tile at start, and offers the terminal_* and composite tools', async () => {
     const client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)

@@ -4,6 +4,8 @@ import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { type HubConfigInput, loadHubConfig, type StartedHub, startHub } from '@tessera/hub'
+import type { ActionResult } from '@tessera/protocol'
+import { afterAll, beforeAll } from 'vitest'
 
 export interface TestHub {
   hub: StartedHub
@@ -60,4 +62,30 @@ export async function api<T = unknown>(hub: Pick<StartedHub, 'url'>, path: strin
     // Not JSON (an HTML page, say): the caller asserts on the text.
   }
   return { status: response.status, json: json as T }
+}
+
+/**
+ * One hub for a whole describe block: started before its tests, stopped and removed after.
+ * The returned object is filled in by beforeAll, so tests read `t.hub`, `t.agentToken`…
+ */
+export function useTestHub(overrides: Partial<HubConfigInput> = {}): TestHub {
+  const t = {} as TestHub
+  beforeAll(async () => {
+    Object.assign(t, await startTestHub(overrides))
+  })
+  afterAll(async () => {
+    await t.stop()
+    removeDir(t.dataDir)
+  })
+  return t
+}
+
+/** The text of a tool result, all content blocks joined. */
+export function resultText(result: unknown): string {
+  return ((result as { content?: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? '').join('\n')
+}
+
+/** The gateway's ActionResult a hub tool call carries. */
+export function actionResult(result: unknown): ActionResult {
+  return (result as { structuredContent: { result: ActionResult } }).structuredContent.result
 }
