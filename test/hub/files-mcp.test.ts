@@ -26,7 +26,9 @@ describe('file tools over MCP, through the gateway', () => {
     expect(entries.map((e) => e.name)).toEqual(expect.arrayContaining(['notes', 'src', 'README.md', 'claims.csv']))
     expect(entries[0]).toMatchObject({ file_type: 'directory', x: expect.any(Number), y: expect.any(Number), color: expect.any(Number) })
 
-    const found = result(await client.callTool({ name: 'file_find', arguments: { pattern: '**/*.ts' } }))
+    const navigated = result(await client.callTool({ name: 'file_navigate', arguments: { path: '/notes' } }))
+    expect(navigated.output).toMatchObject({ success: true, files_count: 1 })
+    const found = result(await client.callTool({ name: 'file_find', arguments: { pattern: '**/*.ts', path: '/' } }))
     expect((found.output as { matches: Array<{ path: string }> }).matches.map((m) => m.path).sort()).toEqual(['/src/payout-check.ts', '/src/payout.ts'])
 
     const read = result(await client.callTool({ name: 'file_read', arguments: { path: '/notes/todo.md' } }))
@@ -42,7 +44,7 @@ describe('file tools over MCP, through the gateway', () => {
 
     const tail = await client.callTool({ name: 'trace_tail', arguments: { limit: 100 } })
     const text = JSON.stringify(tail.content)
-    for (const action of ['files/list', 'files/find', 'files/read', 'files/write', 'files/edit']) expect(text).toContain(`completed agent ${action}`)
+    for (const action of ['files/list', 'files/navigate', 'files/find', 'files/read', 'files/write', 'files/edit']) expect(text).toContain(`completed agent ${action}`)
     await client.close()
   })
 

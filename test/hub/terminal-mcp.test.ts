@@ -53,4 +53,30 @@ describe('terminal tools over MCP, through the gateway', () => {
     expect(tail).toContain('files/find')
     await client.close()
   })
+
+  it('drives an interactive program with terminal_start, input, wait_for, read, interrupt and kill', async () => {
+    const client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
+    const opened = (await client.callTool({ name: 'terminal_create', arguments: {} })).structuredContent as { result: { output: { terminal_id: string } } }
+    const id = opened.result.output.terminal_id
+    expect(result(await client.callTool({ name: 'terminal_start', arguments: { terminal_id: id, command: 'bc -q' } })).status).toBe('completed')
+    expect(result(await client.callTool({ name: 'terminal_input', arguments: { terminal_id: id, text: '6*7', enter: true } })).status).toBe('completed')
+    const waited = result(await client.callTool({ name: 'terminal_wait_for', arguments: { terminal_id: id, pattern: '42', timeout_ms: 5000 } }))
+    expect(waited.status).toBe('completed')
+    const read = result(await client.callTool({ name: 'terminal_read', arguments: { terminal_id: id, since: 0 } }))
+    expect((read.output as { text: string }).text).toContain('42')
+    // bc survives Ctrl-C by design; it leaves on "quit".
+    expect(result(await client.callTool({ name: 'terminal_input', arguments: { terminal_id: id, text: 'quit', enter: true } })).status).toBe('completed')
+    expect(result(await client.callTool({ name: 'terminal_wait_for', arguments: { terminal_id: id, prompt: true, timeout_ms: 5000 } })).status).toBe('completed')
+    expect(result(await client.callTool({ name: 'terminal_start', arguments: { terminal_id: id, command: 'sleep 300' } })).status).toBe('completed')
+    expect(result(await client.callTool({ name: 'terminal_interrupt', arguments: { terminal_id: id } })).status).toBe('completed')
+    expect(result(await client.callTool({ name: 'terminal_wait_for', arguments: { terminal_id: id, prompt: true, timeout_ms: 5000 } })).status).toBe('completed')
+    expect(result(await client.callTool({ name: 'terminal_start', arguments: { terminal_id: id, command: 'sleep 300' } })).status).toBe('completed')
+    expect(result(await client.callTool({ name: 'terminal_kill', arguments: { terminal_id: id } })).status).toBe('completed')
+    const after = result(await client.callTool({ name: 'terminal_execute', arguments: { terminal_id: id, command: 'echo still-here' } }))
+    expect((after.output as { stdout: string }).stdout).toBe('still-here\n')
+    const tail = text(await client.callTool({ name: 'trace_tail', arguments: { limit: 80 } }))
+    for (const action of ['start', 'input', 'wait_for', 'read', 'interrupt', 'kill', 'execute']) expect(tail).toContain(`completed agent ${id}/${action}`)
+    await client.callTool({ name: 'terminal_close', arguments: { terminal_id: id } })
+    await client.close()
+  })
 })
