@@ -86,6 +86,7 @@ export class Gateway {
   readonly #inputs = new InputValidator()
   readonly #conditions = new Map<string, CompiledCondition>()
   readonly #recordedFrames = new Set<string>()
+  readonly #lastFrames = new Map<string, Frame>()
   readonly #pendingInputs = new Map<string, { input: JsonValue; actor: Principal }>()
   readonly #budgetUsed = new Map<string, number>()
   readonly #limiter: RateLimiter | null
@@ -116,6 +117,7 @@ export class Gateway {
   removeSurface(id: string): Surface | undefined {
     const surface = this.#surfaces.get(id)
     this.#surfaces.delete(id)
+    this.#lastFrames.delete(id)
     return surface
   }
 
@@ -242,10 +244,14 @@ export class Gateway {
     return this.#queue.exclusive(req.surface.id, (slot) => this.#runInSlot(req, opts, slot))
   }
 
-  /** Actions marked `exclusive: false` (read output, interrupt) must not wait behind a running one. */
+  /**
+   * Actions marked `exclusive: false` (read output, interrupt) must not wait behind a running
+   * one. Decided from the last frame this gateway saw of the surface, so the common case
+   * costs no extra snapshot; an action unknown there runs exclusively, the safe default.
+   */
   async #runsBeside(req: Accepted): Promise<boolean> {
     try {
-      const frame = await req.surface.snapshot()
+      const frame = this.#lastFrames.get(req.surface.id) ?? (await req.surface.snapshot())
       return frame.actions.find((target) => target.id === req.action)?.contract.exclusive === false
     } catch {
       return false
@@ -444,6 +450,7 @@ export class Gateway {
   }
 
   #frameDrafts(session: string, frame: Frame, actor: string, requestId: string | null): TraceEventDraft[] {
+    this.#lastFrames.set(frame.surface, frame)
     const key = `${session}:${frame.id}`
     if (this.#recordedFrames.has(key)) return []
     this.#recordedFrames.add(key)

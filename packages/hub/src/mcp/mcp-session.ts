@@ -111,8 +111,10 @@ export class McpSession {
       },
     )
     this.server.setRequestHandler(ListToolsRequestSchema, async () => {
-      const actions = await this.#actionTools()
-      return { tools: [...GENERIC_TOOLS, ...(await this.#seedTools()), ...actions.map((t) => t.tool)] }
+      // One snapshot of every surface serves both the action tools and the seed tools.
+      const frames = await this.#currentFrames()
+      const actions = this.#actionTools(frames)
+      return { tools: [...GENERIC_TOOLS, ...(await this.#seedTools(frames)), ...actions.map((t) => t.tool)] }
     })
     this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       this.#inFlight += 1
@@ -160,8 +162,8 @@ export class McpSession {
     return frames
   }
 
-  async #actionTools(): Promise<ActionTool[]> {
-    const tools = (await this.#currentFrames()).flatMap((frame) => frame.actions.map((target) => actionTool(frame.surface, target)))
+  #actionTools(frames: readonly Frame[]): ActionTool[] {
+    const tools = frames.flatMap((frame) => frame.actions.map((target) => actionTool(frame.surface, target)))
     this.#tools = new Map(tools.map((t) => [t.tool.name, t]))
     this.#announced = [...this.#tools.keys()].sort().join(',')
     return tools
@@ -218,7 +220,7 @@ export class McpSession {
         }
         let tool = this.#tools.get(name)
         if (tool === undefined) {
-          await this.#actionTools()
+          this.#actionTools(await this.#currentFrames())
           tool = this.#tools.get(name)
         }
         if (tool === undefined) {
@@ -280,9 +282,8 @@ export class McpSession {
     return (tiles.find((tile) => tile.focused) ?? tiles[0])?.id ?? null
   }
 
-  async #seedTools(): Promise<Tool[]> {
+  async #seedTools(frames: readonly Frame[]): Promise<Tool[]> {
     const tools: Tool[] = []
-    const frames = await this.#currentFrames()
     const fixed = new Map<string, Frame>()
     for (const mapping of SEED_MAPPINGS) {
       let frame: Frame | undefined
