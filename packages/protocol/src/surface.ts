@@ -1,9 +1,11 @@
-import type { Risk } from './schemas/action-contract.js'
+import type { ScopeOptions } from './frame/scope-frame.js'
+import type { ActionContract, Risk } from './schemas/action-contract.js'
 import type { ActionTarget } from './schemas/action-target.js'
 import type { Frame, SurfaceKind } from './schemas/frame.js'
 import type { JsonValue } from './schemas/json.js'
+import type { UiNode } from './schemas/node.js'
 
-export interface SnapshotOptions {
+export interface SnapshotOptions extends ScopeOptions {
   /** Wait for pending work (animations, network) to settle first. */
   settle?: boolean
 }
@@ -14,6 +16,19 @@ export interface PerformContext {
   requestId: string
   /** Aborted when the gateway's dispatch timeout fires. */
   signal: AbortSignal
+}
+
+/**
+ * One validated request as a surface receives it: the frame it was judged on, the
+ * contract and target it runs, the node under the target (none for a surface-wide action)
+ * and the input, already checked against the contract's schema.
+ */
+export interface ActionCall {
+  frame: Frame
+  contract: ActionContract
+  target: ActionTarget
+  node?: UiNode | undefined
+  input: JsonValue
 }
 
 /** A surface's judgement of one request's risk, when it depends on the input. */
@@ -28,18 +43,23 @@ export interface Surface {
   readonly kind: SurfaceKind
   readonly title?: string
   snapshot(opts?: SnapshotOptions): Promise<Frame>
-  perform(target: ActionTarget, input: JsonValue | undefined, ctx: PerformContext): Promise<JsonValue | undefined>
+  perform(call: ActionCall, ctx: PerformContext): Promise<JsonValue | undefined>
   /**
-   * Risk that depends on the input (a shell command that deletes recursively, say). The
-   * gateway takes the higher of this and the contract's risk; it can raise, never lower.
+   * Risk that depends on the input or the element (a shell command that deletes
+   * recursively, a button labelled "Delete"). The gateway takes the highest of this, the
+   * target's and the contract's risk: it can raise, never lower.
    */
-  assess?(target: ActionTarget, input: JsonValue | undefined): RiskAssessment | null
+  assess?(call: ActionCall): RiskAssessment | null | Promise<RiskAssessment | null>
   /**
    * How long this request may legitimately take when its input says so (a command's own
    * timeout). The gateway then waits that long plus a margin instead of its default.
    */
-  timeoutFor?(target: ActionTarget, input: JsonValue | undefined): number | null
+  timeoutFor?(call: ActionCall): number | null
   capture?(): Promise<Uint8Array>
-  subscribe?(onFrame: (frame: Frame) => void): () => void
+  /**
+   * Tells the host the surface changed on its own (output arrived, a clock ticked). Pass
+   * the new frame when it is at hand; without one the host snapshots when next asked.
+   */
+  subscribe?(onChange: (frame?: Frame) => void): () => void
   close(): Promise<void>
 }

@@ -30,7 +30,7 @@ function runtimeError(source: string, scope: JsonObject = state): TesseraError {
   throw new Error(`expected ${JSON.stringify(source)} to fail`)
 }
 
-describe('evaluateCondition: the seed examples', () => {
+describe('evaluateCondition: the documented examples', () => {
   it('evaluates them against a claim', () => {
     expect(check('claim.status === "ready"')).toBe(true)
     expect(check('claim.fraudScore < 0.75')).toBe(true)

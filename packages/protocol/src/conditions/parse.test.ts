@@ -20,7 +20,7 @@ const id = (name: string): ConditionAst => ({ kind: 'identifier', name })
 const lit = (value: string | number | boolean | null): ConditionAst => ({ kind: 'literal', value })
 const dot = (object: ConditionAst, name: string): ConditionAst => ({ kind: 'member', computed: false, object, name })
 
-describe('parseCondition: the seed examples', () => {
+describe('parseCondition: the documented examples', () => {
   it('parses a string equality on a member', () => {
     expect(parseCondition('claim.status === "ready"')).toEqual({
       kind: 'binary',

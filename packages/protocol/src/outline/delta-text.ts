@@ -1,4 +1,5 @@
-import type { ActionTarget } from '../schemas/action-target.js'
+import { frameIndex } from '../frame/frame-index.js'
+import { type ResolvedTarget, resolvedTargets, targetLabel } from '../frame/targets.js'
 import type { FrameDelta } from '../schemas/frame-delta.js'
 import type { Frame } from '../schemas/frame.js'
 import type { UiNode } from '../schemas/node.js'
@@ -61,9 +62,10 @@ const DEFAULT_MAX_LINES = 40
 const MAX_INLINE_TEXTS = 6
 
 interface AfterIndex {
+  frame: Frame
   nodes: Map<string, UiNode>
   parents: Map<string, string>
-  actionsByNode: Map<string, ActionTarget[]>
+  actionsByNode: Map<string, ResolvedTarget[]>
   refs: RefTable
 }
 
@@ -95,20 +97,13 @@ export function outlineDelta(delta: FrameDelta, options: DeltaTextOptions = {}):
 }
 
 function indexFrame(frame: Frame): AfterIndex {
-  const nodes = new Map<string, UiNode>()
-  const parents = new Map<string, string>()
-  const stack: UiNode[] = [frame.tree]
-  while (stack.length > 0) {
-    const node = stack.pop() as UiNode
-    nodes.set(node.id, node)
-    for (const child of node.children ?? []) {
-      parents.set(child.id, node.id)
-      stack.push(child)
-    }
+  const { nodes, parents, refs } = frameIndex(frame)
+  const actionsByNode = new Map<string, ResolvedTarget[]>()
+  for (const resolved of resolvedTargets(frame)) {
+    const nodeId = resolved.target.nodeId
+    if (nodeId !== undefined) actionsByNode.set(nodeId, [...(actionsByNode.get(nodeId) ?? []), resolved])
   }
-  const actionsByNode = new Map<string, ActionTarget[]>()
-  for (const target of frame.actions) actionsByNode.set(target.nodeId, [...(actionsByNode.get(target.nodeId) ?? []), target])
-  return { nodes, parents, actionsByNode, refs: RefTable.forFrame(frame) }
+  return { frame, nodes, parents, actionsByNode, refs }
 }
 
 function isMeaningful(summary: Summary): boolean {
@@ -172,7 +167,7 @@ function partsOf(summary: Summary, after: AfterIndex | undefined): LineParts {
   if (after !== undefined && node !== undefined) {
     parts.badges = actions.map((target) => actionBadge(target))
     parts.states = stateWords(node.states)
-    const disabled = actions.length > 0 ? actions.every((target) => !target.enabled) : node.states?.disabled === true
+    const disabled = actions.length > 0 ? actions.every((resolved) => !resolved.target.enabled) : node.states?.disabled === true
     if (disabled) parts.states.push('disabled')
   }
   if (actions.length > 0 || isInteractiveRole(summary.role)) parts.ref = after?.refs.refOf(summary.nodeId) ?? refFor(summary.nodeId)
@@ -226,7 +221,7 @@ function changedLines(changed: FrameDelta['changed'], after: AfterIndex | undefi
   for (const summary of changed) {
     // A state change that is just an action turning on or off is already in `now enabled/disabled`.
     const actions = after?.actionsByNode.get(summary.nodeId) ?? []
-    if (summary.fields.length === 1 && summary.fields[0] === 'states' && actions.length > 0 && actions.every((target) => toggled.has(target.id))) continue
+    if (summary.fields.length === 1 && summary.fields[0] === 'states' && after !== undefined && actions.length > 0 && actions.every((resolved) => toggled.has(targetLabel(after.frame, resolved.target)))) continue
     // A text node mirrors its text into its name; one change, reported once.
     const fields = summary.fields.includes('text') ? summary.fields.filter((field) => field !== 'name') : summary.fields
     const context = after === undefined ? undefined : textContext(summary, after)

@@ -1,4 +1,4 @@
-import type { ActionTarget } from '../schemas/action-target.js'
+import type { ResolvedTarget } from '../frame/targets.js'
 import type { Bounds } from '../schemas/geometry.js'
 
 /**
@@ -112,11 +112,11 @@ export function formatValue(value: string | number | boolean | null | undefined)
 }
 
 /** `[approve-payout write confirm input]`: what the action is, how risky, and what it will ask for. */
-export function actionBadge(target: ActionTarget, markDisabled = false): string {
-  const flags = [target.id, target.contract.risk]
-  if (target.contract.requiresConfirmation === true) flags.push('confirm')
-  if (target.contract.inputSchema !== undefined) flags.push('input')
-  if (markDisabled && !target.enabled) flags.push('disabled')
+export function actionBadge(resolved: ResolvedTarget, markDisabled = false): string {
+  const flags = [resolved.contract.id, resolved.risk]
+  if (resolved.contract.requiresConfirmation === true) flags.push('confirm')
+  if (resolved.contract.inputSchema !== undefined) flags.push('input')
+  if (markDisabled && !resolved.target.enabled) flags.push('disabled')
   return `[${flags.join(' ')}]`
 }
 

@@ -1,5 +1,5 @@
 import { canonicalJson } from '../content-hash.js'
-import type { ActionTarget } from '../schemas/action-target.js'
+import { type ResolvedTarget, resolvedTargets } from '../frame/targets.js'
 import type { Frame } from '../schemas/frame.js'
 import type { UiNode } from '../schemas/node.js'
 import { isHidden, isSensitive } from '../tree/node-states.js'
@@ -64,8 +64,9 @@ import { RefTable } from './refs.js'
  *   text or value, whether or not the frame was redacted before — a second line of
  *   defence; the state line shows `frame.state` as given, so pass redacted frames.
  * - Hidden subtrees are left out except for the actions in them, marked `(hidden, …)`,
- *   so that every action of `frame.actions` appears exactly once. An action whose node is
- *   not in the tree at all is listed after the tree.
+ *   so that every target of `frame.targets` appears exactly once. Actions of the whole
+ *   surface (no node) share one line after the tree: `actions: [file_read read input] …`.
+ *   A badge's risk is the contract's raised by the target's own.
  * - Texts are single-lined, JSON-escaped and cut at 120 characters with '…'.
  * - `maxLines` caps the node lines; a last line says how many were left out and lists
  *   the actions among them with their refs, so no action silently disappears.
@@ -103,52 +104,53 @@ interface Item {
   children: Item[]
   /** Set on a plain text leaf that may be folded into its parent's line. */
   inlineText?: string
-  actions: ActionTarget[]
+  actions: ResolvedTarget[]
 }
 
 interface Context {
   frame: Frame
   refs: RefTable
-  actionsByNode: Map<string, ActionTarget[]>
+  actionsByNode: Map<string, ResolvedTarget[]>
   bounds: boolean
 }
 
 export function outlineFrame(frame: Frame, options: OutlineOptions = {}): Outline {
   const refs = RefTable.forFrame(frame)
-  const actionsByNode = new Map<string, ActionTarget[]>()
-  for (const target of frame.actions) {
-    const list = actionsByNode.get(target.nodeId)
-    if (list === undefined) actionsByNode.set(target.nodeId, [target])
-    else list.push(target)
+  const actionsByNode = new Map<string, ResolvedTarget[]>()
+  const surfaceWide: ResolvedTarget[] = []
+  for (const resolved of resolvedTargets(frame)) {
+    const nodeId = resolved.target.nodeId
+    if (nodeId === undefined) {
+      surfaceWide.push(resolved)
+      continue
+    }
+    const list = actionsByNode.get(nodeId)
+    if (list === undefined) actionsByNode.set(nodeId, [resolved])
+    else list.push(resolved)
   }
   const ctx: Context = { frame, refs, actionsByNode, bounds: options.bounds === true }
 
-  const lines: Array<{ depth: number; text: string; actions: ActionTarget[]; ref: string | undefined }> = []
+  const lines: Array<{ depth: number; text: string; actions: ResolvedTarget[]; ref: string | undefined }> = []
   const emit = (item: Item, depth: number): void => {
     lines.push({ depth, text: formatLine(item.parts), actions: item.actions, ref: item.parts.ref })
     for (const child of item.children) emit(child, depth + 1)
   }
   const seen = new Set<string>()
   for (const item of visit(frame.tree, ctx, false, false, seen)) emit(item, 0)
-  for (const target of frame.actions) {
-    if (seen.has(target.nodeId)) continue
-    // Contracts a surface publishes without a node in the tree (generic interactions).
-    const parts: LineParts = {
-      role: displayRole(target.role),
-      name: target.name === '' ? undefined : target.name,
-      content: [],
-      badges: [actionBadge(target)],
-      ref: refs.refOf(target.nodeId),
-      states: target.enabled ? [] : ['disabled'],
-      bounds: ctx.bounds ? target.bounds : undefined,
-    }
-    lines.push({ depth: 0, text: formatLine(parts), actions: [target], ref: parts.ref })
+  for (const [nodeId, targets] of actionsByNode) {
+    if (seen.has(nodeId)) continue
+    // A target whose node a partial frame left out: still listed, so no action disappears.
+    const parts: LineParts = { role: undefined, name: undefined, content: [], badges: targets.map((t) => actionBadge(t)), ref: refs.refOf(nodeId), states: targets.some((t) => t.target.enabled) ? [] : ['disabled'], bounds: undefined }
+    lines.push({ depth: 0, text: formatLine(parts), actions: targets, ref: parts.ref })
   }
 
-  const out = [`${bare(frame.surface)} ${bare(frame.route)} frame ${frame.id.slice(0, FRAME_ID_DIGITS)}`]
+  // A partial view names the whole frame: that is the id a request refers to.
+  const partial = frame.partial === undefined ? '' : ` (part${frame.partial.scope === undefined ? '' : ` at @${refs.refOf(frame.partial.scope) ?? frame.partial.scope}`}; ${frame.partial.omitted} nodes left out)`
+  const out = [`${bare(frame.surface)} ${bare(frame.route)} frame ${(frame.partial?.of ?? frame.id).slice(0, FRAME_ID_DIGITS)}${partial}`]
   const max = options.maxLines === undefined ? Number.POSITIVE_INFINITY : Math.max(0, Math.floor(options.maxLines))
   for (const line of lines.slice(0, max)) out.push(INDENT.repeat(line.depth) + line.text)
   if (lines.length > max) out.push(omittedNote(lines.slice(max)))
+  if (surfaceWide.length > 0) out.push(`actions: ${surfaceWide.map((t) => actionBadge(t, true)).join(' ')}`)
   if (options.includeState !== false) {
     const state = stateLine(frame)
     if (state !== undefined) out.push(state)
@@ -156,13 +158,13 @@ export function outlineFrame(frame: Frame, options: OutlineOptions = {}): Outlin
   return { text: out.join('\n'), refs }
 }
 
-function omittedNote(omitted: Array<{ actions: ActionTarget[]; ref: string | undefined }>): string {
+function omittedNote(omitted: Array<{ actions: ResolvedTarget[]; ref: string | undefined }>): string {
   const named: string[] = []
   let total = 0
   for (const line of omitted) {
     for (const target of line.actions) {
       total++
-      if (named.length < MAX_ACTIONS_IN_NOTE) named.push(line.ref === undefined ? target.id : `${target.id} @${line.ref}`)
+      if (named.length < MAX_ACTIONS_IN_NOTE) named.push(line.ref === undefined ? target.contract.id : `${target.contract.id} @${line.ref}`)
     }
   }
   const count = `… ${omitted.length} more line${omitted.length === 1 ? '' : 's'}`
@@ -216,7 +218,7 @@ function visit(node: UiNode, ctx: Context, hiddenAbove: boolean, secretAbove: bo
 
   const states = stateWords(node.states)
   if (hidden) states.push('hidden')
-  const enabled = actions.filter((target) => target.enabled).length
+  const enabled = actions.filter((resolved) => resolved.target.enabled).length
   const disabled = actions.length > 0 ? enabled === 0 : node.states?.disabled === true
   if (disabled) states.push('disabled')
   const partlyDisabled = actions.length > 1 && enabled > 0 && enabled < actions.length

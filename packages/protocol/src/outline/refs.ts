@@ -1,5 +1,5 @@
 import type { Frame } from '../schemas/frame.js'
-import type { UiNode } from '../schemas/node.js'
+import { frameIndex } from '../frame/frame-index.js'
 
 /**
  * Refs are the handles an agent copies out of an outline and passes back (`@n1k2`). They
@@ -77,18 +77,9 @@ export class RefTable {
   readonly #nodeByRef = new Map<string, string>()
   readonly #refByNode = new Map<string, string>()
 
-  /** Every node of the tree plus every action's node: a ref then depends on the frame alone, not on outline options. */
+  /** Every node of the tree: a ref then depends on the frame alone, not on outline options. Built once per frame. */
   static forFrame(frame: Frame): RefTable {
-    const ids: string[] = []
-    const stack: UiNode[] = [frame.tree]
-    while (stack.length > 0) {
-      const node = stack.pop() as UiNode
-      ids.push(node.id)
-      const children = node.children
-      if (children !== undefined) for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as UiNode)
-    }
-    for (const target of frame.actions) ids.push(target.nodeId)
-    return new RefTable(ids)
+    return frameIndex(frame).refs
   }
 
   constructor(nodeIds: Iterable<string>) {

@@ -19,6 +19,8 @@ export const ActionContract = z.looseObject({
   risk: Risk,
   requiresConfirmation: z.boolean().default(false),
   inputSchema: JsonObject.optional(),
+  /** JSON Schema of what the action answers when it completes (MCP clients validate structured results against it). */
+  outputSchema: JsonObject.optional(),
   preconditions: z.array(z.string().max(2000)).max(32).default([]),
   postconditions: z.array(z.string().max(2000)).max(32).default([]),
   audit: JsonObject.optional(),

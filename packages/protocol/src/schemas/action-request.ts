@@ -11,8 +11,17 @@ export const ActionRequest = z.looseObject({
   requestId: z.string().min(1).max(128).optional(),
   surface: z.string().min(1).max(128),
   action: ActionId,
+  /**
+   * Which element to act on when the action runs on several (an outline's `@ref`); may be
+   * left out when the action has one target.
+   */
+  target: z.string().min(1).max(128).optional(),
   input: JsonValue.optional(),
-  /** The frame the agent looked at; a request naming an older frame is refused as stale. */
+  /**
+   * The frame the agent looked at. A request on an older frame still runs when its target
+   * still means the same (same contract, role, name and enabled state); otherwise it is
+   * refused as stale.
+   */
   frameId: z.string().max(128).optional(),
   session: z.string().min(1).max(128).optional(),
 })

@@ -1,17 +1,24 @@
 import { z } from 'zod'
-import { ActionContract } from './action-contract.js'
-import { Bounds } from './geometry.js'
+import { ActionId, Risk } from './action-contract.js'
 
-/** A contract located in the frame: where it is, what it is called, whether it can run. */
+/**
+ * Where one contract of `frame.contracts` can run: on a node, or on the whole surface. A
+ * target holds no copy of its contract, so a page of 500 buttons sharing a `click`
+ * contract carries that contract once.
+ */
 export const ActionTarget = z.looseObject({
-  id: z.string(),
-  contract: ActionContract,
-  /** Child indices from the root to the node that carries the contract. */
-  path: z.array(z.number().int().nonnegative()),
-  nodeId: z.string(),
-  role: z.string(),
-  name: z.string(),
-  bounds: Bounds,
+  /** The id of the contract this target runs. */
+  contract: ActionId,
+  /**
+   * The handle an agent passes back: the node's ref in this frame (see RefTable), or the
+   * contract id for an action of the whole surface.
+   */
+  ref: z.string().min(1).max(128),
+  /** The node that carries the action; absent when the action belongs to the whole surface. */
+  nodeId: z.string().min(1).max(256).optional(),
+  /** This element's own risk where it exceeds the contract's (a "Delete" button under a generic click); it never lowers it. */
+  risk: Risk.optional(),
+  /** False while the node or an ancestor is disabled or hidden, or while the surface says the action cannot run. */
   enabled: z.boolean(),
 })
 export type ActionTarget = z.infer<typeof ActionTarget>

@@ -16,6 +16,10 @@ export const Approval = z.object({
   surface: z.string(),
   action: z.string(),
   frameId: z.string(),
+  /** The element the action was to run on (`@ref`), when the request named or implied one. */
+  target: z.string().optional(),
+  /** Hash of the frame's state the human saw: the action runs only while that state holds. */
+  stateHash: z.string().optional(),
   inputHash: z.string(),
   input: JsonValue,
   requester: z.string(),

@@ -8,7 +8,7 @@ export const StateSnapshot = z.object({
   route: z.string(),
   timestamp: z.string().datetime({ offset: true }),
   state: JsonObject,
-  /** Ids of the actions currently enabled. */
+  /** Labels of the targets currently enabled (the contract id, or `contract@ref` when it runs on several elements). */
   actions: z.array(z.string()),
 })
 export type StateSnapshot = z.infer<typeof StateSnapshot>

@@ -2,10 +2,7 @@ import { claimsReview } from '@tessera/example-claims-review'
 import { frameDelta, redactFrame } from '@tessera/gateway'
 import { AppRuntime } from '@tessera/ui'
 import { describe, expect, it } from 'vitest'
-import type { FrameDelta } from '../schemas/frame-delta.js'
-import type { Frame } from '../schemas/frame.js'
-import { outlineDelta } from './delta-text.js'
-import { refFor } from './refs.js'
+import { type Frame, type FrameDelta, outlineDelta, refFor } from '@tessera/protocol'
 
 /** The claims flow as the gateway sees it: redacted frames before and after each action. */
 async function claimsFlow(): Promise<{ list: Frame; detail: Frame; approved: Frame }> {
@@ -78,7 +75,7 @@ describe('outlineDelta', () => {
     expect(lines[0]).toBe('route /claims → /claims/c-1001')
     expect(lines[1]).toBe('actions added: close-claim, approve-payout, reject-claim, request-info, delete-claim')
     expect(lines[2]).toBe('actions removed: export-claims, open-claim')
-    const approve = detail.actions.find((a) => a.id === 'approve-payout')?.nodeId as string
+    const approve = detail.targets.find((t) => t.contract === 'approve-payout')?.nodeId as string
     expect(lines).toContain(`+ button "Approve payout" [approve-payout write confirm] @${refFor(approve)}`)
     expect(lines).toContain('+ group "Payout account": [REDACTED]')
     expect(lines.filter((l) => l.startsWith('- '))).toEqual([expect.stringMatching(/^- main \(\+\d+ inside\)$/)])

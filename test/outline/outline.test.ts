@@ -2,10 +2,7 @@ import { claimsReview } from '@tessera/example-claims-review'
 import { redactFrame } from '@tessera/gateway'
 import { AppRuntime, agentAction, box, buildFrame, text } from '@tessera/ui'
 import { describe, expect, it } from 'vitest'
-import type { Frame } from '../schemas/frame.js'
-import type { UiNode } from '../schemas/node.js'
-import { outlineFrame } from './outline.js'
-import { refFor } from './refs.js'
+import { type Frame, type UiNode, outlineFrame, refFor, sealFrame } from '@tessera/protocol'
 
 const IBAN = 'DE89370400440532013000'
 
@@ -58,13 +55,14 @@ function escapeRegExp(text: string): string {
 /** The property every outline keeps: each action once, on a line whose ref names its node. */
 function expectEveryActionOnceWithItsRef(frame: Frame): void {
   const { text: outline, refs } = outlineFrame(frame)
-  for (const target of frame.actions) {
-    const badge = new RegExp(`\\[${escapeRegExp(target.id)} `, 'g')
-    expect(outline.match(badge)?.length, `action ${target.id}`).toBe(1)
-    const line = outline.split('\n').find((l) => l.includes(`[${target.id} `)) as string
+  for (const target of frame.targets) {
+    const badge = new RegExp(`\\[${escapeRegExp(target.contract)} `, 'g')
+    expect(outline.match(badge)?.length, `action ${target.contract}`).toBe(1)
+    const line = outline.split('\n').find((l) => l.includes(`[${target.contract} `)) as string
     const ref = /@(n[0-9a-z.]+)/.exec(line)?.[1]
-    expect(ref, `ref on the line of ${target.id}`).toBeDefined()
+    expect(ref, `ref on the line of ${target.contract}`).toBeDefined()
     expect(refs.resolve(ref as string)).toBe(target.nodeId)
+    expect(ref).toBe(target.ref)
   }
 }
 
@@ -132,8 +130,8 @@ describe('outlineFrame', () => {
 
   it('keeps every action of the claims list and detail frames exactly once, with a ref to its node', async () => {
     const { list, detail } = await claimsFrames()
-    expect(list.actions.map((a) => a.id)).toEqual(['export-claims', 'open-claim'])
-    expect(detail.actions.length).toBe(5)
+    expect(list.targets.map((t) => t.contract)).toEqual(['export-claims', 'open-claim'])
+    expect(detail.targets.length).toBe(5)
     expectEveryActionOnceWithItsRef(list)
     expectEveryActionOnceWithItsRef(detail)
     expectEveryActionOnceWithItsRef(redactFrame(detail))
@@ -142,7 +140,7 @@ describe('outlineFrame', () => {
   it('keeps every action of a generated ~500-node frame, hidden and disabled ones included', () => {
     const frame = generatedFrame()
     expect(countNodes(frame.tree)).toBeGreaterThanOrEqual(500)
-    expect(frame.actions.length).toBe(100)
+    expect(frame.targets.length).toBe(100)
     expectEveryActionOnceWithItsRef(frame)
     const outline = outlineFrame(frame).text
     expect(outline).toContain(`link "Open 0" [open-0 read input] @${refFor('root/grid/r0/act')} (disabled)`)
@@ -177,8 +175,8 @@ describe('outlineFrame', () => {
     expect(outlineFrame(detail).text).not.toMatch(/<-?\d+,-?\d+ \d+x\d+>/)
     const lines = outlineFrame(detail, { bounds: true, includeState: false }).text.split('\n').slice(1)
     for (const line of lines) expect(line).toMatch(/ <-?\d+,-?\d+ \d+x\d+>$/)
-    const approve = detail.actions.find((a) => a.id === 'approve-payout')
-    const b = approve?.bounds as { x: number; y: number; width: number; height: number }
+    const approve = detail.targets.find((t) => t.contract === 'approve-payout')
+    const b = detail.layout[approve?.nodeId as string] as { x: number; y: number; width: number; height: number }
     const expected = `<${Math.round(b.x)},${Math.round(b.y)} ${Math.round(b.width)}x${Math.round(b.height)}>`
     expect(lines.find((l) => l.includes('[approve-payout '))).toContain(expected)
   })
@@ -198,7 +196,7 @@ describe('outlineFrame', () => {
     const cut = outlineFrame(list, { maxLines: 3, includeState: false }).text.split('\n')
     expect(cut.slice(0, 4)).toEqual(full.slice(0, 4))
     expect(cut.length).toBe(5)
-    const refOf = (id: string) => outlineFrame(list).refs.refOf(list.actions.find((a) => a.id === id)?.nodeId as string) as string
+    const refOf = (id: string) => list.targets.find((t) => t.contract === id)?.ref as string
     expect(cut[4]).toBe(`… ${full.length - 4} more lines; actions there: export-claims @${refOf('export-claims')}, open-claim @${refOf('open-claim')}`)
 
     const big = outlineFrame(generatedFrame(), { maxLines: 10 }).text.split('\n')
@@ -214,7 +212,7 @@ describe('outlineFrame', () => {
     const a = outlineFrame(before)
     const b = outlineFrame(after)
     expect(b.text).not.toBe(a.text)
-    for (const target of before.actions) expect(b.refs.refOf(target.nodeId)).toBe(a.refs.refOf(target.nodeId))
+    for (const target of before.targets) expect(b.refs.refOf(target.nodeId as string)).toBe(a.refs.refOf(target.nodeId as string))
     const refsIn = (text: string) => text.match(/@n[0-9a-z.]+/g)
     expect(refsIn(b.text)).toEqual(refsIn(a.text))
   })
@@ -236,15 +234,19 @@ describe('outlineFrame', () => {
     expect((lines[2] as string).indexOf('…')).toBe('state: '.length + 1999)
   })
 
-  it('lists actions whose node is not in the tree after it, with resolvable refs', async () => {
-    const { list } = await claimsFrames()
-    const first = list.actions[0] as Frame['actions'][number]
-    const extra = { ...first, id: 'type-text', nodeId: 'keyboard', role: 'textbox', name: 'Keyboard', contract: { ...first.contract, id: 'type-text', risk: 'write' as const, requiresConfirmation: false } }
-    const frame: Frame = { ...list, actions: [...list.actions, extra] }
-    const { text: outline, refs } = outlineFrame(frame, { includeState: false })
-    const last = outline.split('\n').at(-1) as string
-    expect(last).toBe(`textbox "Keyboard" [type-text write input] @${refFor('keyboard')}`)
-    expect(refs.resolve(refFor('keyboard'))).toBe('keyboard')
-    expectEveryActionOnceWithItsRef(frame)
+  it('lists the actions of the whole surface on one line after the tree, the target raising the risk', () => {
+    const contract = (id: string, risk: 'read' | 'write') => ({ id, kind: id, title: id, risk, inputSchema: { type: 'object' } })
+    const frame = sealFrame({
+      surface: 'files',
+      route: '/',
+      tree: { id: 'root', kind: 'box', role: 'application', name: 'Files', children: [{ id: 'del', kind: 'box', role: 'button', name: 'Delete' }] },
+      state: {},
+      contracts: [contract('file_read', 'read'), contract('file_write', 'write'), contract('click', 'read')],
+      targets: [{ contract: 'click', nodeId: 'del', risk: 'destructive' }],
+    })
+    const lines = outlineFrame(frame, { includeState: false }).text.split('\n')
+    expect(lines.at(-1)).toBe('actions: [file_read read input] [file_write write input]')
+    expect(lines).toContain(`  button "Delete" [click destructive input] @${refFor('del')}`)
+    expect(frame.targets.find((t) => t.contract === 'file_read')).toEqual({ contract: 'file_read', ref: 'file_read', enabled: true })
   })
 })

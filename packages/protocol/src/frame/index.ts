@@ -1,0 +1,6 @@
+export * from './frame-id.js'
+export * from './frame-index.js'
+export * from './seal-frame.js'
+export * from './targets.js'
+export * from './scope-frame.js'
+export * from './conversion.js'

@@ -1,0 +1,108 @@
+import { contentHash } from '../content-hash.js'
+import { TesseraError } from '../errors.js'
+import type { ActionContract, Risk } from '../schemas/action-contract.js'
+import type { ActionTarget } from '../schemas/action-target.js'
+import type { Frame } from '../schemas/frame.js'
+import type { UiNode } from '../schemas/node.js'
+import { maxRisk } from '../risk.js'
+import { frameIndex } from './frame-index.js'
+
+/** One place an action can run, with everything a reader needs about it at hand. */
+export interface ResolvedTarget {
+  contract: ActionContract
+  target: ActionTarget
+  /** The node carrying the action; absent for an action of the whole surface. */
+  node?: UiNode | undefined
+  /** The contract's risk raised by the target's own. */
+  risk: Risk
+}
+
+const contractMaps = new WeakMap<Frame, Map<string, ActionContract>>()
+
+/** The contract of `frame` named `id`, or undefined. */
+export function contractOf(frame: Frame, id: string): ActionContract | undefined {
+  let byId = contractMaps.get(frame)
+  if (byId === undefined) {
+    byId = new Map(frame.contracts.map((contract) => [contract.id, contract]))
+    contractMaps.set(frame, byId)
+  }
+  return byId.get(id)
+}
+
+/** Every target with its contract and node, in frame order. */
+export function resolvedTargets(frame: Frame): ResolvedTarget[] {
+  const index = frameIndex(frame)
+  const out: ResolvedTarget[] = []
+  for (const target of frame.targets) {
+    const contract = contractOf(frame, target.contract)
+    if (contract === undefined) continue
+    out.push({ contract, target, node: target.nodeId === undefined ? undefined : index.nodes.get(target.nodeId), risk: maxRisk(contract.risk, target.risk) })
+  }
+  return out
+}
+
+/**
+ * How an agent names a target in prose and in deltas: the contract id alone when the frame
+ * has one target of it, else `contract@ref`.
+ */
+export function targetLabel(frame: Frame, target: ActionTarget): string {
+  let count = 0
+  for (const other of frame.targets) if (other.contract === target.contract) count++
+  return count === 1 ? target.contract : `${target.contract}@${target.ref}`
+}
+
+/**
+ * The target of `action` a request means: the one whose ref is `ref` (an outline's `@n1k2`
+ * or the contract id of a surface-wide action), or the only one when no ref is given.
+ * Throws `not_found` with the refs to choose from otherwise.
+ */
+export function resolveTarget(frame: Frame, action: string, ref?: string): ResolvedTarget {
+  const contract = contractOf(frame, action)
+  if (contract === undefined) {
+    throw new TesseraError('not_found', `the frame has no action "${action}"`, { expected: frame.contracts.map((c) => c.id), found: action })
+  }
+  const wanted = ref === undefined ? undefined : ref.startsWith('@') ? ref.slice(1) : ref
+  const candidates = frame.targets.filter((target) => target.contract === action)
+  const chosen = wanted === undefined ? candidates : candidates.filter((target) => target.ref === wanted || target.nodeId === wanted)
+  if (chosen.length !== 1) {
+    const refs = candidates.map((target) => target.ref)
+    const message =
+      candidates.length === 0
+        ? `action "${action}" has no target in this frame`
+        : wanted === undefined
+          ? `action "${action}" runs on ${candidates.length} elements; name one with target (one of ${refs.join(', ')})`
+          : `action "${action}" has no target "${wanted}" in this frame`
+    throw new TesseraError('not_found', message, { expected: refs, found: wanted ?? null })
+  }
+  const target = chosen[0] as ActionTarget
+  const node = target.nodeId === undefined ? undefined : frameIndex(frame).nodes.get(target.nodeId)
+  return { contract, target, node, risk: maxRisk(contract.risk, target.risk) }
+}
+
+/**
+ * What must not have changed for a request made on an older frame to still mean the same
+ * thing: the contract (all of it), the element's role and name, and whether it is enabled.
+ * Geometry, values and everything elsewhere on the surface may move on.
+ */
+export function targetFingerprint(resolved: ResolvedTarget): string {
+  return contentHash({
+    contract: resolved.contract,
+    ref: resolved.target.ref,
+    nodeId: resolved.target.nodeId ?? null,
+    risk: resolved.target.risk ?? null,
+    enabled: resolved.target.enabled,
+    role: resolved.node?.role ?? null,
+    name: resolved.node?.name ?? null,
+  })
+}
+
+/** Why a target named on an older frame no longer means the same, or null when it still does. */
+export function targetDrift(before: ResolvedTarget, now: ResolvedTarget): string | null {
+  if (targetFingerprint(before) === targetFingerprint(now)) return null
+  if (contentHash(before.contract) !== contentHash(now.contract)) return `the contract of "${now.contract.id}" changed`
+  if (before.target.enabled !== now.target.enabled) return `"${now.contract.id}" became ${now.target.enabled ? 'enabled' : 'disabled'}`
+  if ((before.node?.role ?? null) !== (now.node?.role ?? null) || (before.node?.name ?? null) !== (now.node?.name ?? null)) {
+    return `the element of "${now.contract.id}" is now ${now.node?.role ?? 'node'} ${JSON.stringify(now.node?.name ?? '')}, was ${before.node?.role ?? 'node'} ${JSON.stringify(before.node?.name ?? '')}`
+  }
+  return `the target of "${now.contract.id}" changed`
+}
