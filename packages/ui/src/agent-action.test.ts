@@ -13,7 +13,7 @@ function thrown(fn: () => unknown): TesseraError {
 }
 
 describe('agentAction', () => {
-  it('accepts the seed example as written', () => {
+  it('accepts the documented example (docs/protocol.md) as written', () => {
     const contract = agentAction({
       id: 'approve-payout',
       kind: 'approve',

@@ -1,4 +1,4 @@
-import { type Frame, type JsonObject, type JsonValue, TesseraError } from '@tessera/protocol'
+import { type Frame, type JsonObject, type JsonValue, TesseraError, resolveTarget } from '@tessera/protocol'
 import type { ElementNode } from './elements.js'
 import { buildFrame } from './frame.js'
 import { createLayoutEngine, type LayoutEngine } from './layout-engine.js'
@@ -7,6 +7,8 @@ export interface ActionContext<S> {
   state: S
   input: JsonValue
   actor: string
+  /** The node the action ran on, when the contract runs on several (a delete per row). */
+  nodeId?: string | undefined
 }
 
 /** A handler returns the next state, and optionally an output for the caller. */
@@ -75,18 +77,15 @@ export class AppRuntime<S extends JsonObject = JsonObject> {
     return this.#frame
   }
 
-  /** Runs the handler of an action that the current frame shows enabled. */
-  async dispatch(actionId: string, input: JsonValue = {}, actor = 'human'): Promise<JsonValue | undefined> {
-    const target = this.frame().actions.find((candidate) => candidate.id === actionId)
-    if (target === undefined) {
-      throw new TesseraError('not_found', `the current frame has no action "${actionId}"`, { expected: this.frame().actions.map((a) => a.id), found: actionId })
-    }
-    if (!target.enabled) throw new TesseraError('forbidden', `action "${actionId}" is disabled`, { nodeId: target.nodeId })
+  /** Runs the handler of an action that the current frame shows enabled (on the element `ref`, when it runs on several). */
+  async dispatch(actionId: string, input: JsonValue = {}, actor = 'human', ref?: string): Promise<JsonValue | undefined> {
+    const { target } = resolveTarget(this.frame(), actionId, ref)
+    if (!target.enabled) throw new TesseraError('forbidden', `action "${actionId}" is disabled`, { nodeId: target.nodeId ?? null })
     const handler = this.app.handlers[actionId]
     if (handler === undefined) {
       throw new TesseraError('not_found', `app "${this.app.id}" has no handler for action "${actionId}"`, { expected: Object.keys(this.app.handlers), found: actionId })
     }
-    const outcome = await handler({ state: this.#state, input, actor })
+    const outcome = await handler({ state: this.#state, input, actor, nodeId: target.nodeId })
     const next = isOutcomeObject(outcome) ? outcome : { state: outcome }
     this.#state = next.state
     this.#frame = null

@@ -49,10 +49,12 @@ describe('buildFrame', () => {
   it('builds a valid, sealed frame with defaults filled in', () => {
     const frame = buildFrame(input())
     expect(Frame.safeParse(frame).success).toBe(true)
-    expect(frame.version).toBe(PROTOCOL_VERSION)
+    expect(frame.protocol).toBe(PROTOCOL_VERSION)
+    expect(frame.version).toBe(0)
     expect(frame.id).toBe(frameId(frame))
     expect(frame.capabilities).toEqual({ tools: [], confirmationModes: ['console', 'cli'], exportModes: ['jsonl'], replay: true, capture: false })
-    expect(frame.actions.map((action) => action.nodeId)).toEqual(['root/actions/approve-payout'])
+    expect(frame.targets.map((target) => target.nodeId)).toEqual(['root/actions/approve-payout'])
+    expect(frame.contracts.map((contract) => contract.id)).toEqual(['approve-payout'])
     expect(Object.keys(frame.layout)).toHaveLength(countNodes(frame.tree))
   })
 
@@ -71,8 +73,10 @@ describe('buildFrame', () => {
 
   it('accepts a finished UiNode tree and keeps its ids', () => {
     const frame = buildFrame(input())
-    const again = buildFrame({ ...input(), tree: frame.tree })
+    // A sealed tree no longer carries its contracts: they come back from the frame.
+    const again = buildFrame({ ...input(), tree: frame.tree, contracts: frame.contracts, targets: frame.targets.map((t) => ({ contract: t.contract, nodeId: t.nodeId })) })
     expect(again.id).toBe(frame.id)
+    expect(again.targets).toEqual(frame.targets)
   })
 
   it('gives the same frame through a retained layout engine', () => {
@@ -98,11 +102,13 @@ describe('buildFrame', () => {
     expect(nodes).toBe(generated.nodeCount)
     expect(nodes).toBeGreaterThanOrEqual(10_000)
     expect(Object.keys(frame.layout)).toHaveLength(nodes)
-    expect(frame.actions).toHaveLength(generated.actionCount)
-    expect(frame.actions.filter((action) => !action.enabled)).toHaveLength(generated.blockedActionCount)
-    for (const action of frame.actions) {
-      expect(nodeAtPath(frame.tree, action.path)?.id).toBe(action.nodeId)
-      expect(Number.isFinite(action.bounds.x + action.bounds.y + action.bounds.width + action.bounds.height)).toBe(true)
+    expect(frame.targets).toHaveLength(generated.actionCount)
+    expect(frame.targets.filter((target) => !target.enabled)).toHaveLength(generated.blockedActionCount)
+    const ids = new Set(Object.keys(frame.layout))
+    for (const target of frame.targets) {
+      expect(ids.has(target.nodeId as string), `node of ${target.contract}`).toBe(true)
+      const bounds = frame.layout[target.nodeId as string]!
+      expect(Number.isFinite(bounds.x + bounds.y + bounds.width + bounds.height)).toBe(true)
     }
   })
 })

@@ -1,14 +1,14 @@
 import {
+  type ActionContractInput,
   Capabilities,
   type Frame,
   JsonObject,
-  PROTOCOL_VERSION,
+  type TargetSpec,
   TesseraError,
   UiNode,
   parseOrThrow,
   sealFrame,
 } from '@tessera/protocol'
-import { collectAgentActions } from './collect-actions.js'
 import type { ElementNode } from './elements.js'
 import type { LayoutEngine, Viewport } from './layout-engine.js'
 import { computeLayout } from './layout.js'
@@ -29,13 +29,16 @@ export interface BuildFrameInput {
    * yoga nodes of the last one; without it, layout starts from scratch.
    */
   layoutEngine?: LayoutEngine | undefined
+  /** Contracts of the whole surface, besides those the tree's nodes carry. */
+  contracts?: readonly ActionContractInput[] | undefined
+  /** Where those contracts run, when not on the whole surface. */
+  targets?: readonly TargetSpec[] | undefined
 }
 
 /**
- * Snapshots a UI: stable ids, layout, action targets, state and capabilities, stamped
- * with the protocol version and sealed with a content-hash id. Deterministic: the same
- * input always yields byte-identical JSON and the same id, so a request can name the
- * exact frame it was made on.
+ * Snapshots a UI written with these elements: stable ids, a yoga layout, then the
+ * protocol's sealFrame (contracts, targets, the meaning id). Deterministic: the same input
+ * always yields byte-identical JSON and the same id.
  */
 export function buildFrame(input: BuildFrameInput): Frame {
   if (typeof input.surface !== 'string' || input.surface.length === 0) {
@@ -56,15 +59,14 @@ export function buildFrame(input: BuildFrameInput): Frame {
   const state = parseOrThrow(JsonObject, input.state, 'frame state', 'invalid_frame')
   const capabilities = parseOrThrow(Capabilities, input.capabilities ?? {}, 'frame capabilities', 'invalid_frame')
   const layout = input.layoutEngine ? input.layoutEngine.layout(tree, input.viewport) : computeLayout(tree, input.viewport)
-  const actions = collectAgentActions(tree, layout)
   return sealFrame({
-    version: PROTOCOL_VERSION,
     surface: input.surface,
     route: input.route,
     tree,
     layout,
-    actions,
     state,
     capabilities,
+    contracts: input.contracts,
+    targets: input.targets,
   })
 }

@@ -1,7 +1,7 @@
 import type { Bounds, UiNode } from '@tessera/protocol'
 import { describe, expect, it } from 'vitest'
 import { agentAction } from './agent-action.js'
-import { collectAgentActions } from './collect-actions.js'
+import { buildFrame } from './frame.js'
 import { box, text } from './elements.js'
 import { findNode, hitTest, nodeAtPath } from '@tessera/protocol'
 import { computeLayout } from './layout.js'
@@ -63,10 +63,11 @@ describe('hitTest', () => {
         box({ semantic: { agentAction: agentAction({ id: 'b', kind: 'k', title: 'B', risk: 'write' }) }, style: { padding: 6 } }),
       ]),
     )
-    const smallLayout = computeLayout(small, { width: 300, height: 40 })
-    for (const target of collectAgentActions(small, smallLayout)) {
-      const owner = nodeAtPath(small, target.path) as UiNode
-      const hit = hitTest(small, smallLayout, centre(target.bounds))
+    const frame = buildFrame({ surface: 's', route: '/', tree: small, state: {}, viewport: { width: 300, height: 40 } })
+    expect(frame.targets).toHaveLength(2)
+    for (const target of frame.targets) {
+      const owner = findNode(frame.tree, target.nodeId as string) as UiNode
+      const hit = hitTest(frame.tree, frame.layout, centre(frame.layout[owner.id] as Bounds))
       expect(hit && isInside(hit, owner)).toBe(true)
     }
   })
@@ -74,17 +75,16 @@ describe('hitTest', () => {
   it('hits every visible action target at its centre in a generated ~500-node tree', () => {
     const generated = generateTree(500, 7)
     const big = finalizeTree(generated.root)
-    const bigLayout = computeLayout(big, { width: 1280, height: 800 })
-    const targets = collectAgentActions(big, bigLayout)
-    expect(targets).toHaveLength(generated.actionCount)
+    const frame = buildFrame({ surface: 'big', route: '/', tree: big, state: {}, viewport: { width: 1280, height: 800 } })
+    expect(frame.targets).toHaveLength(generated.actionCount)
     let checked = 0
-    for (const target of targets) {
-      const owner = nodeAtPath(big, target.path)
-      expect(owner?.id).toBe(target.nodeId)
-      if (target.bounds.width === 0 || target.bounds.height === 0) continue // inside a hidden subtree
-      const hit = hitTest(big, bigLayout, centre(target.bounds))
-      expect(hit, `action ${target.id}`).not.toBeNull()
-      expect(isInside(hit as UiNode, owner as UiNode), `action ${target.id} hit ${hit?.id}`).toBe(true)
+    for (const target of frame.targets) {
+      const owner = findNode(frame.tree, target.nodeId as string)
+      const bounds = frame.layout[target.nodeId as string] as Bounds
+      if (bounds.width === 0 || bounds.height === 0) continue // inside a hidden subtree
+      const hit = hitTest(frame.tree, frame.layout, centre(bounds))
+      expect(hit, `action ${target.contract}`).not.toBeNull()
+      expect(isInside(hit as UiNode, owner as UiNode), `action ${target.contract} hit ${hit?.id}`).toBe(true)
       checked++
     }
     expect(checked).toBeGreaterThan(50)

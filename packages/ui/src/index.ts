@@ -29,7 +29,6 @@ export {
 export { computeLayout } from './layout.js'
 export { createLayoutEngine, LAYOUT_PRECISION, type LayoutEngine, type Viewport } from './layout-engine.js'
 export { isHidden, isDisabled, isSensitive } from '@tessera/protocol'
-export { collectAgentActions } from './collect-actions.js'
 export { hitTest, nodeAtPath, findNode, contains, type Point } from '@tessera/protocol'
 export { buildFrame, type BuildFrameInput } from './frame.js'
 export { MASK, isSafeImageUrl, isSafeCssValue, type RenderOptions } from './render-model.js'

@@ -1,4 +1,4 @@
-import { type ActionTarget, type Bounds, type Frame, type Risk, TesseraError, type UiNode } from '@tessera/protocol'
+import { type Bounds, type Frame, type ResolvedTarget, type Risk, TesseraError, type UiNode, resolvedTargets } from '@tessera/protocol'
 import { isHidden, isSensitive } from '@tessera/protocol'
 import { MASK } from './render-model.js'
 import { DEFAULT_FONT_METRICS, fontMetrics, wrapText } from './text-measure.js'
@@ -50,8 +50,8 @@ export function renderAnsi(frame: Frame, options: RenderAnsiOptions = {}): strin
   }
   const rows = Math.min(Math.ceil(frameBottom / lineHeight - 0.001), Math.floor(MAX_CELLS / columns))
   const grid = new Grid(columns, Math.max(rows, 0))
-  const targets = new Map<string, ActionTarget>()
-  for (const target of frame.actions) targets.set(target.nodeId, target)
+  const targets = new Map<string, ResolvedTarget>()
+  for (const resolved of resolvedTargets(frame)) if (resolved.target.nodeId !== undefined && !targets.has(resolved.target.nodeId)) targets.set(resolved.target.nodeId, resolved)
   const color = options.color === true
 
   const draw = (node: UiNode): void => {
@@ -59,10 +59,10 @@ export function renderAnsi(frame: Frame, options: RenderAnsiOptions = {}): strin
     if (bounds === undefined || isHidden(node)) return
     const col = Math.round(bounds.x / charWidth)
     const row = Math.round(bounds.y / lineHeight)
-    const target = node.semantic?.agentAction === undefined ? undefined : targets.get(node.id)
+    const target = targets.get(node.id)
     if (target !== undefined) {
-      const sgr = color ? RISK_SGR[target.contract.risk] : ''
-      grid.write(row, col, `[ ${target.name} ]${target.enabled ? '' : ' (disabled)'}`, sgr)
+      const sgr = color ? RISK_SGR[target.risk] : ''
+      grid.write(row, col, `[ ${node.name ?? target.contract.title} ]${target.target.enabled ? '' : ' (disabled)'}`, sgr)
       return
     }
     if (node.kind === 'box' && options.borders === true && node.style?.border !== undefined) {

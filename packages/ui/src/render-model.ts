@@ -1,4 +1,4 @@
-import type { ActionTarget, Bounds, Frame, UiNode } from '@tessera/protocol'
+import { type Bounds, type Frame, type ResolvedTarget, type UiNode, resolvedTargets } from '@tessera/protocol'
 import { round } from './layout-engine.js'
 import { isDisabled, isHidden, isSensitive } from '@tessera/protocol'
 import { DEFAULT_FONT_METRICS, fontMetrics } from './text-measure.js'
@@ -26,8 +26,8 @@ export const MASK = '•••'
 
 export function describeFrame(frame: Frame, options: RenderOptions = {}): RenderElement {
   const rootBounds = boundsOf(frame, frame.tree.id) ?? { x: 0, y: 0, width: 0, height: 0 }
-  const targets = new Map<string, ActionTarget>()
-  for (const target of frame.actions) targets.set(target.nodeId, target)
+  const targets = new Map<string, ResolvedTarget>()
+  for (const resolved of resolvedTargets(frame)) if (resolved.target.nodeId !== undefined && !targets.has(resolved.target.nodeId)) targets.set(resolved.target.nodeId, resolved)
   const container: RenderElement = {
     tag: 'div',
     attributes: [
@@ -57,14 +57,14 @@ function describeNode(
   frame: Frame,
   node: UiNode,
   parent: Bounds,
-  targets: ReadonlyMap<string, ActionTarget>,
+  targets: ReadonlyMap<string, ResolvedTarget>,
   ancestorDisabled: boolean,
 ): RenderElement | null {
   const bounds = boundsOf(frame, node.id)
   // Not laid out or hidden: there is nothing a human could see, so nothing is drawn.
   if (bounds === undefined || isHidden(node)) return null
   const disabled = ancestorDisabled || isDisabled(node)
-  const target = node.semantic?.agentAction === undefined ? undefined : targets.get(node.id)
+  const target = targets.get(node.id)
   const sensitive = isSensitive(node)
   const element: RenderElement = {
     tag: target !== undefined ? 'button' : node.kind === 'text' ? 'span' : node.kind === 'image' ? 'img' : 'div',
@@ -84,18 +84,18 @@ function describeNode(
   const { attributes, style } = element
 
   if (node.kind !== 'box') attributes.push(['data-kind', node.kind])
-  const role = target?.role ?? node.role
+  const role = node.role ?? (target === undefined ? undefined : 'button')
   if (role !== undefined) attributes.push(['role', role])
   const label = accessibleName(node, target, sensitive)
   if (label !== undefined) attributes.push(['aria-label', label])
 
   if (target !== undefined) {
-    attributes.push(['type', 'button'], ['data-action', target.id], ['data-risk', target.contract.risk])
-    if (!target.enabled) attributes.push(['disabled', ''])
+    attributes.push(['type', 'button'], ['data-action', target.contract.id], ['data-risk', target.risk])
+    if (!target.target.enabled) attributes.push(['disabled', ''])
     // A button's user-agent padding, border and font would move its content off the layout.
     style.push(['padding', '0'], ['border', 'none'], ['background', 'none'], ['font', 'inherit'], ['text-align', 'left'])
   }
-  if (disabled || (target !== undefined && !target.enabled)) attributes.push(['aria-disabled', 'true'])
+  if (disabled || (target !== undefined && !target.target.enabled)) attributes.push(['aria-disabled', 'true'])
 
   if (node.kind === 'image') {
     attributes.push(['alt', node.name ?? ''])
@@ -125,8 +125,8 @@ function describeNode(
 }
 
 /** The label, unless it would repeat a secret the node is masking. */
-function accessibleName(node: UiNode, target: ActionTarget | undefined, sensitive: boolean): string | undefined {
-  const name = target?.name ?? node.name
+function accessibleName(node: UiNode, target: ResolvedTarget | undefined, sensitive: boolean): string | undefined {
+  const name = node.name ?? target?.contract.title
   if (name === undefined || !sensitive) return name
   const secret = node.text ?? (node.value === undefined || node.value === null ? undefined : String(node.value))
   return name === secret ? undefined : name
