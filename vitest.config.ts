@@ -8,6 +8,7 @@ export default defineConfig({
     // Tests run against the TypeScript sources of sibling workspaces, never a stale dist.
     alias: {
       '@tessera/protocol': source('./packages/protocol/src/index.ts'),
+      '@tessera/kit': source('./packages/kit/src/index.ts'),
       '@tessera/ui': source('./packages/ui/src/index.ts'),
       '@tessera/gateway': source('./packages/gateway/src/index.ts'),
       '@tessera/surface-app': source('./packages/surfaces/app/src/index.ts'),

@@ -1,0 +1,119 @@
+import {
+  type ActionCall,
+  ActionContract,
+  type JsonObject,
+  type JsonValue,
+  type PerformContext,
+  type Risk,
+  type RiskAssessment,
+  TesseraError,
+} from '@tessera/protocol'
+import { z } from 'zod'
+
+/** What `run` gets besides its parsed input: the surface it runs on, the validated call and the gateway's context. */
+export interface RunContext<S> extends PerformContext {
+  surface: S
+  call: ActionCall
+}
+
+export interface ActionDefinition<S, I extends z.ZodType, O extends z.ZodType> {
+  id: string
+  title: string
+  /** What sort of action it is (list, write, execute…); defaults to the id. */
+  kind?: string
+  risk: Risk
+  /** Defaults to true for external and destructive actions. */
+  requiresConfirmation?: boolean
+  input: I
+  output: O
+  /** false: may run while another action holds the surface (reading output, interrupting). */
+  exclusive?: boolean
+  /** How long this input may legitimately take, in ms, when it says so (a command's own timeout). */
+  timeout?: (input: z.output<I>) => number | null
+  /** A risk that depends on the input or the element; the gateway takes the highest. */
+  assess?: (input: z.output<I>, call: ActionCall, surface: S) => RiskAssessment | null | Promise<RiskAssessment | null>
+  preconditions?: string[]
+  postconditions?: string[]
+  run: (input: z.output<I>, ctx: RunContext<S>) => Promise<z.input<O>> | z.input<O>
+}
+
+/** One action, defined once: its contract (with both JSON Schemas), validation and dispatch derive from it. */
+export interface DefinedAction<S> {
+  readonly contract: ActionContract
+  /** The input as `run` receives it, or a typed `invalid_input` error saying what was expected and found. */
+  parseInput(input: unknown): unknown
+  perform(surface: S, call: ActionCall, ctx: PerformContext): Promise<JsonValue | undefined>
+  assess(surface: S, call: ActionCall): Promise<RiskAssessment | null>
+  timeoutFor(call: ActionCall): number | null
+}
+
+/** The JSON Schema an MCP client and the gateway read, derived from the zod schema. */
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonObject {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>
+  return json as JsonObject
+}
+
+/** Each problem as "where: what was expected, what was found", as every error of the project says it. */
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const where = issue.path.length > 0 ? issue.path.join('.') : 'input'
+      if (issue.code === 'unrecognized_keys') return `${where}: expected only known fields, found ${issue.keys.map((key) => `"${key}"`).join(', ')}`
+      return `${where}: ${issue.message}`
+    })
+    .join('; ')
+}
+
+const CONFIRM_BY_DEFAULT = new Set<Risk>(['external', 'destructive'])
+
+/**
+ * Defines an action of surface type `S`. Call as `defineAction<MySurface>()({...})` so the
+ * input and output types are inferred from the schemas while the surface type is given.
+ */
+export function defineAction<S>() {
+  return <I extends z.ZodType, O extends z.ZodType>(definition: ActionDefinition<S, I, O>): DefinedAction<S> => {
+    const contract = ActionContract.parse({
+      id: definition.id,
+      kind: definition.kind ?? definition.id,
+      title: definition.title,
+      risk: definition.risk,
+      requiresConfirmation: definition.requiresConfirmation ?? CONFIRM_BY_DEFAULT.has(definition.risk),
+      inputSchema: jsonSchemaOf(definition.input, 'input'),
+      outputSchema: jsonSchemaOf(definition.output, 'output'),
+      preconditions: definition.preconditions ?? [],
+      postconditions: definition.postconditions ?? [],
+      ...(definition.exclusive === undefined ? {} : { exclusive: definition.exclusive }),
+    })
+    const parseInput = (input: unknown): z.output<I> => {
+      const parsed = definition.input.safeParse(input ?? {})
+      if (!parsed.success) {
+        throw new TesseraError('invalid_input', `invalid input for "${contract.id}": ${describeIssues(parsed.error)}`, { expected: contract.inputSchema ?? null, issues: parsed.error.issues as unknown as JsonValue })
+      }
+      return parsed.data
+    }
+    return {
+      contract,
+      parseInput,
+      async perform(surface, call, ctx) {
+        ctx.signal.throwIfAborted()
+        const output = await definition.run(parseInput(call.input), { ...ctx, surface, call })
+        const checked = definition.output.safeParse(output)
+        if (!checked.success) {
+          throw new TesseraError('internal', `action "${contract.id}" answered outside its output schema: ${describeIssues(checked.error)}`, { issues: checked.error.issues as unknown as JsonValue })
+        }
+        return checked.data === undefined ? undefined : (JSON.parse(JSON.stringify(checked.data)) as JsonValue)
+      },
+      async assess(surface, call) {
+        if (definition.assess === undefined) return null
+        const parsed = definition.input.safeParse(call.input ?? {})
+        // Input the schema refuses never runs; the gateway reports it, so there is nothing to judge.
+        return parsed.success ? definition.assess(parsed.data, call, surface) : null
+      },
+      timeoutFor(call) {
+        if (definition.timeout === undefined) return null
+        const parsed = definition.input.safeParse(call.input ?? {})
+        return parsed.success ? definition.timeout(parsed.data) : null
+      },
+    }
+  }
+}

@@ -1,0 +1,74 @@
+import type { ActionContract, ActionResult, Frame, JsonObject, JsonValue, Risk } from '@tessera/protocol'
+
+/** One tile as a tool sees it. */
+export interface TileSummary {
+  id: string
+  kind: string
+  title: string
+  focused: boolean
+}
+
+/** What a façade tool may do: only requests through the gateway, as the calling principal. */
+export interface ToolContext {
+  request(request: { surface: string; action: string; target?: string; input?: JsonValue; frameId?: string }): Promise<ActionResult>
+  /** The tile of `kind` a call means: `named` if given, else the focused one, else the first; throws `not_found`. */
+  tile(kind: string, named?: string): string
+  tiles(kind?: string): TileSummary[]
+  /** A tile's current frame, through the hub's frame cache (a read; no action runs). */
+  frame(tile: string): Promise<Frame>
+}
+
+/** A tool's answer: an action's result (shown as the gateway's answer), or a composite's own JSON. */
+export type ToolAnswer = { result: ActionResult } | { json: JsonObject; text?: string }
+
+/**
+ * A named MCP tool a kind declares (`file_write`, `terminal_execute`, `run_in_new_terminal`).
+ * Its input schema is fixed, so the tool list does not grow with tiles or UI.
+ */
+export interface FacadeTool {
+  name: string
+  description: string
+  inputSchema: JsonObject
+  /** The highest risk the tool can reach: MCP annotations come from it. */
+  risk: Risk
+  run(args: JsonObject, ctx: ToolContext): Promise<ToolAnswer>
+}
+
+export interface ActionFacadeOptions {
+  name: string
+  kind: string
+  contract: ActionContract
+  description: string
+  /** The argument that names the tile; default `surface`. */
+  tileArg?: string
+  /** A fixed tile (the map) instead of one of `kind`. */
+  tile?: string
+}
+
+/**
+ * The common façade: one action of a tile of `kind`, taking that action's own input schema
+ * plus which tile. Goes through the gateway like any other call.
+ */
+export function actionFacade(options: ActionFacadeOptions): FacadeTool {
+  const arg = options.tileArg ?? 'surface'
+  const schema = (options.contract.inputSchema ?? { type: 'object', properties: {} }) as JsonObject & { properties?: JsonObject }
+  const inputSchema: JsonObject = {
+    ...schema,
+    type: 'object',
+    properties: {
+      ...(schema.properties ?? {}),
+      ...(options.tile === undefined ? { [arg]: { type: 'string', description: `which ${options.kind} tile; default: the focused one, else the first` } } : {}),
+    },
+  }
+  return {
+    name: options.name,
+    description: `${options.description} (${options.contract.risk} action "${options.contract.id}")`,
+    inputSchema,
+    risk: options.contract.risk,
+    async run(args, ctx) {
+      const { [arg]: named, ...input } = args
+      const surface = options.tile ?? ctx.tile(options.kind, typeof named === 'string' ? named : undefined)
+      return { result: await ctx.request({ surface, action: options.contract.id, input }) }
+    },
+  }
+}

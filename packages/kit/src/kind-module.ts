@@ -1,0 +1,54 @@
+import type { ActionContract, Surface } from '@tessera/protocol'
+import type { z } from 'zod'
+import type { FacadeTool } from './facade-tool.js'
+
+/** What a kind needs from the hub to open a tile, and nothing more. */
+export interface KindEnvironment {
+  /** The tile id the hub chose. */
+  id: string
+  /** The hub's data folder (absolute). */
+  dataDir: string
+  /**
+   * A path from configuration made absolute: relative to the config file's folder (or the
+   * working directory), and `data:x` inside the data folder.
+   */
+  resolvePath(path: string): string
+}
+
+/**
+ * A surface kind as one module: everything the hub needs to offer it, so a new kind is a
+ * new package and no hub edit. The hub's surface manager opens tiles through `open`, the
+ * map's `open` action takes `configSchema`'s input, and the tool catalog lists
+ * `facadeTools` (and, with `perActionTools`, one tool per action a tile's frame offers).
+ */
+export interface SurfaceKindModule<C = unknown> {
+  /** The name tiles, the map's `open` and façade tools know the kind by (`terminal`, `files`, `browser`…). */
+  kind: string
+  /** Shown on the map's open action and in tool descriptions. */
+  title: string
+  /** Tile ids of this kind are `<idPrefix>-<n>` unless configuration names them. */
+  idPrefix: string
+  /** Validates a tile's whole configuration: the hub's defaults for the kind, merged with what an open asked for. */
+  configSchema: z.ZodType<C>
+  /**
+   * What an agent may ask for through the map's `open` (a terminal's cwd, say). Fields left
+   * out here (a sandbox, a root) come only from the hub's configuration, which the agent
+   * cannot write. Absent: an agent opens tiles of this kind with the defaults only.
+   */
+  openSchema?: z.ZodType<Record<string, unknown>>
+  /** The kind's actions, known before any tile is open (façade tools list their schemas). */
+  contracts: readonly ActionContract[]
+  facadeTools?: readonly FacadeTool[]
+  /**
+   * Give each action of each open tile its own MCP tool. Only for kinds whose actions are a
+   * short list of business actions (an agent-native app); never for kinds whose actions
+   * grow with the UI.
+   */
+  perActionTools?: boolean
+  open(config: C, env: KindEnvironment): Promise<Surface>
+}
+
+/** Declares a kind module with its config type inferred from the schema. */
+export function defineKind<C>(module: SurfaceKindModule<C>): SurfaceKindModule<C> {
+  return module
+}
