@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import {
+  type ActionCall,
   type ActionContract,
   ActionRequest,
   assertJsonBounds,
   type ActionResult,
   type ActionStatus,
-  type ActionTarget,
   type Approval,
   type CompiledCondition,
   compileCondition,
@@ -15,8 +15,15 @@ import {
   type JsonObject,
   type JsonValue,
   type Principal,
+  type ResolvedTarget,
+  type Risk,
   type Surface,
   TesseraError,
+  contractOf,
+  maxRisk,
+  resolveTarget,
+  storedFrame,
+  targetDrift,
   type TraceEventDraft,
   type TraceEventType,
   parseOrThrow,
@@ -29,9 +36,9 @@ import { SerialQueue, type Slot, withDeadline } from './dispatch/serial-queue.js
 import type { PolicyConfigInput } from './policy/policy-config.js'
 import { PolicyEngine } from './policy/policy-engine.js'
 import { RateLimiter } from './policy/rate-limiter.js'
-import { redactFrame } from './redaction/redact-frame.js'
+import { FrameCache } from './frames/frame-cache.js'
 import { redactJson, sensitiveKeysOfSchema } from './redaction/redact-json.js'
-import type { TraceStore } from './trace/store.js'
+import type { StoredBlob, TraceStore } from './trace/store.js'
 
 export interface GatewayOptions {
   store: TraceStore
@@ -40,6 +47,8 @@ export interface GatewayOptions {
   session?: string
   dispatchTimeoutMs?: number
   now?: () => number
+  /** The frame cache the host reads through too; one is made when absent. */
+  frames?: FrameCache
 }
 
 export interface RequestContext {
@@ -53,9 +62,13 @@ interface Accepted {
   session: string
   surface: Surface
   action: string
+  /** The element named by the request (`@ref`), when it named one. */
+  target: string | undefined
   input: JsonValue
   frameId: string | undefined
   actor: Principal
+  /** Set when a human approved: the state the approved frame showed must still hold. */
+  approvedState?: string | undefined
   events: number[]
   /**
    * Events written at the next durable point: before the effect (so the intent is on disk
@@ -63,12 +76,13 @@ interface Accepted {
    * two store transactions.
    */
   staged: TraceEventDraft[]
+  /** Frames the staged events reference, stored before them. */
+  blobs: StoredBlob[]
 }
 
 const MAX_REMEMBERED_FRAMES = 10_000
 /** Beyond a surface's own timeout, time to report the result. */
 const DEADLINE_MARGIN_MS = 5_000
-const RISK_ORDER = { read: 0, write: 1, external: 2, destructive: 3 } as const
 
 type StepEnd = { status: ActionStatus; error?: ErrorShape; extra?: Partial<ActionResult> }
 
@@ -86,8 +100,8 @@ export class Gateway {
   readonly #inputs = new InputValidator()
   readonly #conditions = new Map<string, CompiledCondition>()
   readonly #recordedFrames = new Set<string>()
-  readonly #lastFrames = new Map<string, Frame>()
-  readonly #pendingInputs = new Map<string, { input: JsonValue; actor: Principal }>()
+  readonly #pendingInputs = new Map<string, { input: JsonValue; actor: Principal; target: string | undefined }>()
+  readonly frames: FrameCache
   readonly #budgetUsed = new Map<string, number>()
   readonly #limiter: RateLimiter | null
   readonly #timeoutMs: number
@@ -95,6 +109,7 @@ export class Gateway {
 
   constructor(options: GatewayOptions) {
     this.#store = options.store
+    this.frames = options.frames ?? new FrameCache()
     this.policy = options.policy instanceof PolicyEngine ? options.policy : new PolicyEngine(options.policy ?? {})
     this.approvals = new ApprovalBook(options.store)
     this.session = options.session ?? `s_${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}_${randomUUID().slice(0, 8)}`
@@ -111,13 +126,14 @@ export class Gateway {
     if (this.#surfaces.has(surface.id)) {
       throw new TesseraError('conflict', `a surface with id "${surface.id}" is already attached`, { found: surface.id })
     }
+    this.frames.attach(surface)
     this.#surfaces.set(surface.id, surface)
   }
 
   removeSurface(id: string): Surface | undefined {
     const surface = this.#surfaces.get(id)
     this.#surfaces.delete(id)
-    this.#lastFrames.delete(id)
+    this.frames.detach(id)
     return surface
   }
 
@@ -125,12 +141,16 @@ export class Gateway {
     return [...this.#surfaces.values()]
   }
 
-  /** Takes a snapshot and records it in the trace if this session has not seen it yet. */
+  /** The surface's current frame (through the cache), recorded in the trace if this session has not seen it yet. */
   async observe(surfaceId: string, ctx: RequestContext = {}): Promise<Frame> {
-    const surface = this.#requireSurface(surfaceId)
-    const frame = redactFrame(await surface.snapshot())
-    const drafts = this.#frameDrafts(ctx.session ?? this.session, frame, 'gateway', null)
-    if (drafts.length > 0) await this.#store.append(drafts)
+    this.#requireSurface(surfaceId)
+    const frame = await this.frames.current(surfaceId)
+    const blobs: StoredBlob[] = []
+    const drafts = this.#frameDrafts(ctx.session ?? this.session, frame, 'gateway', null, blobs)
+    if (drafts.length > 0) {
+      await this.#store.putBlobs(blobs)
+      await this.#store.append(drafts)
+    }
     return frame
   }
 
@@ -145,11 +165,13 @@ export class Gateway {
       session,
       surface: surface as Surface,
       action: request.action,
+      target: request.target,
       input: request.input ?? {},
       frameId: request.frameId,
       actor,
       events: [],
       staged: [],
+      blobs: [],
     }
     // Unknown request fields are recorded as they came (redacted), never acted upon.
     const { input: _input, ...envelope } = request
@@ -179,11 +201,14 @@ export class Gateway {
       session: approval.session,
       surface: surface as Surface,
       action: approval.action,
+      target: pending?.target ?? approval.target,
       input: pending?.input ?? approval.input,
       frameId: approval.frameId,
       actor: pending?.actor ?? { id: approval.requester, roles: ['agent'] },
+      approvedState: approval.stateHash,
       events: [],
       staged: [],
+      blobs: [],
     }
     if (pending === undefined && JSON.stringify(approval.input).includes('[REDACTED]')) {
       // The raw input held a secret and lived only in the memory of a previous run.
@@ -246,77 +271,96 @@ export class Gateway {
 
   /**
    * Actions marked `exclusive: false` (read output, interrupt) must not wait behind a running
-   * one. Decided from the last frame this gateway saw of the surface, so the common case
-   * costs no extra snapshot; an action unknown there runs exclusively, the safe default.
+   * one. Decided from the newest frame seen (output may have invalidated it; the contracts
+   * stay), so it costs no snapshot; an action not found there runs exclusively, the safe default.
    */
   async #runsBeside(req: Accepted): Promise<boolean> {
-    try {
-      const frame = this.#lastFrames.get(req.surface.id) ?? (await req.surface.snapshot())
-      return frame.actions.find((target) => target.id === req.action)?.contract.exclusive === false
-    } catch {
-      return false
-    }
+    const frame = this.frames.latest(req.surface.id)
+    return frame !== undefined && contractOf(frame, req.action)?.exclusive === false
   }
 
   async #runInSlot(req: Accepted, opts: { approvalGranted: boolean }, slot: Slot): Promise<ActionResult> {
     const step = await this.#frameStep(req)
-    if ('end' in step) return this.#end(req, null, step.end)
+    if ('end' in step) return this.#end(req, step.frameId ?? null, step.end)
     const frame = step.frame
-    const target = frame.actions.find((candidate) => candidate.id === req.action)
-    if (target === undefined) {
-      return this.#end(req, frame.id, {
-        status: 'not_found',
-        error: { code: 'not_found', message: `the frame has no action "${req.action}"`, details: { expected: frame.actions.map((a) => a.id), found: req.action } },
-      })
+    let resolved: ResolvedTarget
+    try {
+      resolved = resolveTarget(frame, req.action, req.target)
+    } catch (error) {
+      return this.#end(req, frame.id, { status: 'not_found', error: toErrorShape(error, `the frame has no action "${req.action}"`) })
     }
-    if (!target.enabled) {
-      return this.#end(req, frame.id, { status: 'disabled', error: { code: 'forbidden', message: `action "${req.action}" is disabled in frame ${frame.id.slice(0, 12)}`, details: { nodeId: target.nodeId } } })
+    if (!resolved.target.enabled) {
+      return this.#end(req, frame.id, { status: 'disabled', error: { code: 'forbidden', message: `action "${req.action}" is disabled in frame ${frame.id.slice(0, 12)}`, details: { ref: resolved.target.ref, nodeId: resolved.target.nodeId ?? null } } })
     }
-    const problem = this.#inputStep(target.contract, req.input)
+    const problem = this.#inputStep(resolved.contract, req.input)
     if (problem) return this.#end(req, frame.id, problem)
-    const pre = this.#conditionStep(target.contract.preconditions, { ...frame.state, input: req.input, actor: principalJson(req.actor) }, 'precondition_failed')
+    const pre = this.#conditionStep(resolved.contract.preconditions, { ...frame.state, input: req.input, actor: principalJson(req.actor) }, 'precondition_failed')
     if (pre) return this.#end(req, frame.id, pre)
-    const assessed = this.#assess(req, target)
+    const call: ActionCall = { frame, contract: resolved.contract, target: resolved.target, node: resolved.node, input: req.input }
+    const risk = await this.#assess(req, call, resolved.risk)
     if (!opts.approvalGranted) {
-      const gate = await this.#policyStep(req, assessed, frame)
+      const gate = await this.#policyStep(req, call, risk, frame)
       if (gate) return gate
     }
-    return this.#dispatchStep(req, target, frame, slot)
+    return this.#dispatchStep(req, call, risk.risk, slot)
   }
 
-  /** The contract as policy sees it: its risk raised (never lowered) by the surface's view of the input. */
-  #assess(req: Accepted, target: ActionTarget): ActionTarget {
+  /** The risk policy sees: the contract's, raised (never lowered) by the target's and by the surface's view of this call. */
+  async #assess(req: Accepted, call: ActionCall, floor: Risk): Promise<{ risk: Risk; reason: string | undefined }> {
     let assessment
     try {
-      assessment = req.surface.assess?.(target, req.input) ?? null
+      assessment = (await req.surface.assess?.(call)) ?? null
     } catch {
       // A surface that cannot judge the input gets the most careful answer.
       assessment = { risk: 'destructive' as const, reason: 'the surface could not assess this input' }
     }
-    if (assessment === null || RISK_ORDER[assessment.risk] <= RISK_ORDER[target.contract.risk]) return target
-    return { ...target, contract: { ...target.contract, risk: assessment.risk }, assessedReason: assessment.reason }
+    const risk = maxRisk(floor, assessment?.risk)
+    return { risk, reason: assessment !== null && risk !== floor ? assessment.reason : undefined }
   }
 
-  async #frameStep(req: Accepted): Promise<{ frame: Frame } | { end: StepEnd }> {
+  /**
+   * The frame the request runs on: the current one. A request that names an older frame
+   * still runs when its target means the same there and now (same contract, role, name and
+   * enabled state), so a clock ticking elsewhere does not make it stale; a target that went
+   * away or changed does. A frame this hub no longer remembers is stale, the safe answer.
+   */
+  async #frameStep(req: Accepted): Promise<{ frame: Frame } | { end: StepEnd; frameId?: string }> {
     let frame: Frame
     try {
-      frame = redactFrame(await req.surface.snapshot())
+      frame = await this.frames.current(req.surface.id)
     } catch (error) {
       return { end: { status: 'no_frame', error: toErrorShape(error, 'the surface could not produce a frame') } }
     }
-    const drafts = this.#frameDrafts(req.session, frame, req.actor.id, req.requestId)
-    req.staged.push(...drafts)
-    // A 12+ digit prefix names a frame as well as the full id (outlines print 12 digits).
-    const namesCurrent = req.frameId === undefined || (req.frameId.length >= 12 && frame.id.startsWith(req.frameId.toLowerCase()))
-    if (!namesCurrent && req.frameId !== undefined) {
-      return {
-        end: {
-          status: 'stale_frame',
-          error: { code: 'conflict', message: `the request names frame ${req.frameId.slice(0, 12)}…, but the surface now shows ${frame.id.slice(0, 12)}…`, details: { expected: frame.id, found: req.frameId } },
-          extra: { frameId: frame.id },
-        },
-      }
+    req.staged.push(...this.#frameDrafts(req.session, frame, req.actor.id, req.requestId, req.blobs))
+    const stale = (message: string, details: Record<string, unknown> = {}): { end: StepEnd; frameId: string } => ({
+      end: { status: 'stale_frame', error: { code: 'conflict', message, details: { expected: frame.id, found: req.frameId ?? null, ...details } }, extra: { frameId: frame.id } },
+      frameId: frame.id,
+    })
+    if (req.approvedState !== undefined && contentHash(frame.state) !== req.approvedState) {
+      return stale('the state changed since the action was approved; ask again on the current frame')
     }
+    // A 12+ digit prefix names a frame as well as the full id (outlines print 12 digits).
+    if (req.frameId === undefined || (req.frameId.length >= 12 && frame.id.startsWith(req.frameId.toLowerCase()))) return { frame }
+    const seen = this.frames.recall(req.surface.id, req.frameId)
+    if (seen === undefined) return stale(`the request names frame ${req.frameId.slice(0, 12)}…, which this hub no longer knows; the surface now shows ${frame.id.slice(0, 12)}…`)
+    let before: ResolvedTarget
+    try {
+      before = resolveTarget(seen, req.action, req.target)
+    } catch {
+      // Not offered in the frame the agent named: if it is now, the agent acted on a view it
+      // never had; if it is not, the lookup step reports it against the current frame.
+      const offeredNow = frame.targets.some((t) => t.contract === req.action)
+      return offeredNow ? stale(`"${req.action}" was not offered in frame ${req.frameId.slice(0, 12)}…; the surface now shows ${frame.id.slice(0, 12)}…`) : { frame }
+    }
+    let now: ResolvedTarget
+    try {
+      now = resolveTarget(frame, req.action, req.target ?? before.target.ref)
+    } catch {
+      return stale(`"${req.action}" on ${before.target.ref} is gone since frame ${req.frameId.slice(0, 12)}…`, { ref: before.target.ref })
+    }
+    const drift = targetDrift(before, now)
+    if (drift !== null) return stale(`${drift} since frame ${req.frameId.slice(0, 12)}…`, { ref: before.target.ref })
+    if (req.target === undefined) req.target = before.target.ref
     return { frame }
   }
 
@@ -349,7 +393,8 @@ export class Gateway {
     return null
   }
 
-  async #policyStep(req: Accepted, target: ActionTarget, frame: Frame): Promise<ActionResult | null> {
+  async #policyStep(req: Accepted, call: ActionCall, assessed: { risk: Risk; reason: string | undefined }, frame: Frame): Promise<ActionResult | null> {
+    const contract = assessed.risk === call.contract.risk ? call.contract : { ...call.contract, risk: assessed.risk }
     const now = this.#now()
     if (this.#limiter !== null) {
       const waitMs = this.#limiter.take(req.actor.id, now)
@@ -359,20 +404,20 @@ export class Gateway {
     }
     let decision
     try {
-      decision = this.policy.decide({ actor: req.actor, surface: req.surface.id, contract: target.contract, input: req.input, state: frame.state })
+      decision = this.policy.decide({ actor: req.actor, surface: req.surface.id, contract, input: req.input, state: frame.state })
     } catch (error) {
       return this.#end(req, frame.id, { status: 'condition_error', error: toErrorShape(error, 'a policy rule could not be evaluated') })
     }
     if (decision.verdict === 'deny') {
       return this.#end(req, frame.id, { status: 'denied', error: { code: 'forbidden', message: `denied by policy: ${decision.reason}`, details: { rule: decision.rule } } }, 'denied')
     }
-    const budget = this.policy.config.budget?.perSessionByRisk?.[target.contract.risk]
-    if (budget !== undefined && (this.#budgetUsed.get(`${req.session}:${target.contract.risk}`) ?? 0) >= budget) {
-      return this.#end(req, frame.id, { status: 'denied', error: { code: 'forbidden', message: `the session's budget of ${budget} ${target.contract.risk} actions is spent`, details: { risk: target.contract.risk, budget } } }, 'denied')
+    const budget = this.policy.config.budget?.perSessionByRisk?.[contract.risk]
+    if (budget !== undefined && (this.#budgetUsed.get(`${req.session}:${contract.risk}`) ?? 0) >= budget) {
+      return this.#end(req, frame.id, { status: 'denied', error: { code: 'forbidden', message: `the session's budget of ${budget} ${contract.risk} actions is spent`, details: { risk: contract.risk, budget } } }, 'denied')
     }
     if (!decision.needsApproval) return null
-    const assessed = typeof target.assessedReason === 'string' ? ` (${target.assessedReason})` : ''
-    const sensitive = sensitiveKeysOfSchema(target.contract.inputSchema)
+    const why = assessed.reason === undefined ? '' : ` (${assessed.reason})`
+    const sensitive = sensitiveKeysOfSchema(contract.inputSchema)
     const approval = await this.approvals.open({
       session: req.session,
       requestId: req.requestId,
@@ -382,48 +427,54 @@ export class Gateway {
       inputHash: contentHash(req.input),
       redactedInput: redactJson(req.input, { sensitiveKeys: sensitive }),
       requester: req.actor.id,
-      reason: `${decision.reason}${assessed}`,
+      reason: `${decision.reason}${why}`,
+      ...(req.target === undefined ? {} : { target: req.target }),
+      stateHash: contentHash(frame.state),
       ttlMs: this.policy.config.approvalTtlMs,
       now,
     })
-    this.#pendingInputs.set(approval.id, { input: req.input, actor: req.actor })
+    this.#pendingInputs.set(approval.id, { input: req.input, actor: req.actor, target: req.target ?? call.target.ref })
     this.#record(req, 'awaiting_approval', frame.id, { status: 'awaiting_approval', approvalId: approval.id, reason: decision.reason, expiresAt: approval.expiresAt })
     return this.#result(req, { status: 'awaiting_approval', extra: { approvalId: approval.id, frameId: frame.id } })
   }
 
-  async #dispatchStep(req: Accepted, target: ActionTarget, frame: Frame, slot: Slot): Promise<ActionResult> {
-    const sensitive = sensitiveKeysOfSchema(target.contract.inputSchema)
-    this.#record(req, 'dispatched', frame.id, { input: redactJson(req.input, { sensitiveKeys: sensitive }) })
+  async #dispatchStep(req: Accepted, call: ActionCall, risk: Risk, slot: Slot): Promise<ActionResult> {
+    const frame = call.frame
+    const sensitive = sensitiveKeysOfSchema(call.contract.inputSchema)
+    this.#record(req, 'dispatched', frame.id, { input: redactJson(req.input, { sensitiveKeys: sensitive }), ...(call.target.nodeId === undefined ? {} : { target: call.target.ref }) })
     await this.#flush(req)
-    const asked = req.surface.timeoutFor?.(target, req.input) ?? null
+    const asked = req.surface.timeoutFor?.(call) ?? null
     const timeoutMs = asked !== null && Number.isFinite(asked) && asked > 0 ? Math.max(this.#timeoutMs, asked + DEADLINE_MARGIN_MS) : this.#timeoutMs
+    const generation = this.frames.generation(req.surface.id)
     const { outcome: pending, settled } = withDeadline(timeoutMs, (signal) =>
-      req.surface.perform(target, req.input, { actor: req.actor.id, session: req.session, requestId: req.requestId, signal }),
+      req.surface.perform(call, { actor: req.actor.id, session: req.session, requestId: req.requestId, signal }),
     )
     slot.hold(settled)
     const outcome = await pending
     if (outcome.kind === 'timed_out') {
+      this.frames.invalidate(req.surface.id)
       return this.#end(req, frame.id, { status: 'timed_out', error: { code: 'timed_out', message: `action "${req.action}" did not finish within ${timeoutMs} ms` } }, 'failed')
     }
     if (outcome.kind === 'failed') {
+      this.frames.invalidate(req.surface.id)
       return this.#end(req, frame.id, { status: 'failed', error: toErrorShape(outcome.error, `action "${req.action}" failed`) }, 'failed')
     }
     const output = outcome.value
     let next: Frame
     try {
-      next = redactFrame(await req.surface.snapshot())
+      next = await this.#frameAfter(req.surface.id, generation)
     } catch (error) {
       return this.#end(req, frame.id, { status: 'failed', error: toErrorShape(error, 'the surface could not produce the next frame') }, 'failed')
     }
-    const nextDrafts = this.#frameDrafts(req.session, next, req.actor.id, req.requestId)
+    const nextDrafts = this.#frameDrafts(req.session, next, req.actor.id, req.requestId, req.blobs)
     req.staged.push(...nextDrafts)
     const diff = stateDiff(frame.state, next.state)
     const extra: Partial<ActionResult> = { diff, delta: frameDelta(frame, next), nextFrameId: next.id, frameId: frame.id }
     if (output !== undefined) extra.output = output
-    const budgetKey = `${req.session}:${target.contract.risk}`
+    const budgetKey = `${req.session}:${risk}`
     this.#budgetUsed.set(budgetKey, (this.#budgetUsed.get(budgetKey) ?? 0) + 1)
     const post = this.#conditionStep(
-      target.contract.postconditions,
+      call.contract.postconditions,
       { ...next.state, input: req.input, actor: principalJson(req.actor), prev: frame.state },
       'postcondition_failed',
     )
@@ -438,6 +489,17 @@ export class Gateway {
     return this.#result(req, { status: 'completed', extra })
   }
 
+  /**
+   * The frame after an action: the one the surface pushed while it ran (an app renders as it
+   * dispatches), else exactly one new snapshot, shared with every reader waiting for it.
+   */
+  async #frameAfter(surfaceId: string, generation: number): Promise<Frame> {
+    const pushed = this.frames.peek(surfaceId)
+    if (pushed !== undefined && this.frames.generation(surfaceId) !== generation) return pushed
+    this.frames.invalidate(surfaceId)
+    return this.frames.current(surfaceId)
+  }
+
   // ── helpers ─────────────────────────────────────────────────────────────────────
 
   #compiled(source: string): CompiledCondition {
@@ -449,20 +511,24 @@ export class Gateway {
     return compiled
   }
 
-  #frameDrafts(session: string, frame: Frame, actor: string, requestId: string | null): TraceEventDraft[] {
-    this.#lastFrames.set(frame.surface, frame)
-    const key = `${session}:${frame.id}`
+  /**
+   * A `frame` event the first time this session meets a stored form of the frame: the frame
+   * itself goes to the store's blobs once, by hash, and the event names it with its version.
+   */
+  #frameDrafts(session: string, frame: Frame, actor: string, requestId: string | null, blobs: StoredBlob[]): TraceEventDraft[] {
+    const blob = storedFrame(frame)
+    const key = `${session}:${blob.hash}`
     if (this.#recordedFrames.has(key)) return []
     this.#recordedFrames.add(key)
-    // Bounded: a long-lived hub sees many frames. Forgetting an old one only means it is
-    // recorded again if it ever comes back, which replay handles.
+    // Bounded: a long-lived hub sees many frames. Forgetting an old one only means its event
+    // is written again if it ever comes back; the blob is stored once regardless.
     if (this.#recordedFrames.size > MAX_REMEMBERED_FRAMES) {
       const oldest = this.#recordedFrames.values().next()
       if (oldest.done !== true) this.#recordedFrames.delete(oldest.value)
     }
-    // Frames arrive here already redacted (see #snapshot callers), so the stored frame
-    // hashes to the same id the agent saw.
-    return [this.#draft(session, 'frame', actor, frame.surface, null, frame.id, requestId, { frame: frame as unknown as JsonValue })]
+    blobs.push(blob)
+    // Frames arrive here redacted (the cache redacts), so the stored frame hashes to the id the agent saw.
+    return [this.#draft(session, 'frame', actor, frame.surface, null, frame.id, requestId, { blob: blob.hash, version: frame.version })]
   }
 
   #draft(session: string, type: TraceEventType, actor: string, surface: string | null, action: string | null, frameId: string | null, requestId: string | null, data: JsonValue): TraceEventDraft {
@@ -478,6 +544,7 @@ export class Gateway {
   async #flush(req: Accepted): Promise<void> {
     if (req.staged.length === 0) return
     const drafts = req.staged.splice(0)
+    if (req.blobs.length > 0) await this.#store.putBlobs(req.blobs.splice(0))
     req.events.push(...(await this.#store.append(drafts)).map((event) => event.seq))
   }
 
@@ -512,11 +579,13 @@ export class Gateway {
       session: approval.session,
       surface: this.#surfaces.get(approval.surface) ?? ({ id: approval.surface } as Surface),
       action: approval.action,
+      target: approval.target,
       input: approval.input,
       frameId: approval.frameId,
       actor: { id: approval.requester, roles: ['agent'] },
       events: [],
       staged: [],
+      blobs: [],
     }
   }
 

@@ -5,6 +5,7 @@ import {
   type Approval,
   type JsonValue,
   type TraceEventDraft,
+  sha256Hex,
 } from '@tessera/protocol'
 import { verifyEvents } from '../src/trace/hash-chain.js'
 import type { TraceStore } from '../src/trace/store.js'
@@ -282,6 +283,23 @@ export function describeTraceStore(name: string, factory: StoreFactory): void {
       expect((await store.sessions()).map((summary) => summary.events)).toEqual([80, 40])
     })
 
+    it('stores content-addressed blobs once, and refuses a blob not named by its hash, writing nothing of its batch', async () => {
+      const blob = (text: string) => ({ hash: sha256Hex(text), text })
+      const frame = blob(JSON.stringify({ tree: { id: 'root' }, note: 'ünïcode ✓' }))
+      const big = blob('x'.repeat(1_000_000))
+      await store.putBlobs([frame, big])
+      await store.putBlobs([frame])
+      expect(await store.getBlob(frame.hash)).toBe(frame.text)
+      expect((await store.getBlob(big.hash))?.length).toBe(1_000_000)
+      expect(await store.getBlob('0'.repeat(64))).toBeNull()
+      const good = blob('good')
+      const error = await rejection(store.putBlobs([good, { hash: sha256Hex('other'), text: 'forged' }]))
+      expect(error).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('blob 1') })
+      expect(await store.getBlob(good.hash)).toBeNull()
+      expect((await rejection(store.putBlobs([{ hash: 'not-a-hash', text: 'x' }]))).code).toBe('invalid_request')
+      await store.putBlobs([])
+    })
+
     it('keeps a closed store closed, with a store_error', async () => {
       await store.close()
       expect((await rejection(store.append([draft('a', 0)]))).code).toBe('store_error')
@@ -295,8 +313,10 @@ export function describeTraceStore(name: string, factory: StoreFactory): void {
       it('continues the same chains after a restart', async () => {
         const before = await store.append([draft('a', 0), draft('a', 1), draft('b', 0)])
         await store.putApproval(approval('ap-1'))
+        await store.putBlobs([{ hash: sha256Hex('kept'), text: 'kept' }])
         await store.close()
         const reopened = await openAgain()
+        expect(await reopened.getBlob(sha256Hex('kept'))).toBe('kept')
         expect(await reopened.head('a')).toEqual({ seq: 1, hash: before[1]?.hash })
         expect(await reopened.getApproval('ap-1')).toEqual(approval('ap-1'))
         const [next] = await reopened.append([draft('a', 2)])

@@ -13,6 +13,8 @@ export interface OpenApproval {
   surface: string
   action: string
   frameId: string
+  target?: string
+  stateHash?: string
   inputHash: string
   redactedInput: JsonValue
   requester: string
@@ -42,6 +44,8 @@ export class ApprovalBook {
       surface: request.surface,
       action: request.action,
       frameId: request.frameId,
+      ...(request.target === undefined ? {} : { target: request.target }),
+      ...(request.stateHash === undefined ? {} : { stateHash: request.stateHash }),
       inputHash: request.inputHash,
       input: request.redactedInput,
       requester: request.requester,

@@ -9,18 +9,25 @@ import {
   type Principal,
   type Surface,
   type UiNode,
+  resolveTarget,
+  resolvedTargets,
+  riskAtLeast,
 } from '@tessera/protocol'
 import { Gateway } from '../gateway.js'
 import type { PolicyConfigInput } from '../policy/policy-config.js'
 import { PolicyEngine } from '../policy/policy-engine.js'
 import { collectReplay } from '../replay/reconstruct.js'
 import { reexecuteSession } from '../replay/reexecute.js'
+import { redactFrame } from '../redaction/redact-frame.js'
+import { REDACTED } from '../redaction/secret-names.js'
 import { openSqliteStore } from '../trace/sqlite-store.js'
 import { CHECKLIST, type ChecklistLine, type ConformanceReport } from './checklist.js'
 import { sampleInput } from './sample-input.js'
 
 export interface ScriptStep {
   action: string
+  /** The element (`@ref`) when the action runs on several. */
+  target?: string
   input?: JsonValue
 }
 
@@ -30,9 +37,10 @@ export interface ConformanceSubject {
   createSurface(): Promise<Surface>
   /**
    * Runs the script with no gateway and returns the unredacted frames it passed through,
-   * from which the checker learns which values are secrets.
+   * from which the checker learns which values are secrets. By default a fresh surface is
+   * driven directly, step by step.
    */
-  runWithoutGateway(script: readonly ScriptStep[]): Promise<Frame[]>
+  runWithoutGateway?(script: readonly ScriptStep[]): Promise<Frame[]>
   script?: readonly ScriptStep[]
   policy?: PolicyConfigInput
 }
@@ -59,7 +67,8 @@ function secretsOf(frame: Frame): string[] {
   const found: string[] = []
   const visit = (node: UiNode): void => {
     if (node.semantic?.sensitive === true || node.role === 'password') {
-      for (const value of [node.text, node.value]) if (typeof value === 'string' && value.length >= 4) found.push(value)
+      // A value already redacted at its surface is no secret to look for.
+      for (const value of [node.text, node.value]) if (typeof value === 'string' && value.length >= 4 && value !== REDACTED) found.push(value)
     }
     node.children?.forEach(visit)
   }
@@ -68,10 +77,27 @@ function secretsOf(frame: Frame): string[] {
 }
 
 function defaultScript(frame: Frame): ScriptStep[] {
-  return frame.actions
-    .filter((target) => target.enabled && (target.contract.risk === 'read' || target.contract.risk === 'write'))
+  return resolvedTargets(frame)
+    .filter((resolved) => resolved.target.enabled && !riskAtLeast(resolved.risk, 'external'))
     .slice(0, 5)
-    .map((target) => ({ action: target.id, input: sampleInput(target.contract.inputSchema) }))
+    .map((resolved) => ({ action: resolved.contract.id, target: resolved.target.ref, input: sampleInput(resolved.contract.inputSchema) }))
+}
+
+/** The surface alone: the script performed directly on a fresh instance, no gateway in between. */
+async function runAlone(createSurface: () => Promise<Surface>, script: readonly ScriptStep[]): Promise<Frame[]> {
+  const surface = await createSurface()
+  try {
+    const frames: Frame[] = [await surface.snapshot()]
+    for (const [index, step] of script.entries()) {
+      const frame = frames.at(-1) as Frame
+      const resolved = resolveTarget(frame, step.action, step.target)
+      await surface.perform({ frame, ...resolved, input: step.input ?? {} }, { actor: 'conformance', session: 'alone', requestId: `alone-${index}`, signal: new AbortController().signal })
+      frames.push(await surface.snapshot())
+    }
+    return frames
+  } finally {
+    await surface.close()
+  }
 }
 
 /** With a secret-named field added, to prove the trace never records it. */
@@ -81,8 +107,8 @@ function withCanary(input: JsonValue | undefined): JsonValue {
 }
 
 /**
- * Runs seed 000's conformance checklist against a surface: a scripted session through a
- * real gateway with a SQLite trace, then checks on what that session left behind.
+ * Runs the conformance checklist (docs/protocol.md) against any surface: a scripted session
+ * through a real gateway with a SQLite trace, then checks on what that session left behind.
  */
 export async function checkConformance(subject: ConformanceSubject): Promise<ConformanceReport> {
   const lines: ChecklistLine[] = []
@@ -94,75 +120,101 @@ export async function checkConformance(subject: ConformanceSubject): Promise<Con
     const first = await subject.createSurface()
     const twin = await subject.createSurface()
     gateway.addSurface(first)
-    const initial = await first.snapshot()
+    const initial = await gateway.frames.current(first.id)
     const script = subject.script ?? defaultScript(initial)
 
     // Drive the scripted session through the gateway; every awaited approval is granted
     // by a second principal, so destructive steps run as they would with a human.
     const frames: Frame[] = [initial]
+    let planted = false
     const problems: string[] = []
     const idProblems: string[] = []
     const twinFrames: Frame[] = [await twin.snapshot()]
     for (const [index, step] of script.entries()) {
-      const before = await first.snapshot()
-      const plantInput = before.actions.find((t) => t.id === step.action)?.contract.inputSchema === undefined
+      const before = await gateway.frames.current(first.id)
+      const plantInput = before.contracts.find((c) => c.id === step.action)?.inputSchema === undefined
       const input = plantInput ? withCanary(step.input) : (step.input ?? {})
-      let result = await gateway.request({ surface: first.id, action: step.action, input, frameId: before.id }, AGENT)
+      planted ||= plantInput
+      let result = await gateway.request({ surface: first.id, action: step.action, ...(step.target ? { target: step.target } : {}), input, frameId: before.id }, AGENT)
       if (result.status === 'awaiting_approval' && result.approvalId) result = (await gateway.approve(result.approvalId, APPROVER)).result
       if (result.status !== 'completed') problems.push(`step ${index + 1} ${step.action}: ${result.status}${result.error ? ` (${result.error.message})` : ''}`)
-      frames.push(await first.snapshot())
+      frames.push(await gateway.frames.current(first.id))
       const twinBefore = await twin.snapshot()
-      const twinTarget = twinBefore.actions.find((t) => t.id === step.action)
-      if (twinTarget) {
-        await twin.perform(twinTarget, input, { actor: AGENT.id, session: 'twin', requestId: `twin-${index}`, signal: new AbortController().signal }).catch(() => undefined)
+      try {
+        const resolved = resolveTarget(twinBefore, step.action, step.target)
+        await twin.perform({ frame: twinBefore, ...resolved, input }, { actor: AGENT.id, session: 'twin', requestId: `twin-${index}`, signal: new AbortController().signal }).catch(() => undefined)
+      } catch {
+        // The twin lacks the target: the frame comparison below reports the divergence.
       }
       twinFrames.push(await twin.snapshot())
     }
     await twin.close()
+    if (!planted && script[0] !== undefined) {
+      // Every action has a schema, so none took the canary as a step: one more request carries
+      // it in a secret-named field. The schema refuses it, but the request is recorded first.
+      const step = script[0]
+      await gateway.request({ surface: first.id, action: step.action, ...(step.target ? { target: step.target } : {}), input: withCanary(step.input) }, AGENT)
+    }
 
-    // 1. Stable ids: well-formed and unique per frame, and the same on a second instance.
+    // 1. Stable ids: well-formed contracts, one target per contract and element, and the
+    //    same frames (by meaning) on a second instance.
     for (const frame of frames) {
-      const ids = frame.actions.map((a) => a.id)
-      const bad = ids.filter((id) => !ActionId.safeParse(id).success)
+      const bad = frame.contracts.map((c) => c.id).filter((id) => !ActionId.safeParse(id).success)
       if (bad.length > 0) idProblems.push(`malformed action ids: ${bad.join(', ')}`)
-      if (new Set(ids).size !== ids.length) idProblems.push(`duplicate action ids in frame ${frame.id.slice(0, 12)}`)
+      const keys = frame.targets.map((t) => `${t.contract}@${t.ref}`)
+      if (new Set(keys).size !== keys.length) idProblems.push(`duplicate targets in frame ${frame.id.slice(0, 12)}`)
     }
     frames.forEach((frame, i) => {
       const other = twinFrames[i]
-      if (other && other.id !== frame.id) idProblems.push(`step ${i}: a second instance rendered frame ${other.id.slice(0, 12)}, expected ${frame.id.slice(0, 12)} (ids or content are not deterministic)`)
+      if (other && redactFrame(other).id !== frame.id) idProblems.push(`step ${i}: a second instance rendered frame ${other.id.slice(0, 12)}, expected ${frame.id.slice(0, 12)} (ids or content are not deterministic)`)
     })
-    const actionIds = new Set(frames.flatMap((f) => f.actions.map((a) => a.id)))
+    const actionIds = new Set(frames.flatMap((f) => f.contracts.map((c) => c.id)))
     lines.push(line('stable-ids', idProblems.length === 0, idProblems[0] ?? `${actionIds.size} action ids, identical across ${frames.length} frames on two instances`))
 
-    // 2. Bounds: finite, non-empty, and the centre hits the node that carries the action.
+    // 2. Bounds: every target on an element has finite, non-empty bounds whose centre hits
+    //    that element (surface-wide actions have no element and nothing to hit).
     const boundProblems: string[] = []
     let targets = 0
     for (const frame of frames) {
-      for (const target of frame.actions) {
+      for (const target of frame.targets) {
+        if (target.nodeId === undefined) continue
         targets += 1
-        const { x, y, width, height } = target.bounds
+        const bounds = frame.layout[target.nodeId]
+        if (bounds === undefined) {
+          boundProblems.push(`${target.contract} @${target.ref}: node ${target.nodeId} has no bounds`)
+          continue
+        }
+        const { x, y, width, height } = bounds
         if (![x, y, width, height].every(Number.isFinite) || width <= 0 || height <= 0) {
-          boundProblems.push(`${target.id}: bounds ${JSON.stringify(target.bounds)} are not a finite, non-empty box`)
+          boundProblems.push(`${target.contract} @${target.ref}: bounds ${JSON.stringify(bounds)} are not a finite, non-empty box`)
           continue
         }
         const hit = hitTest(frame.tree, frame.layout, { x: x + width / 2, y: y + height / 2 })
         if (hit === null || !isWithin(frame.tree, target.nodeId, hit.id)) {
-          boundProblems.push(`${target.id}: centre hits ${hit?.id ?? 'nothing'}, expected ${target.nodeId} or a descendant`)
+          boundProblems.push(`${target.contract} @${target.ref}: centre hits ${hit?.id ?? 'nothing'}, expected ${target.nodeId} or a descendant`)
         }
       }
     }
-    lines.push(line('bounds', boundProblems.length === 0, boundProblems[0] ?? `${targets} action targets checked by hit-testing their centres`))
+    const surfaceWide = new Set(frames.flatMap((f) => f.targets.filter((t) => t.nodeId === undefined).map((t) => t.contract))).size
+    lines.push(line('bounds', boundProblems.length === 0, boundProblems[0] ?? `${targets} element targets checked by hit-testing their centres; ${surfaceWide} surface-wide actions need none`))
 
     // 3. Confirmation for destructive and external actions, as the policy decides it.
-    const risky = new Map(frames.flatMap((f) => f.actions).filter((t) => t.contract.risk === 'destructive' || t.contract.risk === 'external').map((t) => [t.id, t]))
+    const risky = new Map(
+      frames
+        .flatMap((f) => resolvedTargets(f))
+        .filter((t) => riskAtLeast(t.risk, 'external'))
+        .map((t) => [t.contract.id, t]),
+    )
     const unconfirmed: string[] = []
     const overridden: string[] = []
     for (const target of risky.values()) {
       if (target.contract.requiresConfirmation) continue
-      // The contract lets it run unconfirmed: acceptable only if a written policy rule says so.
-      const decision = policy.decide({ actor: AGENT, surface: first.id, contract: target.contract, input: sampleInput(target.contract.inputSchema), state: {} })
-      if (decision.verdict === 'allow' && !decision.needsApproval && decision.rule !== null) overridden.push(`${target.id} (rule ${decision.rule})`)
-      else unconfirmed.push(target.id)
+      // The contract lets it run unconfirmed: acceptable only if a written policy rule says
+      // so. A default policy that happens to ask anyway does not excuse the contract.
+      const contract = { ...target.contract, risk: target.risk }
+      const decision = policy.decide({ actor: AGENT, surface: first.id, contract, input: sampleInput(contract.inputSchema), state: {} })
+      if (decision.verdict === 'allow' && !decision.needsApproval && decision.rule !== null) overridden.push(`${contract.id} (rule ${decision.rule})`)
+      else unconfirmed.push(contract.id)
     }
     lines.push(
       line(
@@ -177,7 +229,7 @@ export async function checkConformance(subject: ConformanceSubject): Promise<Con
     // 4. Secrets: neither the app's sensitive values nor a planted canary reach the trace,
     //    checked in the raw database files (the WAL included), not through the API.
     let noGatewayError: string | null = null
-    const rawFrames = await subject.runWithoutGateway(script).catch((error: unknown) => {
+    const rawFrames = await (subject.runWithoutGateway ? subject.runWithoutGateway(script) : runAlone(subject.createSurface, script)).catch((error: unknown) => {
       noGatewayError = error instanceof Error ? error.message : String(error)
       return [] as Frame[]
     })

@@ -11,10 +11,10 @@ export interface ConformanceReport {
   lines: ChecklistLine[]
 }
 
-/** Seed 000's conformance checklist, in its order. */
+/** The conformance checklist every surface passes (docs/protocol.md, "Conformance"), in its order. */
 export const CHECKLIST = [
   { id: 'stable-ids', title: 'All automation-relevant operations have stable action ids' },
-  { id: 'bounds', title: 'actions[].bounds are finite and match the rendered hit target' },
+  { id: 'bounds', title: 'Every action target on an element has finite bounds that hit-test to it' },
   { id: 'confirmation', title: 'Destructive and external actions require human confirmation unless a policy override is configured' },
   { id: 'secrets', title: 'Action output is recorded in the trace without leaking secrets' },
   { id: 'replay', title: 'Replay reconstructs the frame/action sequence from the trace' },

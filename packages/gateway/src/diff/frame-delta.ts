@@ -1,4 +1,4 @@
-import type { Frame, FrameDelta, UiNode } from '@tessera/protocol'
+import { type ActionTarget, type Frame, type FrameDelta, type UiNode, targetLabel } from '@tessera/protocol'
 
 type Summary = FrameDelta['added'][number]
 
@@ -50,8 +50,10 @@ export function frameDelta(before: Frame, after: Frame): FrameDelta {
     }
   }
   for (const [id, node] of a) if (!b.has(id)) delta.removed.push(summarize(node))
-  const oldActions = new Map(before.actions.map((t) => [t.id, t]))
-  const newActions = new Map(after.actions.map((t) => [t.id, t]))
+  // Keyed by label: `approve-payout`, or `delete@n1k2` for a contract on several elements.
+  const labelled = (frame: Frame): Map<string, ActionTarget> => new Map(frame.targets.map((t) => [targetLabel(frame, t), t]))
+  const oldActions = labelled(before)
+  const newActions = labelled(after)
   for (const [id, target] of newActions) {
     const old = oldActions.get(id)
     if (old === undefined) delta.actionsAdded.push(id)

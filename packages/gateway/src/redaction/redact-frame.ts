@@ -1,4 +1,4 @@
-import { type Frame, isSensitive, type JsonObject, type UiNode, sealFrame } from '@tessera/protocol'
+import { type Frame, isSensitive, type JsonObject, type UiNode, withFreshId } from '@tessera/protocol'
 import { redactJson } from './redact-json.js'
 import { REDACTED } from './secret-names.js'
 
@@ -28,11 +28,6 @@ export function redactFrame(frame: Frame): Frame {
 }
 
 function redactUncached(frame: Frame): Frame {
-  const { id: _id, ...body } = frame
-  const redacted = sealFrame({
-    ...body,
-    tree: redactNode(frame.tree),
-    state: redactJson(frame.state) as JsonObject,
-  })
+  const redacted = withFreshId({ ...frame, tree: redactNode(frame.tree), state: redactJson(frame.state) as JsonObject })
   return redacted.id === frame.id ? frame : redacted
 }

@@ -1,4 +1,4 @@
-import { type ActionStatus, type Frame, type JsonPatch, type JsonValue, frameId, TesseraError, type TraceEvent } from '@tessera/protocol'
+import { type ActionStatus, type Frame, type JsonPatch, type JsonValue, readFrame, TesseraError, type TraceEvent } from '@tessera/protocol'
 import type { TraceStore } from '../trace/store.js'
 
 export interface ReplayAction {
@@ -6,6 +6,8 @@ export interface ReplayAction {
   actor: string
   surface: string
   action: string
+  /** The element the request named (`@ref`), when it named one. */
+  target: string | null
   input: JsonValue
   /** The frame the action was evaluated against. */
   frameId: string | null
@@ -39,12 +41,7 @@ export async function* reconstructSession(store: TraceStore, session: string): A
   for await (const event of store.read(session)) {
     const body = data(event)
     if (event.type === 'frame') {
-      const frame = body.frame as unknown as Frame
-      const id = frameId(frame)
-      if (id !== event.frameId || frame.id !== id) {
-        throw new TesseraError('replay_diverged', `frame recorded at seq ${event.seq} does not hash to its id`, { seq: event.seq, expected: event.frameId, found: id })
-      }
-      yield { kind: 'frame', seq: event.seq, frame }
+      yield { kind: 'frame', seq: event.seq, frame: await recordedFrame(store, event, body) }
       continue
     }
     if (event.requestId === null || event.surface === null || event.action === null) continue
@@ -55,6 +52,7 @@ export async function* reconstructSession(store: TraceStore, session: string): A
         actor: event.actor,
         surface: event.surface,
         action: event.action,
+        target: requestTarget(body),
         input: body.input ?? {},
         frameId: event.frameId,
         status: 'pending',
@@ -87,6 +85,41 @@ export async function* reconstructSession(store: TraceStore, session: string): A
     }
   }
   for (const action of open.values()) yield { kind: 'action', seq: action.events.at(-1) ?? 0, action }
+}
+
+function requestTarget(body: DataObject): string | null {
+  const request = body.request
+  if (request === null || typeof request !== 'object' || Array.isArray(request)) return null
+  const target = (request as DataObject).target
+  return typeof target === 'string' ? target : null
+}
+
+function diverged(event: TraceEvent, found: unknown): TesseraError {
+  return new TesseraError('replay_diverged', `frame recorded at seq ${event.seq} does not hash to its id`, { seq: event.seq, expected: event.frameId, found: found as string })
+}
+
+/**
+ * The frame a `frame` event recorded: stored once by hash (`blob`), or inline in traces
+ * written before frames were stored apart. Either way it must hash to the id the event
+ * names — the trace is the evidence, so it must agree with itself. Frames of the previous
+ * protocol are checked against their own id, then read in this version.
+ */
+async function recordedFrame(store: TraceStore, event: TraceEvent, body: DataObject): Promise<Frame> {
+  let raw: unknown = body.frame
+  if (typeof body.blob === 'string') {
+    const text = await store.getBlob(body.blob)
+    if (text === null) throw new TesseraError('replay_diverged', `frame recorded at seq ${event.seq} names blob ${body.blob.slice(0, 12)}…, which the store does not hold`, { seq: event.seq, found: body.blob })
+    raw = JSON.parse(text)
+  }
+  const recordedId = raw !== null && typeof raw === 'object' ? (raw as { id?: unknown }).id : undefined
+  if (recordedId !== event.frameId) throw diverged(event, recordedId)
+  let frame: Frame
+  try {
+    frame = readFrame(typeof body.version === 'number' ? { ...(raw as object), version: body.version } : raw)
+  } catch (error) {
+    throw diverged(event, error instanceof Error ? error.message : String(error))
+  }
+  return frame
 }
 
 export async function collectReplay(store: TraceStore, session: string): Promise<ReplayStep[]> {

@@ -1,4 +1,4 @@
-import { canonicalJson, type Surface } from '@tessera/protocol'
+import { canonicalJson, resolveTarget, type ResolvedTarget, type Surface } from '@tessera/protocol'
 import { stateDiff } from '../diff/state-diff.js'
 import type { TraceStore } from '../trace/store.js'
 import { type ReplayAction, reconstructSession } from './reconstruct.js'
@@ -52,10 +52,14 @@ export async function reexecuteSession(
       const surface = await surfaceFor(recorded.surface)
       const before = await surface.snapshot()
       if (recorded.frameId !== null && before.id !== recorded.frameId) return diverge(recorded, 'frame', recorded.frameId, before.id)
-      const target = before.actions.find((candidate) => candidate.id === recorded.action)
-      if (target === undefined) return diverge(recorded, 'missing_action', recorded.action, before.actions.map((a) => a.id))
+      let resolved: ResolvedTarget
       try {
-        await surface.perform(target, recorded.input, { actor: recorded.actor, session, requestId: recorded.requestId, signal: new AbortController().signal })
+        resolved = resolveTarget(before, recorded.action, recorded.target ?? undefined)
+      } catch {
+        return diverge(recorded, 'missing_action', recorded.action, before.contracts.map((c) => c.id))
+      }
+      try {
+        await surface.perform({ frame: before, ...resolved, input: recorded.input }, { actor: recorded.actor, session, requestId: recorded.requestId, signal: new AbortController().signal })
       } catch (error) {
         if (recorded.status === 'failed') {
           steps += 1

@@ -1,6 +1,7 @@
 import { GENESIS_HASH, type Approval, type TraceEvent, type TraceEventDraft } from '@tessera/protocol'
 import { chainBatch, validateDrafts } from './append-batch.js'
 import { approvalFromJson, compareApprovals, validApproval } from './approval-records.js'
+import { type StoredBlob, checkBlobs } from './blobs.js'
 import { closedStoreError } from './store-errors.js'
 import { ChainWalker } from './chain-walker.js'
 import { deepBodyProblem, eventFromBody, type ChainVerification, type StoredEvent, type VerifyOptions } from './hash-chain.js'
@@ -21,6 +22,7 @@ export class MemoryTraceStore implements TraceStore {
   private readonly chains = new Map<string, SessionChain>()
   /** JSON text, so callers never share objects with the store. */
   private readonly approvals = new Map<string, string>()
+  private readonly blobs = new Map<string, string>()
   private closed = false
 
   async append(drafts: readonly TraceEventDraft[]): Promise<TraceEvent[]> {
@@ -99,6 +101,17 @@ export class MemoryTraceStore implements TraceStore {
     this.assertOpen()
     const valid = validApproval(approval)
     this.approvals.set(valid.id, JSON.stringify(valid))
+  }
+
+  async putBlobs(blobs: readonly StoredBlob[]): Promise<void> {
+    this.assertOpen()
+    checkBlobs(blobs)
+    for (const blob of blobs) if (!this.blobs.has(blob.hash)) this.blobs.set(blob.hash, blob.text)
+  }
+
+  async getBlob(hash: string): Promise<string | null> {
+    this.assertOpen()
+    return this.blobs.get(hash) ?? null
   }
 
   async getApproval(id: string): Promise<Approval | null> {

@@ -3,6 +3,7 @@ import pg from 'pg'
 import type { Approval, TraceEvent, TraceEventDraft } from '@tessera/protocol'
 import { chainBatch, sessionsOf, validateDrafts } from './append-batch.js'
 import { approvalFromJson, validApproval } from './approval-records.js'
+import { type StoredBlob, checkBlobs } from './blobs.js'
 import { ChainWalker } from './chain-walker.js'
 import { deepBodyProblem, eventFromBody, type ChainVerification, type StoredEvent, type VerifyOptions } from './hash-chain.js'
 import { closedStoreError, storeError } from './store-errors.js'
@@ -51,6 +52,10 @@ CREATE TABLE IF NOT EXISTS tessera_approvals (
 );
 CREATE INDEX IF NOT EXISTS tessera_approvals_by_status ON tessera_approvals (status);
 CREATE INDEX IF NOT EXISTS tessera_approvals_by_session ON tessera_approvals (session);
+CREATE TABLE IF NOT EXISTS tessera_blobs (
+  hash text PRIMARY KEY,
+  text text NOT NULL
+);
 `
 
 /** Serializes concurrent first-time schema creation by several hubs. */
@@ -226,6 +231,22 @@ export class PostgresTraceStore implements TraceStore {
          created_at = excluded.created_at, body = excluded.body`,
       [valid.id, valid.session, valid.status, valid.createdAt, JSON.stringify(valid)],
     )
+  }
+
+  async putBlobs(blobs: readonly StoredBlob[]): Promise<void> {
+    checkBlobs(blobs)
+    if (blobs.length === 0) return
+    // One statement, so the batch is atomic without a transaction of its own.
+    await this.query(
+      'store blobs',
+      'INSERT INTO tessera_blobs (hash, text) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT (hash) DO NOTHING',
+      [blobs.map((b) => b.hash), blobs.map((b) => b.text)],
+    )
+  }
+
+  async getBlob(hash: string): Promise<string | null> {
+    const rows = await this.query<{ text: string }>('read blob', 'SELECT text FROM tessera_blobs WHERE hash = $1', [hash])
+    return rows[0]?.text ?? null
   }
 
   async getApproval(id: string): Promise<Approval | null> {

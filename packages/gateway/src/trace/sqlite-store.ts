@@ -4,6 +4,7 @@ import Database from 'better-sqlite3'
 import type { Approval, TraceEvent, TraceEventDraft } from '@tessera/protocol'
 import { assertDraftArray, chainDrafts } from './append-batch.js'
 import { approvalFromJson, validApproval } from './approval-records.js'
+import { type StoredBlob, checkBlobs } from './blobs.js'
 import { deepBodyProblem, eventFromBody, type ChainVerification, type StoredEvent, type VerifyOptions } from './hash-chain.js'
 import { DEFAULT_VERIFY_PLAN, RAW_LINKS_SQL, verifySqliteChain, type VerifyPlan } from './sqlite-verify.js'
 import { closedStoreError, storeError } from './store-errors.js'
@@ -55,6 +56,10 @@ CREATE TABLE IF NOT EXISTS approvals (
 );
 CREATE INDEX IF NOT EXISTS approvals_by_status ON approvals (status, created_at, id);
 CREATE INDEX IF NOT EXISTS approvals_by_session ON approvals (session, created_at, id);
+CREATE TABLE IF NOT EXISTS blobs (
+  hash TEXT PRIMARY KEY,
+  text TEXT NOT NULL
+) WITHOUT ROWID;
 `
 
 export interface SqliteStoreOptions {
@@ -233,6 +238,20 @@ export class SqliteTraceStore implements TraceStore {
     )
   }
 
+  async putBlobs(blobs: readonly StoredBlob[]): Promise<void> {
+    checkBlobs(blobs)
+    if (blobs.length === 0) return
+    const insert = this.statements.insertBlob
+    this.query('store blobs', () => this.db.transaction(() => {
+      for (const blob of blobs) insert.run(blob.hash, blob.text)
+    })())
+  }
+
+  async getBlob(hash: string): Promise<string | null> {
+    const text = this.query('read blob', () => this.statements.selectBlob.get(hash)) as string | undefined
+    return text ?? null
+  }
+
   async getApproval(id: string): Promise<Approval | null> {
     const text = this.query('read approval', () => this.statements.selectApproval.get(id)) as string | undefined
     return text === undefined ? null : approvalFromJson(text, id)
@@ -350,6 +369,8 @@ function migrate(db: Database.Database, path: string): void {
 function prepareStatements(db: Database.Database) {
   return {
     selectHead: db.prepare('SELECT seq, hash FROM heads WHERE session = ?'),
+    insertBlob: db.prepare('INSERT OR IGNORE INTO blobs (hash, text) VALUES (?, ?)'),
+    selectBlob: db.prepare('SELECT text FROM blobs WHERE hash = ?').pluck(true),
     upsertHead: db.prepare(
       `INSERT INTO heads (session, seq, hash, first_time, last_time) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (session) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, last_time = excluded.last_time`,

@@ -1,5 +1,8 @@
 import { TesseraError, type Approval, type ApprovalStatus, type TraceEvent, type TraceEventDraft } from '@tessera/protocol'
+import type { StoredBlob } from './blobs.js'
 import type { ChainVerification, StoredEvent, VerifyOptions } from './hash-chain.js'
+
+export type { StoredBlob } from './blobs.js'
 
 export type { StoredEvent } from './hash-chain.js'
 
@@ -78,5 +81,13 @@ export interface TraceStore {
   getApproval(id: string): Promise<Approval | null>
   /** Oldest first (createdAt, then id). */
   listApprovals(filter?: ApprovalFilter): Promise<Approval[]>
+  /**
+   * Stores content-addressed texts once (a frame seen a thousand times is stored once and
+   * referenced by hash). Each blob's hash is checked against its text; a bad one fails the
+   * call with 'invalid_request' and nothing of it is written. A blob already held is skipped.
+   */
+  putBlobs(blobs: readonly StoredBlob[]): Promise<void>
+  /** The text stored under `hash`, or null. */
+  getBlob(hash: string): Promise<string | null>
   close(): Promise<void>
 }

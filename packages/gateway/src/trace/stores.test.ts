@@ -1,7 +1,8 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import pg from 'pg'
-import { TesseraError } from '@tessera/protocol'
+import Database from 'better-sqlite3'
+import { TesseraError, sha256Hex } from '@tessera/protocol'
 import { postgresAvailable, startPostgres, type RunningPostgres } from '../../test-support/postgres.js'
 import { makeTempDir } from '../../test-support/tmp.js'
 import { openMemoryStore } from './memory-store.js'
@@ -107,5 +108,28 @@ describe('openStore', () => {
     await expect(openStore('postgres://nobody@127.0.0.1:1/none')).rejects.toSatisfy(
       (error: unknown) => error instanceof TesseraError && error.code === 'store_error',
     )
+  })
+})
+
+describe('a SQLite trace written before frames were stored apart', () => {
+  it('opens, keeps its events and gains the blob table', async () => {
+    const dir = await makeTempDir('tessera-old-trace-')
+    const path = join(dir.path, 'trace.db')
+    try {
+      const first = await openSqliteStore(path)
+      const events = await first.append([{ session: 'old', time: '2026-01-01T00:00:00.000Z', type: 'session_started', actor: 'hub', surface: null, action: null, frameId: null, requestId: null, data: {} }])
+      await first.close()
+      // The shape of a file from before: no blobs table.
+      const raw = new Database(path)
+      raw.exec('DROP TABLE blobs')
+      raw.close()
+      const reopened = await openSqliteStore(path)
+      expect(await reopened.head('old')).toEqual({ seq: 0, hash: events[0]?.hash })
+      await reopened.putBlobs([{ hash: sha256Hex('frame'), text: 'frame' }])
+      expect(await reopened.getBlob(sha256Hex('frame'))).toBe('frame')
+      await reopened.close()
+    } finally {
+      await dir.remove()
+    }
   })
 })

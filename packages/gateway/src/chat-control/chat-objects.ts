@@ -1,4 +1,4 @@
-import type { ActionResult, ActionStatus, ExecutionResult, Frame, StateSnapshot } from '@tessera/protocol'
+import { type ActionResult, type ActionStatus, type ExecutionResult, type Frame, type StateSnapshot, targetLabel } from '@tessera/protocol'
 
 const SENTENCES: Record<ActionStatus, string> = {
   no_frame: 'The surface could not show its current state.',
@@ -17,7 +17,7 @@ const SENTENCES: Record<ActionStatus, string> = {
   postcondition_failed: 'The action ran, but the result is not what it promised.',
 }
 
-/** The chat-control view (seed 001) of a gateway result. */
+/** The chat-control view of a gateway result (docs/protocol.md, "Chat control"). */
 export function toExecutionResult(result: ActionResult): ExecutionResult {
   const out: ExecutionResult = {
     requestId: result.requestId,
@@ -40,6 +40,6 @@ export function toStateSnapshot(frame: Frame, timestamp: string = new Date().toI
     route: frame.route,
     timestamp,
     state: frame.state,
-    actions: frame.actions.filter((target) => target.enabled).map((target) => target.id),
+    actions: frame.targets.filter((target) => target.enabled).map((target) => targetLabel(frame, target)),
   }
 }
