@@ -1,4 +1,4 @@
-import type { ActionTarget, Frame, JsonObject, JsonValue, PerformContext, Surface } from '@tessera/protocol'
+import type { ActionCall, Frame, JsonObject, JsonValue, PerformContext, Surface } from '@tessera/protocol'
 import { redactFrame } from '@tessera/gateway'
 import { type AgentApp, AppRuntime } from '@tessera/ui'
 
@@ -29,9 +29,9 @@ export class AppSurface<S extends JsonObject = JsonObject> implements Surface {
     return redactFrame(this.runtime.frame())
   }
 
-  async perform(target: ActionTarget, input: JsonValue | undefined, ctx: PerformContext): Promise<JsonValue | undefined> {
+  async perform(call: ActionCall, ctx: PerformContext): Promise<JsonValue | undefined> {
     ctx.signal.throwIfAborted()
-    return this.runtime.dispatch(target.id, input ?? {}, ctx.actor)
+    return this.runtime.dispatch(call.contract.id, call.input, ctx.actor, call.target.ref)
   }
 
   subscribe(onFrame: (frame: Frame) => void): () => void {

@@ -2,7 +2,6 @@ import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ScriptStep, checkConformance } from '@tessera/gateway'
-import type { Frame } from '@tessera/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FileSurface, createFileSurface } from './file-surface.js'
 
@@ -39,22 +38,10 @@ const script: ScriptStep[] = [
 ]
 
 describe('the gateway conformance checklist', () => {
-  it('passes every line: stable ids, bounds, confirmation, secrets, replay, no gateway', async () => {
+  it('passes every line: stable ids, bounds, confirmation, secrets, replay, no gateway (the surface driven alone)', async () => {
     const report = await checkConformance({
       name: 'files',
       createSurface: freshSurface,
-      runWithoutGateway: async (steps) => {
-        const surface = await freshSurface()
-        const frames: Frame[] = [await surface.snapshot()]
-        for (const step of steps) {
-          const target = frames.at(-1)?.actions.find((candidate) => candidate.id === step.action)
-          if (target === undefined) throw new Error(`no action ${step.action}`)
-          await surface.perform(target, step.input, { actor: 'agent', session: 'alone', requestId: step.action, signal: new AbortController().signal })
-          frames.push(await surface.snapshot())
-        }
-        await surface.close()
-        return frames
-      },
       script,
     })
     expect(report.lines.map((line) => [line.id, line.ok, line.detail])).toEqual(report.lines.map((line) => [line.id, true, line.detail]))

@@ -45,7 +45,7 @@ describe('FileInfo fields', () => {
     expect(colorCategory('README', 'file')).toBe('text')
   })
 
-  it('builds a FileInfo with the seed fields only', () => {
+  it('builds a FileInfo with the documented fields only', () => {
     const info = toFileInfo('a.png', '/img/a.png', 'file', { size: 42, mode: 0o100644, mtimeMs: Date.UTC(2024, 0, 2, 3, 4, 5, 678.9) }, 9)
     expect(info).toEqual({ name: 'a.png', path: '/img/a.png', file_type: 'file', size: 42, permissions: 'rw-r--r--', modified: '2024-01-02T03:04:05.678Z', x: 120, y: 200, color: 0xec407a })
   })

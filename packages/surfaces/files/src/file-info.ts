@@ -3,7 +3,7 @@ import type { StatsLike } from './safe-path.js'
 export type FileType = 'file' | 'directory' | 'symlink' | 'other'
 
 /**
- * One directory entry, as seed 004's FileInfo has it. A type alias, not an interface, so
+ * One directory entry, as the FileInfo of docs/files.md has it. A type alias, not an interface, so
  * it is assignable to JsonValue.
  */
 export type FileInfo = {

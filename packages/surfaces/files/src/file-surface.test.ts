@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Gateway, openMemoryStore } from '@tessera/gateway'
-import { type Frame, type JsonValue, type Principal, TesseraError, type UiNode, hitTest } from '@tessera/protocol'
+import { type JsonValue, type Principal, TesseraError, type UiNode, hitTest, resolveTarget } from '@tessera/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { COLOR_TABLE, type FileInfo } from './file-info.js'
 import { FileSurface, createFileSurface } from './file-surface.js'
@@ -47,9 +47,7 @@ const ctx = () => ({ actor: 'agent-1', session: 's', requestId: 'r', signal: new
 
 async function act(surface: FileSurface, action: string, input?: JsonValue): Promise<JsonValue | undefined> {
   const frame = await surface.snapshot()
-  const target = frame.actions.find((candidate) => candidate.id === action)
-  if (target === undefined) throw new Error(`no action ${action}`)
-  return surface.perform(target, input, ctx())
+  return surface.perform({ frame, ...resolveTarget(frame, action), input: input ?? {} }, ctx())
 }
 
 async function failure(surface: FileSurface, action: string, input: JsonValue): Promise<TesseraError> {
@@ -158,7 +156,7 @@ describe('every escape attempt through the actions is a typed error naming what 
     ['read', { path: 'out/secret.ts' }, 'forbidden'],
     ['read', { path: 'etc/passwd' }, 'forbidden'],
     ['read', { path: 'a\u0000b' }, 'invalid_request'],
-    ['read', { path: 'x'.repeat(5000) }, 'invalid_request'],
+    ['read', { path: 'x'.repeat(5000) }, 'invalid_input'], // longer than any path: the schema refuses it before the root is consulted,
     ['read', { path: `dir/${'y'.repeat(300)}` }, 'invalid_request'],
     ['read', { path: '~' }, 'invalid_request'],
     ['read', { path: '~/.ssh/id_rsa' }, 'invalid_request'],
@@ -191,8 +189,8 @@ describe('every escape attempt through the actions is a typed error naming what 
 describe('read, write and edit through perform', () => {
   it('round-trips a write, an edit and a read, and the frame shows the new file', async () => {
     const surface = await createFileSurface(surfaceOptions())
-    const frames: Frame[] = []
-    const unsubscribe = surface.subscribe((frame) => frames.push(frame))
+    let changes = 0
+    const unsubscribe = surface.subscribe(() => changes++)
     expect(await act(surface, 'write', { path: 'src/new.ts', content: 'let x = 1\n' })).toEqual({ success: true, path: '/src/new.ts', bytes_written: 10, created: true })
     expect(await act(surface, 'edit', { path: 'src/new.ts', old_text: 'x = 1', new_text: 'x = 2' })).toEqual({ success: true, path: '/src/new.ts', replacements: 1, bytes_written: 10 })
     expect(await act(surface, 'read', { path: 'src/new.ts' })).toMatchObject({ content: 'let x = 2\n', encoding: 'utf8', truncated: false })
@@ -200,9 +198,11 @@ describe('read, write and edit through perform', () => {
     const error = await failure(surface, 'edit', { path: 'src/new.ts', old_text: 'let', new_text: 'const', expected_count: 2 })
     expect(error).toMatchObject({ code: 'conflict', details: { expected: 2, found: 1 } })
     await act(surface, 'navigate', { path: 'src' })
-    await new Promise((resolve) => setTimeout(resolve, 50))
     expect(findByPath((await surface.snapshot()).tree, '/src/new.ts')).not.toBeNull()
-    expect(frames.length).toBeGreaterThan(0)
+    // The shown directory is watched: a file written by anyone else is a change too.
+    writeFileSync(join(rootDir, 'src', 'other.ts'), 'x\n')
+    await expect.poll(() => changes, { timeout: 5000 }).toBeGreaterThan(0)
+    rmSync(join(rootDir, 'src', 'other.ts'))
     unsubscribe()
     rmSync(join(rootDir, 'src', 'new.ts'))
     await surface.close()
@@ -211,10 +211,12 @@ describe('read, write and edit through perform', () => {
   it('refuses unknown actions and a closed surface', async () => {
     const surface = await createFileSurface(surfaceOptions())
     const frame = await surface.snapshot()
-    const target = { ...(frame.actions[0] as Frame['actions'][number]), id: 'delete' }
-    await expect(surface.perform(target, {}, ctx())).rejects.toMatchObject({ code: 'not_found', message: expect.stringContaining('expected one of list, navigate, find, read, write, edit') })
+    const list = resolveTarget(frame, 'list')
+    const call = { frame, ...list, contract: { ...list.contract, id: 'delete' }, input: {} }
+    await expect(surface.perform(call, ctx())).rejects.toMatchObject({ code: 'not_found', details: { expected: ['list', 'navigate', 'find', 'read', 'write', 'edit'], found: 'delete' } })
+    await expect(surface.perform({ frame, ...list, input: { path: 7 } }, ctx())).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringContaining('path') })
     await surface.close()
-    await expect(surface.perform(frame.actions[0] as Frame['actions'][number], {}, ctx())).rejects.toMatchObject({ code: 'conflict' })
+    await expect(surface.perform({ frame, ...list, input: {} }, ctx())).rejects.toMatchObject({ code: 'conflict' })
   })
 })
 
@@ -252,10 +254,12 @@ describe('the frame', () => {
     await two.close()
   })
 
-  it('carries all six actions, and each target\'s centre hit-tests to its node', async () => {
+  it('carries all six actions as actions of the whole tile, each with both schemas', async () => {
     const surface = await createFileSurface(surfaceOptions())
     const frame = await surface.snapshot()
-    expect(frame.actions.map((a) => [a.id, a.contract.risk])).toEqual([
+    expect(frame.targets.every((t) => t.nodeId === undefined && t.ref === t.contract && t.enabled)).toBe(true)
+    for (const contract of frame.contracts) expect([contract.inputSchema?.type, contract.outputSchema?.type !== undefined]).toEqual(['object', true])
+    expect(frame.contracts.map((c) => [c.id, c.risk])).toEqual([
       ['list', 'read'],
       ['navigate', 'read'],
       ['find', 'read'],
@@ -263,14 +267,6 @@ describe('the frame', () => {
       ['write', 'write'],
       ['edit', 'write'],
     ])
-    for (const target of frame.actions) {
-      const { x, y, width, height } = target.bounds
-      expect(width).toBeGreaterThan(0)
-      expect(height).toBeGreaterThan(0)
-      const hit = hitTest(frame.tree, frame.layout, { x: x + width / 2, y: y + height / 2 })
-      const node = findNodeById(frame.tree, target.nodeId)
-      expect(hit !== null && node !== null && isWithin(node, hit.id), target.id).toBe(true)
-    }
     await surface.close()
   })
 

@@ -1,20 +1,20 @@
+import { watch, type FSWatcher } from 'node:fs'
 import {
-  type ActionContract,
-  type ActionTarget,
+  type ActionCall,
   type Frame,
   type JsonObject,
   type JsonValue,
   type PerformContext,
+  type RiskAssessment,
   type Surface,
   TesseraError,
   sha256Hex,
 } from '@tessera/protocol'
-import { type ElementNode, agentAction, box, buildFrame, createLayoutEngine, text } from '@tessera/ui'
+import { type ElementNode, box, buildFrame, createLayoutEngine, text } from '@tessera/ui'
+import { FILE_ACTIONS } from './file-actions.js'
 import { COLOR_TABLE, DEFAULT_GRID, type GridOptions, colorCategory, gridPosition } from './file-info.js'
-import { MAX_PATTERN_LENGTH } from './glob.js'
-import { objectInput, optionalBoolean, optionalEnum, optionalInteger, optionalString, requiredString } from './input.js'
-import { LIMITS, type DirectoryScan, editFile, findFiles, listDirectory, readFile, resolveDirectory, scanDirectory, writeFile } from './operations.js'
-import { MAX_PATH_BYTES, type ResolvedRoot, type Root, displayPath, openDirectory, prepareRoots } from './safe-path.js'
+import { type DirectoryScan, resolveDirectory, scanDirectory } from './operations.js'
+import { type ResolvedRoot, type Root, displayPath, openDirectory, prepareRoots } from './safe-path.js'
 
 export interface FileSurfaceOptions {
   /** One or more roots; the first is the default ("/..." paths), others are "name:/...". */
@@ -31,122 +31,11 @@ export interface FileSurfaceOptions {
   maxFrameEntries?: number
 }
 
-/** Height of the header and of the toolbar above the grid; the grid starts below both. */
+/** How long after a write its own change events are recognised as such. */
+const OWN_WRITE_GRACE_MS = 2_000
+
+/** Height of one header row; the header has two (location, status) and the grid starts below it. */
 const BAR_HEIGHT = 40
-
-const PATH_SCHEMA = { type: 'string', minLength: 0, maxLength: MAX_PATH_BYTES, description: 'Path relative to a root ("/" is the root; "name:/x" picks another root). Not relative to the current directory.' }
-
-/** The surface's actions; every frame carries all of them, so an agent always sees the full tool set. */
-export const FILE_ACTIONS = Object.freeze({
-  list: agentAction({
-    id: 'list',
-    kind: 'list',
-    title: 'List a directory',
-    risk: 'read',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        path: { ...PATH_SCHEMA, description: `${PATH_SCHEMA.description} Default: the directory the tile shows.` },
-        offset: { type: 'integer', minimum: 0, description: 'Skip this many entries of the sorted listing (directories first, then by name).' },
-        limit: { type: 'integer', minimum: 1, maximum: LIMITS.listMaxLimit, description: `Entries to return; default ${LIMITS.listDefaultLimit}. A page as long as the limit may have more after it.` },
-      },
-      additionalProperties: false,
-    },
-  }),
-  navigate: agentAction({
-    id: 'navigate',
-    kind: 'navigate',
-    title: 'Move the browser tile to a directory',
-    // Read: it touches no file, is idempotent and undone by navigating back; only the
-    // tile's view (state.cwd) moves, as a claims list's "open claim" does.
-    risk: 'read',
-    inputSchema: {
-      type: 'object',
-      properties: { path: PATH_SCHEMA },
-      required: ['path'],
-      additionalProperties: false,
-    },
-  }),
-  find: agentAction({
-    id: 'find',
-    kind: 'search',
-    title: 'Find files by glob pattern',
-    risk: 'read',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        pattern: { type: 'string', minLength: 1, maxLength: MAX_PATTERN_LENGTH, description: 'Glob relative to path: *, ?, [a-z], **, {a,b}. Without "/" it matches names at any depth (as **/pattern).' },
-        path: { ...PATH_SCHEMA, description: `Directory to search; default: the directory the tile shows. ${PATH_SCHEMA.description}` },
-        max_results: { type: 'integer', minimum: 1, maximum: LIMITS.findMaxResults, description: `Default ${LIMITS.findDefaultResults}; "truncated" says when more exist.` },
-        max_depth: { type: 'integer', minimum: 1, maximum: LIMITS.findMaxDepth, description: `Directory levels below path; default ${LIMITS.findDefaultDepth}.` },
-        include_hidden: { type: 'boolean', description: 'Let wildcards match names starting with "." and search hidden directories; default false.' },
-      },
-      required: ['pattern'],
-      additionalProperties: false,
-    },
-  }),
-  read: agentAction({
-    id: 'read',
-    kind: 'read',
-    title: 'Read a file',
-    risk: 'read',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        path: PATH_SCHEMA,
-        max_bytes: { type: 'integer', minimum: 1, maximum: LIMITS.readMaxBytes, description: `Default ${LIMITS.readDefaultBytes} (256 KiB); at most ${LIMITS.readMaxBytes} (16 MiB).` },
-        offset: { type: 'integer', minimum: 0, description: 'Byte offset to start at; continue with next_offset.' },
-      },
-      required: ['path'],
-      additionalProperties: false,
-    },
-  }),
-  write: agentAction({
-    id: 'write',
-    kind: 'write',
-    title: 'Write a whole file',
-    risk: 'write',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        path: PATH_SCHEMA,
-        content: { type: 'string', description: `The new contents; at most ${LIMITS.writeMaxBytes} bytes once decoded.` },
-        encoding: { type: 'string', enum: ['utf8', 'base64'], description: 'How content is encoded; default utf8.' },
-        create_dirs: { type: 'boolean', description: 'Create missing parent directories; default false.' },
-      },
-      required: ['path', 'content'],
-      additionalProperties: false,
-    },
-  }),
-  edit: agentAction({
-    id: 'edit',
-    kind: 'edit',
-    title: 'Replace exact text in a file',
-    risk: 'write',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        path: PATH_SCHEMA,
-        old_text: { type: 'string', minLength: 1, description: 'Exact text to replace (non-overlapping occurrences).' },
-        new_text: { type: 'string' },
-        expected_count: { type: 'integer', minimum: 1, description: 'How many occurrences must exist; default 1. Nothing changes otherwise.' },
-      },
-      required: ['path', 'old_text', 'new_text'],
-      additionalProperties: false,
-    },
-  }),
-} satisfies Record<string, ActionContract>)
-
-export type FileActionId = keyof typeof FILE_ACTIONS
-
-const BUTTONS: Array<[FileActionId, string]> = [
-  ['list', 'List'],
-  ['navigate', 'Go to'],
-  ['find', 'Find'],
-  ['read', 'Read'],
-  ['write', 'Write'],
-  ['edit', 'Edit'],
-]
 
 interface Location {
   root: ResolvedRoot
@@ -173,9 +62,10 @@ function shortName(name: string): string {
 /**
  * A file browser tile over one or more roots. The frame is a grid of the current
  * directory's entries (one node per entry, at the x/y its FileInfo reports) under a
- * header and a toolbar carrying the six actions. Paths in every action are relative to a
- * root, never to the current directory; the current directory only sets the defaults of
- * list and find and what the tile shows.
+ * header; the six actions (file-actions.ts) belong to the whole tile. Paths in every
+ * action are relative to a root, never to the current directory; the current directory
+ * only sets the defaults of list and find and what the tile shows. A change on disk in the
+ * shown directory is reported to subscribers, so a cached frame never shows old entries.
  */
 export class FileSurface implements Surface {
   readonly kind = 'files' as const
@@ -185,7 +75,11 @@ export class FileSurface implements Surface {
   readonly maxFrameEntries: number
   readonly #ready: Promise<ResolvedRoot[]>
   readonly #engine = createLayoutEngine()
-  readonly #listeners = new Set<(frame: Frame) => void>()
+  readonly #listeners = new Set<(frame?: Frame) => void>()
+  #watcher: FSWatcher | null = null
+  /** Names this tile is writing, until when: their change events are its own, already in the frame it answers with. */
+  readonly #ownWrites = new Map<string, number>()
+  #watched = ''
   #cwd: Location | null = null
   #closed = false
 
@@ -210,6 +104,11 @@ export class FileSurface implements Surface {
   /** Resolves once the roots and the starting directory are checked; rejects with the configuration error. */
   async ready(): Promise<void> {
     await this.#ready
+  }
+
+  /** The checked roots (waits for the checks made at construction). */
+  roots(): Promise<ResolvedRoot[]> {
+    return this.#ready
   }
 
   /** The directory the tile shows, as a display path. */
@@ -263,18 +162,11 @@ export class FileSurface implements Surface {
       )
     })
 
-    const buttonWidth = Math.floor(width / BUTTONS.length)
     const tree = box({ role: 'application', name: this.title, style: { width, flexDirection: 'column' } }, [
-      box({ key: 'header', role: 'banner', style: { height: BAR_HEIGHT, flexDirection: 'row', alignItems: 'center', justifyContent: 'space-between', paddingX: 8 } }, [
+      box({ key: 'header', role: 'banner', style: { height: 2 * BAR_HEIGHT, flexDirection: 'column', justifyContent: 'center', paddingX: 8 } }, [
         text({ key: 'location', role: 'heading', text: location }),
         text({ key: 'count', role: 'status', text: error ?? `${scan.total} ${scan.total === 1 ? 'entry' : 'entries'}${cwd.root.readOnly ? ' · read-only' : ''}` }),
       ]),
-      box(
-        { key: 'toolbar', role: 'toolbar', style: { height: BAR_HEIGHT, flexDirection: 'row' } },
-        BUTTONS.map(([id, label]) =>
-          box({ role: 'button', name: FILE_ACTIONS[id].title, semantic: { agentAction: FILE_ACTIONS[id] }, style: { width: buttonWidth, height: BAR_HEIGHT, padding: 8 } }, [text({ key: 'label', text: label })]),
-        ),
-      ),
       box({ key: 'grid', role: 'list', name: `Entries of ${location}`, style: { position: 'relative', width, height: rows * cell } }, entries),
       hidden > 0
         ? text({ key: 'more', role: 'status', text: `${hidden} more ${hidden === 1 ? 'entry' : 'entries'} not drawn${scan.capped ? ' (directory too large to sort fully)' : ''}; list with offset ${shown.length} to page through them` })
@@ -297,100 +189,91 @@ export class FileSurface implements Surface {
       state,
       viewport: { width, height: top + rows * cell + (hidden > 0 ? BAR_HEIGHT : 0) },
       layoutEngine: this.#engine,
+      contracts: FILE_ACTIONS.contracts,
     })
   }
 
-  async perform(target: ActionTarget, input: JsonValue | undefined, ctx: PerformContext): Promise<JsonValue | undefined> {
-    ctx.signal.throwIfAborted()
+  async perform(call: ActionCall, ctx: PerformContext): Promise<JsonValue | undefined> {
     if (this.#closed) throw new TesseraError('conflict', `surface "${this.id}" is closed`, { expected: 'open surface', found: 'closed' })
-    const roots = await this.#ready
-    const action = target.id
-    switch (action) {
-      case 'list': {
-        const args = objectInput(action, input, ['path', 'offset', 'limit'])
-        const listing = await listDirectory(roots, optionalString(action, args, 'path') ?? this.cwd, {
-          offset: optionalInteger(action, args, 'offset', { min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 }),
-          limit: optionalInteger(action, args, 'limit', { min: 1, max: LIMITS.listMaxLimit, fallback: LIMITS.listDefaultLimit }),
-          grid: this.grid,
-          signal: ctx.signal,
-        })
-        return listing.files
-      }
-      case 'navigate': {
-        const args = objectInput(action, input, ['path'])
-        const directory = await resolveDirectory(roots, requiredString(action, args, 'path'))
-        const dir = await openDirectory(directory.root, directory.relative)
-        let scan: DirectoryScan
-        try {
-          scan = await scanDirectory(dir, ctx.signal)
-        } finally {
-          await dir.close()
-        }
-        this.#cwd = { root: directory.root, relative: directory.relative }
-        this.#notify()
-        return { success: true, files_count: scan.total, path: directory.display }
-      }
-      case 'find': {
-        const args = objectInput(action, input, ['pattern', 'path', 'max_results', 'max_depth', 'include_hidden'])
-        return await findFiles(roots, {
-          pattern: requiredString(action, args, 'pattern'),
-          path: optionalString(action, args, 'path') ?? this.cwd,
-          maxResults: optionalInteger(action, args, 'max_results', { min: 1, max: LIMITS.findMaxResults, fallback: LIMITS.findDefaultResults }),
-          maxDepth: optionalInteger(action, args, 'max_depth', { min: 1, max: LIMITS.findMaxDepth, fallback: LIMITS.findDefaultDepth }),
-          includeHidden: optionalBoolean(action, args, 'include_hidden', false),
-          signal: ctx.signal,
-        })
-      }
-      case 'read': {
-        const args = objectInput(action, input, ['path', 'max_bytes', 'offset'])
-        return await readFile(roots, requiredString(action, args, 'path'), {
-          maxBytes: optionalInteger(action, args, 'max_bytes', { min: 1, max: LIMITS.readMaxBytes, fallback: LIMITS.readDefaultBytes }),
-          offset: optionalInteger(action, args, 'offset', { min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 }),
-        })
-      }
-      case 'write': {
-        const args = objectInput(action, input, ['path', 'content', 'encoding', 'create_dirs'])
-        const result = await writeFile(roots, requiredString(action, args, 'path'), {
-          content: requiredString(action, args, 'content'),
-          encoding: optionalEnum(action, args, 'encoding', ['utf8', 'base64'] as const, 'utf8'),
-          createDirs: optionalBoolean(action, args, 'create_dirs', false),
-        })
-        this.#notify()
-        return result
-      }
-      case 'edit': {
-        const args = objectInput(action, input, ['path', 'old_text', 'new_text', 'expected_count'])
-        const result = await editFile(roots, requiredString(action, args, 'path'), {
-          oldText: requiredString(action, args, 'old_text'),
-          newText: requiredString(action, args, 'new_text'),
-          expectedCount: optionalInteger(action, args, 'expected_count', { min: 1, max: Number.MAX_SAFE_INTEGER, fallback: 1 }),
-        })
-        this.#notify()
-        return result
-      }
-      default:
-        throw new TesseraError('not_found', `surface "${this.id}" has no action "${action}"; expected one of ${Object.keys(FILE_ACTIONS).join(', ')}`, { expected: Object.keys(FILE_ACTIONS), found: action })
+    return FILE_ACTIONS.perform(this, call, ctx)
+  }
+
+  assess(call: ActionCall): Promise<RiskAssessment | null> {
+    return FILE_ACTIONS.assess(this, call)
+  }
+
+  /** Moves the tile to a directory (the navigate action). */
+  async navigate(path: string, signal: AbortSignal): Promise<{ success: true; files_count: number; path: string }> {
+    const directory = await resolveDirectory(await this.#ready, path)
+    const dir = await openDirectory(directory.root, directory.relative)
+    let scan: DirectoryScan
+    try {
+      scan = await scanDirectory(dir, signal)
+    } finally {
+      await dir.close()
+    }
+    this.#cwd = { root: directory.root, relative: directory.relative }
+    this.#watch()
+    return { success: true, files_count: scan.total, path: directory.display }
+  }
+
+  /** Tells subscribers when the shown directory changes on disk, by this tile's actions or anyone else. */
+  subscribe(onChange: (frame?: Frame) => void): () => void {
+    this.#listeners.add(onChange)
+    this.#watch()
+    return () => {
+      this.#listeners.delete(onChange)
+      if (this.#listeners.size === 0) this.#unwatch()
     }
   }
 
-  subscribe(onFrame: (frame: Frame) => void): () => void {
-    this.#listeners.add(onFrame)
-    return () => this.#listeners.delete(onFrame)
+  #watch(): void {
+    if (this.#listeners.size === 0 || this.#closed || this.#cwd === null) return
+    const path = this.#cwd.root.real + (this.#cwd.relative === '' ? '' : `/${this.#cwd.relative}`)
+    if (path === this.#watched && this.#watcher !== null) return
+    this.#unwatch()
+    this.#watched = path
+    try {
+      this.#watcher = watch(path, { persistent: false }, (_event, name) => {
+        if (name !== null && this.#isOwnChange(name)) return
+        for (const listener of this.#listeners) listener()
+      })
+      this.#watcher.on('error', () => this.#unwatch())
+    } catch {
+      // A directory that cannot be watched (gone, no inotify slots) is still snapshotted on every action.
+      this.#watcher = null
+    }
   }
 
-  /** Pushes a fresh frame to subscribers after an action that may have changed the view. */
-  #notify(): void {
-    if (this.#listeners.size === 0) return
-    this.snapshot().then(
-      (frame) => {
-        for (const listener of this.#listeners) listener(frame)
-      },
-      () => undefined,
-    )
+  /**
+   * Marks a path this tile is about to write. The gateway takes the frame after the action
+   * anyway; reporting the tile's own write as a change too would cost every write a second
+   * snapshot. Changes by anyone else, to any other name, are still reported.
+   */
+  expectOwnWrite(path: string): void {
+    const name = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf(':')) + 1)
+    if (name !== '') this.#ownWrites.set(name, Date.now() + OWN_WRITE_GRACE_MS)
+  }
+
+  #isOwnChange(name: string): boolean {
+    // The temporary files of atomic writes (atomic-write.ts) never show in a listing that matters.
+    if (name.startsWith('.tessera-') && name.endsWith('.tmp')) return true
+    const until = this.#ownWrites.get(name)
+    if (until === undefined) return false
+    if (until >= Date.now()) return true
+    this.#ownWrites.delete(name)
+    return false
+  }
+
+  #unwatch(): void {
+    this.#watcher?.close()
+    this.#watcher = null
+    this.#watched = ''
   }
 
   async close(): Promise<void> {
     this.#closed = true
+    this.#unwatch()
     this.#listeners.clear()
     this.#engine.dispose()
   }

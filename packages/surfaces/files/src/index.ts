@@ -1,4 +1,6 @@
-export { FileSurface, createFileSurface, FILE_ACTIONS, type FileSurfaceOptions, type FileActionId } from './file-surface.js'
+export { FileSurface, createFileSurface, type FileSurfaceOptions } from './file-surface.js'
+export { FILE_ACTIONS, type FileActionId } from './file-actions.js'
+export * from './file-schemas.js'
 export {
   resolveInRoot,
   prepareRoots,
@@ -60,3 +62,4 @@ export {
 } from './operations.js'
 export { writeFileAtomic, versionOf, type AtomicWriteOptions, type AtomicWriteOutcome, type FileVersion } from './atomic-write.js'
 export { compileGlob, expandBraces, MAX_PATTERN_LENGTH, MAX_BRACE_ALTERNATIVES, type CompiledGlob, type GlobOptions, type GlobState } from './glob.js'
+export { filesKind, FilesConfig } from './file-kind.js'

@@ -1,3 +1,4 @@
+import { maxRisk } from '@tessera/protocol'
 import { parse, type ParseEntry } from 'shell-quote'
 import { SUBSTITUTION_PLACEHOLDER, scanShell } from './shell-scan.js'
 
@@ -28,7 +29,6 @@ export function classifyCommand(command: string): CommandClassification {
   return { risk: result.risk, reasons: [...new Set(result.reasons)], argvs: result.argvs }
 }
 
-const RANK: Record<CommandRisk, number> = { read: 0, write: 1, destructive: 2 }
 const MAX_DEPTH = 8
 
 class Findings {
@@ -37,7 +37,7 @@ class Findings {
   argvs: string[][] = []
 
   add(risk: CommandRisk, reason?: string): void {
-    if (RANK[risk] > RANK[this.risk]) this.risk = risk
+    this.risk = maxRisk(this.risk, risk) as CommandRisk
     if (reason !== undefined && risk !== 'read') this.reasons.push(reason)
   }
 }

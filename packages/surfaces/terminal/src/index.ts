@@ -1,5 +1,4 @@
 export { TerminalSurface, type TerminalSurfaceOptions } from './terminal-surface.js'
-export { TerminalManager, type CreateTerminalOptions, type TerminalInfo, type TerminalManagerOptions } from './terminal-manager.js'
 export {
   ShellSession,
   KEYS,
@@ -26,3 +25,5 @@ export { scanShell, type ScannedShell } from './shell-scan.js'
 export { sandboxCommand, sandboxAvailable, type SandboxCommand, type SandboxLayout, type SandboxOptions } from './sandbox.js'
 export { OutputLog, type LogSlice } from './output-log.js'
 export { Screen, type ScreenCursor } from './screen.js'
+export { terminalKind, TerminalConfig } from './terminal-kind.js'
+export { CommandResultSchema } from './terminal-actions.js'

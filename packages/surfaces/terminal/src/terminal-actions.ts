@@ -1,131 +1,133 @@
-import type { ActionContract } from '@tessera/protocol'
-import { agentAction } from '@tessera/ui'
+import { actionSet, defineAction } from '@tessera/kit'
+import { z } from 'zod'
+import { classifyCommand } from './command-policy.js'
 import { KEYS } from './shell-session.js'
+import type { TerminalSurface } from './terminal-surface.js'
 
-const since = {
-  description: 'An output offset, or "last": where the previous read or wait_for ended (the default).',
-  oneOf: [{ type: 'integer', minimum: 0 }, { const: 'last' }],
+const terminalAction = defineAction<TerminalSurface>()
+
+const Since = z.union([z.number().int().min(0), z.literal('last')]).describe('An output offset, or "last": where the previous read or wait_for ended (the default).')
+const Timeout = z.number().int().min(1).describe('Milliseconds; any positive value, no upper bound. Default 30000.')
+const Signal = z.enum(['SIGKILL', 'SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT'])
+const exitCode = z.number().int().nullable()
+
+export const CommandResultSchema = z.object({
+  stdout: z.string(),
+  stderr: z.string(),
+  exit_code: exitCode,
+  success: z.boolean(),
+  duration_ms: z.number(),
+  truncated: z.boolean(),
+  timed_out: z.boolean(),
+  stdout_bytes: z.number(),
+  stderr_bytes: z.number(),
+  offset: z.number(),
+  cwd: z.string(),
+  note: z.string().optional(),
+})
+
+/** Raises execute, start and input to the risk of the command they carry, as classified from its parsed words (docs/terminal.md says where that ends). */
+function commandRisk(source: string | undefined) {
+  if (source === undefined || source.trim().length === 0) return null
+  const classification = classifyCommand(source)
+  const reason = classification.reasons.length > 0 ? classification.reasons.join('; ') : 'only read-only commands'
+  return { risk: classification.risk, reason: `${classification.risk}: ${reason}` }
 }
-const timeout = { type: 'integer', minimum: 1, description: 'Milliseconds; any positive value, no upper bound. Default 30000.' }
 
 /**
- * The terminal's action contracts. Risks are the floor: `assess` raises execute, start and
- * input to destructive when the classifier finds a destructive command, so the gateway
- * asks a human first.
+ * The terminal's actions. Risks are the floor: `assess` raises execute, start and input to
+ * destructive when the classifier finds a destructive command, so the gateway asks a human
+ * first. Reading, typing, waiting, interrupting and killing run beside a command that holds
+ * the terminal (`exclusive: false`).
  *
- * `kill` is write, not destructive: it only ends processes this terminal started, which
- * the agent could end anyway with interrupt or with a `kill` command of its own.
+ * `kill` is write, not destructive: it only ends processes this terminal started, which the
+ * agent could end anyway with interrupt or with a `kill` command of its own. Closing a
+ * terminal is the map's `close`, like any tile.
  */
-export const TERMINAL_ACTIONS: readonly ActionContract[] = [
-  agentAction({
+export const TERMINAL_ACTIONS = actionSet<TerminalSurface>([
+  terminalAction({
     id: 'execute',
-    kind: 'execute',
     title: 'Run a command and wait for its result',
     risk: 'write',
-    inputSchema: {
-      type: 'object',
-      properties: { command: { type: 'string', minLength: 1 }, timeout_ms: timeout },
-      required: ['command'],
-      additionalProperties: false,
-    },
+    input: z.strictObject({ command: z.string().min(1), timeout_ms: Timeout.optional() }),
+    output: CommandResultSchema,
+    timeout: (input) => input.timeout_ms ?? null,
+    assess: (input) => commandRisk(input.command),
+    run: (input, { surface, signal }) => surface.session.execute(input.command, { timeoutMs: input.timeout_ms, signal }),
   }),
-  agentAction({
+  terminalAction({
     id: 'start',
     kind: 'execute',
     title: 'Start a long-running or interactive command without waiting',
     risk: 'write',
-    inputSchema: {
-      type: 'object',
-      properties: { command: { type: 'string', minLength: 1 } },
-      required: ['command'],
-      additionalProperties: false,
-    },
+    input: z.strictObject({ command: z.string().min(1) }),
+    output: z.object({ offset: z.number(), running: z.boolean(), exit_code: exitCode }).loose(),
+    assess: (input) => commandRisk(input.command),
+    run: (input, { surface, signal }) => surface.session.start(input.command, { signal }),
   }),
-  agentAction({
+  terminalAction({
     id: 'read',
-    // Runs beside a command that holds the terminal: reading it, feeding it, stopping it.
     exclusive: false,
-    kind: 'read',
     title: 'Read output: new since the last read, from an offset or line, or the tail',
     risk: 'read',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        since,
-        line: { type: 'integer', minimum: 0, description: 'Absolute line number, 0-based, counted from the terminal start.' },
-        tail: { type: 'integer', minimum: 0, description: 'Only the last N lines.' },
-        max_chars: { type: 'integer', minimum: 1, description: 'At most this many characters (default 65536); `more` says when output was left for the next read.' },
-      },
-      additionalProperties: false,
-    },
+    input: z.strictObject({
+      since: Since.optional(),
+      line: z.number().int().min(0).optional().describe('Absolute line number, 0-based, counted from the terminal start.'),
+      tail: z.number().int().min(0).optional().describe('Only the last N lines.'),
+      max_chars: z.number().int().min(1).optional().describe('At most this many characters (default 65536); `more` says when output was left for the next read.'),
+    }),
+    output: z.object({ text: z.string(), offset: z.number(), next_offset: z.number(), more: z.boolean(), busy: z.boolean(), prompt_ready: z.boolean(), exit_code: exitCode }).loose(),
+    run: (input, { surface }) => surface.session.read({ since: input.since, line: input.line, tail: input.tail, maxChars: input.max_chars }),
   }),
-  agentAction({
+  terminalAction({
     id: 'input',
-    // Runs beside a command that holds the terminal: reading it, feeding it, stopping it.
     exclusive: false,
     kind: 'type',
     title: 'Type text or keys into the terminal',
     risk: 'write',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        text: { type: 'string' },
-        enter: { type: 'boolean', description: 'Press Enter after the text.' },
-        keys: { type: 'array', items: { type: 'string', enum: Object.keys(KEYS) }, maxItems: 64, description: 'Named keys pressed after the text.' },
-      },
-      additionalProperties: false,
-    },
+    input: z.strictObject({
+      text: z.string().optional(),
+      enter: z.boolean().optional().describe('Press Enter after the text.'),
+      keys: z.array(z.enum(Object.keys(KEYS) as [string, ...string[]])).max(64).optional().describe('Named keys pressed after the text.'),
+    }),
+    output: z.looseObject({}),
+    assess: (input) => commandRisk(input.text),
+    run: (input, { surface }) => surface.session.input(input.text ?? '', { enter: input.enter, keys: input.keys }),
   }),
-  agentAction({
+  terminalAction({
     id: 'wait_for',
-    // Runs beside a command that holds the terminal: reading it, feeding it, stopping it.
     exclusive: false,
     kind: 'wait',
     title: 'Wait for output matching a pattern, or for the shell prompt',
     risk: 'read',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        pattern: { type: 'string', minLength: 1, maxLength: 1000, description: 'Plain text, or /regex/flags.' },
-        prompt: { type: 'boolean', description: 'Wait until the shell is back at its prompt.' },
-        timeout_ms: timeout,
-        since,
-        screen: { type: 'boolean', description: 'Match the visible screen instead of the output stream.' },
-      },
-      additionalProperties: false,
-    },
+    input: z.strictObject({
+      pattern: z.string().min(1).max(1000).optional().describe('Plain text, or /regex/flags.'),
+      prompt: z.boolean().optional().describe('Wait until the shell is back at its prompt.'),
+      timeout_ms: Timeout.optional(),
+      since: Since.optional(),
+      screen: z.boolean().optional().describe('Match the visible screen instead of the output stream.'),
+    }),
+    output: z.object({ matched: z.boolean(), timed_out: z.boolean(), match: z.string().nullable(), text: z.string(), next_offset: z.number(), busy: z.boolean(), prompt_ready: z.boolean(), exit_code: exitCode }).loose(),
+    timeout: (input) => input.timeout_ms ?? null,
+    run: (input, { surface, signal }) =>
+      surface.session.waitFor({ pattern: input.pattern, prompt: input.prompt, timeoutMs: input.timeout_ms, since: input.since, screen: input.screen, signal }),
   }),
-  agentAction({
+  terminalAction({
     id: 'interrupt',
-    // Runs beside a command that holds the terminal: reading it, feeding it, stopping it.
     exclusive: false,
-    kind: 'interrupt',
     title: 'Interrupt the running program (Ctrl-C)',
     risk: 'write',
-    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    input: z.strictObject({}),
+    output: z.object({ offset: z.number() }).loose(),
+    run: (_input, { surface }) => surface.session.interrupt(),
   }),
-  agentAction({
+  terminalAction({
     id: 'kill',
-    // Runs beside a command that holds the terminal: reading it, feeding it, stopping it.
     exclusive: false,
-    kind: 'kill',
     title: 'Kill the foreground program, all programs of this terminal, or restart the shell',
     risk: 'write',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        restart: { type: 'boolean' },
-        all: { type: 'boolean' },
-        signal: { type: 'string', enum: ['SIGKILL', 'SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT'] },
-      },
-      additionalProperties: false,
-    },
+    input: z.strictObject({ restart: z.boolean().optional(), all: z.boolean().optional(), signal: Signal.optional() }),
+    output: z.object({ killed: z.array(z.number()), restarted: z.boolean(), signal: z.string(), note: z.string().optional() }),
+    run: (input, { surface }) => surface.session.kill({ restart: input.restart, all: input.all, signal: input.signal }),
   }),
-  agentAction({
-    id: 'close',
-    kind: 'close',
-    title: 'Close the terminal and end everything it started',
-    risk: 'write',
-    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-  }),
-]
+])

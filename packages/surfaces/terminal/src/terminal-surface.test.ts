@@ -1,16 +1,12 @@
 import { Gateway, openMemoryStore } from '@tessera/gateway'
-import type { ActionTarget, Frame, JsonValue, PerformContext, Principal, UiNode } from '@tessera/protocol'
+import { type ActionCall, type Frame, type JsonValue, type PerformContext, type Principal, type UiNode, resolveTarget } from '@tessera/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { pidExists } from './processes.js'
-import { TerminalManager } from './terminal-manager.js'
 import { TerminalSurface } from './terminal-surface.js'
 
 const ctx = (): PerformContext => ({ actor: 'agent-1', session: 'test', requestId: 'r1', signal: new AbortController().signal })
 
-function target(frame: Frame, id: string): ActionTarget {
-  const found = frame.actions.find((action) => action.id === id)
-  if (found === undefined) throw new Error(`no action ${id} in the frame`)
-  return found
+function call(frame: Frame, id: string, input: JsonValue): ActionCall {
+  return { frame, ...resolveTarget(frame, id), input }
 }
 
 function screenLines(frame: Frame): string[] {
@@ -33,9 +29,11 @@ describe('TerminalSurface', () => {
     const frame = await terminal.snapshot()
     expect(frame.surface).toBe('term-test')
     expect(frame.state).toMatchObject({ cwd: '/tmp', busy: false, promptReady: true, cols: 120, rows: 32, lastExitCode: null, status: 'ready' })
-    expect(frame.actions.map((action) => [action.id, action.contract.risk])).toEqual([
-      ['execute', 'write'], ['start', 'write'], ['read', 'read'], ['input', 'write'], ['wait_for', 'read'], ['interrupt', 'write'], ['kill', 'write'], ['close', 'write'],
+    expect(frame.contracts.map((contract) => [contract.id, contract.risk])).toEqual([
+      ['execute', 'write'], ['start', 'write'], ['read', 'read'], ['input', 'write'], ['wait_for', 'read'], ['interrupt', 'write'], ['kill', 'write'],
     ])
+    // Actions of the whole terminal: no invented toolbar nodes.
+    expect(frame.targets.every((target) => target.nodeId === undefined && target.ref === target.contract)).toBe(true)
     expect(screenLines(frame)[0]).toBe('/tmp #')
     expect(frame.layout.cursor).toBeDefined()
     const status = frame.tree.children?.find((node) => node.id === 'status')
@@ -44,7 +42,7 @@ describe('TerminalSurface', () => {
 
   it('runs actions through perform and renders ANSI-heavy output as plain text', async () => {
     const first = await terminal.snapshot()
-    const result = (await terminal.perform(target(first, 'execute'), { command: "clear; printf '\\e[1;31mred\\e[0m \\e[42mon green\\e[0m\\n'; ls --color=always /" }, ctx())) as Record<string, JsonValue>
+    const result = (await terminal.perform(call(first, 'execute', { command: "clear; printf '\\e[1;31mred\\e[0m \\e[42mon green\\e[0m\\n'; ls --color=always /" }), ctx())) as Record<string, JsonValue>
     expect(result.exit_code).toBe(0)
     const frame = await terminal.snapshot()
     const lines = screenLines(frame)
@@ -56,7 +54,7 @@ describe('TerminalSurface', () => {
 
   it('renders top -b -n1 into the screen model', async () => {
     const frame0 = await terminal.snapshot()
-    await terminal.perform(target(frame0, 'execute'), { command: 'clear; top -b -n1 | head -20' }, ctx())
+    await terminal.perform(call(frame0, 'execute', { command: 'clear; top -b -n1 | head -20' }), ctx())
     const text = screenLines(await terminal.snapshot()).join('\n')
     expect(text).toMatch(/PID\s+USER/)
     expect(text).toMatch(/COMMAND/)
@@ -72,7 +70,7 @@ describe('TerminalSurface', () => {
     try {
       const run = async (surface: TerminalSurface): Promise<Frame> => {
         const frame = await surface.snapshot()
-        await surface.perform(target(frame, 'execute'), { command: 'clear; echo same screen' }, ctx())
+        await surface.perform(call(frame, 'execute', { command: 'clear; echo same screen' }), ctx())
         return surface.snapshot()
       }
       const mine = await run(terminal)
@@ -86,27 +84,27 @@ describe('TerminalSurface', () => {
 
   it('raises risk from the classified command, for execute, start and input', async () => {
     const frame = await terminal.snapshot()
-    expect(terminal.assess(target(frame, 'execute'), { command: 'ls -la' })).toMatchObject({ risk: 'read' })
-    expect(terminal.assess(target(frame, 'execute'), { command: 'make build' })).toMatchObject({ risk: 'write' })
-    const destructive = terminal.assess(target(frame, 'start'), { command: "bash -c 'rm -rf /'" })
+    expect((await terminal.assess(call(frame, 'execute', { command: 'ls -la' })))).toMatchObject({ risk: 'read' })
+    expect((await terminal.assess(call(frame, 'execute', { command: 'make build' })))).toMatchObject({ risk: 'write' })
+    const destructive = await terminal.assess(call(frame, 'start', { command: "bash -c 'rm -rf /'" }))
     expect(destructive?.risk).toBe('destructive')
     expect(destructive?.reason).toMatch(/deletes recursively/)
-    expect(terminal.assess(target(frame, 'input'), { text: 'rm -rf ~', enter: true })).toMatchObject({ risk: 'destructive' })
-    expect(terminal.assess(target(frame, 'read'), {})).toBeNull()
+    expect((await terminal.assess(call(frame, 'input', { text: 'rm -rf ~', enter: true })))).toMatchObject({ risk: 'destructive' })
+    expect((await terminal.assess(call(frame, 'read', {})))).toBeNull()
   })
 
   it('reads, waits and interrupts through perform', async () => {
     let frame = await terminal.snapshot()
-    const started = (await terminal.perform(target(frame, 'start'), { command: 'for i in 1 2 3; do echo step-$i; done; sleep 30' }, ctx())) as Record<string, JsonValue>
+    const started = (await terminal.perform(call(frame, 'start', { command: 'for i in 1 2 3; do echo step-$i; done; sleep 30' }), ctx())) as Record<string, JsonValue>
     expect(started.running).toBe(true)
     frame = await terminal.snapshot()
     expect(frame.state).toMatchObject({ busy: true, promptReady: false, status: 'running' })
-    const waited = (await terminal.perform(target(frame, 'wait_for'), { pattern: '/step-3/', timeout_ms: 5000 }, ctx())) as Record<string, JsonValue>
+    const waited = (await terminal.perform(call(frame, 'wait_for', { pattern: '/step-3/', timeout_ms: 5000 }), ctx())) as Record<string, JsonValue>
     expect(waited).toMatchObject({ matched: true, match: 'step-3' })
-    const read = (await terminal.perform(target(frame, 'read'), { since: started.offset as number }, ctx())) as Record<string, JsonValue>
+    const read = (await terminal.perform(call(frame, 'read', { since: started.offset as number }), ctx())) as Record<string, JsonValue>
     expect(read.text).toMatch(/step-1\nstep-2\nstep-3\n/)
-    await terminal.perform(target(frame, 'interrupt'), {}, ctx())
-    const back = (await terminal.perform(target(frame, 'wait_for'), { prompt: true, timeout_ms: 5000 }, ctx())) as Record<string, JsonValue>
+    await terminal.perform(call(frame, 'interrupt', {}), ctx())
+    const back = (await terminal.perform(call(frame, 'wait_for', { prompt: true, timeout_ms: 5000 }), ctx())) as Record<string, JsonValue>
     expect(back).toMatchObject({ matched: true, exit_code: 130 })
   })
 })
@@ -127,33 +125,6 @@ describe('through the gateway', () => {
     } finally {
       await gateway.close()
       await terminal.close()
-    }
-  })
-})
-
-describe('TerminalManager', () => {
-  it('creates, lists, focuses and closes terminals with map positions, reaping each shell', async () => {
-    const manager = new TerminalManager({ cwd: '/tmp' })
-    try {
-      const one = await manager.create({ x: 10, y: 20 })
-      const two = await manager.create({ cwd: '/' })
-      expect(one).toMatchObject({ terminal_id: 'term-1', x: 10, y: 20 })
-      expect(two.terminal_id).toBe('term-2')
-      expect(manager.list()).toEqual([
-        { id: 'term-1', working_dir: '/tmp', focused: false, busy: false, x: 10, y: 20, status: 'ready' },
-        { id: 'term-2', working_dir: '/', focused: true, busy: false, x: two.x, y: two.y, status: 'ready' },
-      ])
-      expect(manager.focus('term-1')).toEqual({ success: true })
-      expect(manager.resolve().id).toBe('term-1')
-      await manager.get('term-1').session.execute('cd /usr')
-      expect(manager.list()[0]).toMatchObject({ working_dir: '/usr', focused: true })
-      const pid = one.surface.session.pid as number
-      expect(await manager.close('term-1')).toEqual({ success: true })
-      expect(pidExists(pid)).toBe(false)
-      expect(manager.list().map((info) => info.id)).toEqual(['term-2'])
-      expect(() => manager.get('term-1')).toThrow(/no terminal "term-1"/)
-    } finally {
-      await manager.closeAll()
     }
   })
 })

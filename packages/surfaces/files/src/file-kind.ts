@@ -1,0 +1,67 @@
+import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs'
+import { actionFacade, defineKind } from '@tessera/kit'
+import { z } from 'zod'
+import { FILE_ACTIONS } from './file-actions.js'
+import { createFileSurface } from './file-surface.js'
+
+const RootConfig = z.strictObject({
+  name: z.string().min(1).max(64),
+  /** The folder served; relative to the config file's folder, or `data:x` inside the data folder. */
+  path: z.string().optional(),
+  /**
+   * Serve a copy of this folder, made once at `path` (default `data:<name>-files`), so what an
+   * agent writes never touches the original (the demo folder of the repository, say).
+   */
+  copyOf: z.string().optional(),
+  readOnly: z.boolean().optional(),
+})
+
+export const FilesConfig = z.strictObject({
+  title: z.string().max(200).optional(),
+  roots: z.array(RootConfig).min(1),
+  cwd: z.string().optional(),
+  columns: z.number().int().optional(),
+  cellSize: z.number().int().optional(),
+  maxFrameEntries: z.number().int().optional(),
+})
+export type FilesConfig = z.infer<typeof FilesConfig>
+
+const FACADES = [
+  ['file_list', 'list', 'List a directory: FileInfo {name, path, file_type, size, permissions, modified, x, y, color} per entry.'],
+  ['file_navigate', 'navigate', 'Move the file tile to a directory → {success, files_count}.'],
+  ['file_find', 'find', 'Find files by glob (e.g. **/*.ts), bounded in count and depth → matches [{name, path, type}].'],
+  ['file_read', 'read', 'Read a file → {content, truncated, encoding}; binary comes back as base64; bounded by max_bytes from offset.'],
+  ['file_write', 'write', 'Write a whole file, atomically.'],
+  ['file_edit', 'edit', 'Replace exact text in a file; fails unless the number of matches equals expected_count (default 1).'],
+] as const
+
+/** The files kind: sandboxed roots shown as a grid of the current directory. */
+export const filesKind = defineKind<FilesConfig>({
+  kind: 'files',
+  title: 'Files',
+  idPrefix: 'files',
+  configSchema: FilesConfig,
+  contracts: FILE_ACTIONS.contracts,
+  facadeTools: FACADES.map(([name, action, description]) => actionFacade({ name, kind: 'files', contract: FILE_ACTIONS.contract(action), description })),
+  async open(config, env) {
+    const roots = config.roots.map((root) => {
+      const path = env.resolvePath(root.path ?? (root.copyOf === undefined ? root.name : `data:${root.name}-files`))
+      // Copied once: into a folder that is missing or still empty (the hub may have made it for a terminal).
+      if (root.copyOf !== undefined && (!existsSync(path) || readdirSync(path).length === 0)) {
+        const source = env.resolvePath(root.copyOf)
+        if (existsSync(source)) cpSync(source, path, { recursive: true })
+        else mkdirSync(path, { recursive: true })
+      }
+      return { name: root.name, path, ...(root.readOnly === undefined ? {} : { readOnly: root.readOnly }) }
+    })
+    return createFileSurface({
+      id: env.id,
+      roots,
+      ...(config.title === undefined ? {} : { title: config.title }),
+      ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
+      ...(config.columns === undefined ? {} : { columns: config.columns }),
+      ...(config.cellSize === undefined ? {} : { cellSize: config.cellSize }),
+      ...(config.maxFrameEntries === undefined ? {} : { maxFrameEntries: config.maxFrameEntries }),
+    })
+  },
+})

@@ -1,0 +1,174 @@
+import { type FacadeTool, type ToolAnswer, type ToolContext, actionFacade, defineKind } from '@tessera/kit'
+import type { ActionResult, JsonObject, JsonValue } from '@tessera/protocol'
+import { quote } from 'shell-quote'
+import { z } from 'zod'
+import { TERMINAL_ACTIONS } from './terminal-actions.js'
+import { TerminalSurface } from './terminal-surface.js'
+
+const SandboxConfig = z.strictObject({
+  writableRoots: z.array(z.string()),
+  network: z.boolean(),
+  hiddenPaths: z.array(z.string()).optional(),
+  bwrap: z.string().optional(),
+})
+
+/** A terminal tile's configuration: the hub's defaults (sandbox, cwd) with what an open asked for. */
+export const TerminalConfig = z.strictObject({
+  title: z.string().max(200).optional(),
+  cwd: z.string().optional().describe('Directory the shell starts in; default: the hub\'s demo folder.'),
+  shell: z.string().optional(),
+  cols: z.number().int().min(20).max(500).optional(),
+  rows: z.number().int().min(5).max(200).optional(),
+  sandbox: SandboxConfig.optional(),
+})
+export type TerminalConfig = z.infer<typeof TerminalConfig>
+
+/** What an agent may choose when it opens a terminal: where it starts, never its sandbox. */
+const TerminalOpen = z.strictObject({ cwd: z.string().optional(), shell: z.string().optional(), title: z.string().max(200).optional() })
+
+const TERMINAL_ARG = 'terminal_id'
+
+function stepFailed(result: ActionResult): ToolAnswer | null {
+  return result.status === 'completed' ? null : { result }
+}
+
+async function openTerminal(ctx: ToolContext, args: JsonObject): Promise<{ answer: ToolAnswer } | { id: string; x: number; y: number; result: ActionResult }> {
+  const input: JsonObject = { kind: 'terminal' }
+  if (typeof args.x === 'number') input.x = args.x
+  if (typeof args.y === 'number') input.y = args.y
+  const config: JsonObject = {}
+  if (typeof args.cwd === 'string') config.cwd = args.cwd
+  if (typeof args.shell === 'string') config.shell = args.shell
+  if (Object.keys(config).length > 0) input.config = config
+  const opened = await ctx.request({ surface: 'map', action: 'open', input })
+  const failed = stepFailed(opened)
+  if (failed !== null) return { answer: failed }
+  const tile = opened.output as { tile: string; x: number; y: number }
+  return { id: tile.tile, x: tile.x, y: tile.y, result: opened }
+}
+
+const terminalTools: FacadeTool[] = [
+  {
+    name: 'terminal_create',
+    description: 'Open a terminal tile (a real shell) at x, y → {terminal_id, x, y}.',
+    risk: 'write',
+    inputSchema: { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' }, cwd: { type: 'string' }, shell: { type: 'string' } }, additionalProperties: false },
+    async run(args, ctx) {
+      const opened = await openTerminal(ctx, args)
+      if ('answer' in opened) return opened.answer
+      // The map's result, its output in the terminal tools' own words.
+      return { result: { ...opened.result, output: { terminal_id: opened.id, x: opened.x, y: opened.y } } }
+    },
+  },
+  {
+    name: 'terminal_list',
+    description: 'Terminals: [{id, working_dir, focused, busy, status}].',
+    risk: 'read',
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    async run(_args, ctx) {
+      const listed = await ctx.request({ surface: 'map', action: 'list', input: { kind: 'terminal' } })
+      const failed = stepFailed(listed)
+      if (failed !== null) return failed
+      const terminals: JsonValue[] = []
+      for (const tile of (listed.output as { tiles: Array<{ id: string; focused: boolean; x: number; y: number }> }).tiles) {
+        const state = (await ctx.frame(tile.id).then((frame) => frame.state).catch(() => ({}))) as JsonObject
+        terminals.push({ id: tile.id, working_dir: typeof state.cwd === 'string' ? state.cwd : '', focused: tile.focused, busy: state.busy === true, status: typeof state.status === 'string' ? state.status : 'unknown', x: tile.x, y: tile.y })
+      }
+      return { result: { ...listed, output: terminals } }
+    },
+  },
+  {
+    name: 'terminal_focus',
+    description: 'Focus a terminal tile.',
+    risk: 'read',
+    inputSchema: { type: 'object', properties: { [TERMINAL_ARG]: { type: 'string' } }, required: [TERMINAL_ARG], additionalProperties: false },
+    run: async (args, ctx) => ({ result: await ctx.request({ surface: 'map', action: 'focus', input: { tile: ctx.tile('terminal', String(args[TERMINAL_ARG])) } }) }),
+  },
+  {
+    name: 'terminal_close',
+    description: 'Close a terminal tile and everything its shell started.',
+    risk: 'write',
+    inputSchema: { type: 'object', properties: { [TERMINAL_ARG]: { type: 'string' } }, required: [TERMINAL_ARG], additionalProperties: false },
+    run: async (args, ctx) => ({ result: await ctx.request({ surface: 'map', action: 'close', input: { tile: ctx.tile('terminal', String(args[TERMINAL_ARG])) } }) }),
+  },
+  ...(
+    [
+      ['terminal_execute', 'execute', "Run a command in the terminal's own shell and wait for it → CommandResult {stdout, stderr, exit_code, success, duration_ms, truncated}. cwd and environment persist. Destructive commands wait for a human."],
+      ['terminal_start', 'start', 'Start a long-running or interactive program without waiting; then terminal_read, terminal_input, terminal_wait_for.'],
+      ['terminal_read', 'read', 'New output since an offset (default: since the last read), a line, or the tail.'],
+      ['terminal_input', 'input', 'Type into the running program (enter: true presses Enter).'],
+      ['terminal_wait_for', 'wait_for', 'Wait until output matches a text or /regex/ (e.g. a prompt), or times out.'],
+      ['terminal_interrupt', 'interrupt', 'Send Ctrl-C to the running program.'],
+      ['terminal_kill', 'kill', 'Kill the running program (and optionally restart the shell).'],
+    ] as const
+  ).map(([name, action, description]) => actionFacade({ name, kind: 'terminal', contract: TERMINAL_ACTIONS.contract(action), description, tileArg: TERMINAL_ARG })),
+  {
+    name: 'run_in_new_terminal',
+    description: 'Open a terminal tile and run one command in it → {terminal_id, output: CommandResult}. Each step passes the gateway; a risky command waits for a human.',
+    risk: 'destructive',
+    inputSchema: {
+      type: 'object',
+      properties: { command: { type: 'string', minLength: 1 }, x: { type: 'number' }, y: { type: 'number' }, timeout_ms: { type: 'integer', minimum: 1 } },
+      required: ['command'],
+      additionalProperties: false,
+    },
+    async run(args, ctx) {
+      const opened = await openTerminal(ctx, { ...(typeof args.x === 'number' ? { x: args.x } : {}), ...(typeof args.y === 'number' ? { y: args.y } : {}) })
+      if ('answer' in opened) return opened.answer
+      const input: JsonObject = { command: String(args.command) }
+      if (typeof args.timeout_ms === 'number') input.timeout_ms = args.timeout_ms
+      const ran = await ctx.request({ surface: opened.id, action: 'execute', input })
+      return stepFailed(ran) ?? { json: { terminal_id: opened.id, output: ran.output ?? null } }
+    },
+  },
+  {
+    name: 'find_and_edit',
+    description: 'Find files by glob in the file tile, then open them in an editor (nano or vim) in a new terminal → {files_found, terminal_id}.',
+    risk: 'write',
+    inputSchema: {
+      type: 'object',
+      properties: { pattern: { type: 'string', minLength: 1 }, path: { type: 'string' }, editor: { type: 'string', enum: ['nano', 'vim'] } },
+      required: ['pattern'],
+      additionalProperties: false,
+    },
+    async run(args, ctx) {
+      const files = ctx.tile('files')
+      const query: JsonObject = { pattern: String(args.pattern) }
+      if (typeof args.path === 'string') query.path = args.path
+      const found = await ctx.request({ surface: files, action: 'find', input: query })
+      const failed = stepFailed(found)
+      if (failed !== null) return failed
+      const matches = ((found.output as { matches?: Array<{ path: string; type: string }> }).matches ?? []).filter((m) => m.type === 'file')
+      if (matches.length === 0) return { json: { files_found: [], terminal_id: null }, text: `no files match ${String(args.pattern)}` }
+      const opened = await openTerminal(ctx, {})
+      if ('answer' in opened) return opened.answer
+      // Terminals start in the file tile's root, so root-relative paths open as ./path; the
+      // argv is quoted word by word (shell-quote), never spliced into a command string.
+      const argv = [args.editor === 'vim' ? 'vim' : 'nano', '--', ...matches.slice(0, 50).map((m) => `.${m.path}`)]
+      const started = await ctx.request({ surface: opened.id, action: 'start', input: { command: quote(argv) } })
+      return stepFailed(started) ?? { json: { files_found: matches.map((m) => m.path), terminal_id: opened.id } }
+    },
+  },
+]
+
+/** The terminal kind: real shells in PTYs, one tile each. */
+export const terminalKind = defineKind<TerminalConfig>({
+  kind: 'terminal',
+  title: 'Terminal',
+  idPrefix: 'term',
+  configSchema: TerminalConfig,
+  openSchema: TerminalOpen,
+  contracts: TERMINAL_ACTIONS.contracts,
+  facadeTools: terminalTools,
+  async open(config, env) {
+    return TerminalSurface.create({
+      id: env.id,
+      ...(config.title === undefined ? {} : { title: config.title }),
+      cwd: env.resolvePath(config.cwd ?? 'data:demo-files'),
+      ...(config.shell === undefined ? {} : { shell: config.shell }),
+      ...(config.cols === undefined ? {} : { cols: config.cols }),
+      ...(config.rows === undefined ? {} : { rows: config.rows }),
+      ...(config.sandbox === undefined ? {} : { sandbox: config.sandbox }),
+    })
+  },
+})
