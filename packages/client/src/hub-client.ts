@@ -14,7 +14,7 @@ export interface ConnectOptions {
   token?: string
 }
 
-/** A terminal tile, as seed 004's scripting API has it. */
+/** A terminal tile, as the scripting API of docs/hub.md has it. */
 export class Terminal {
   constructor(
     private readonly hub: HubClient,
@@ -95,7 +95,7 @@ export class HubClient {
     return found.matches
   }
 
-  /** The first file matching `pattern`, as FileInfo, or null (seed 004's find_file). */
+  /** The first file matching `pattern`, as FileInfo, or null (find_file in docs/hub.md). */
   async findFile(pattern: string, path?: string): Promise<FileInfo | null> {
     const match = (await this.findFiles(pattern, path)).find((m) => m.type === 'file')
     if (match === undefined) return null

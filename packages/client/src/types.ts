@@ -1,4 +1,4 @@
-/** What a command run in a terminal returns (seed 004's CommandResult). */
+/** What a command run in a terminal returns (CommandResult, docs/terminal.md). */
 export interface CommandResult {
   stdout: string
   stderr: string
@@ -11,7 +11,7 @@ export interface CommandResult {
   [extra: string]: unknown
 }
 
-/** One entry of a directory listing (seed 004's FileInfo). */
+/** One entry of a directory listing (FileInfo, docs/files.md). */
 export interface FileInfo {
   name: string
   path: string

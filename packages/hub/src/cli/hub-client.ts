@@ -1,5 +1,5 @@
 import { readLocalToken } from '../auth/token-store.js'
-import { requireRunningHub } from '../hub/hub-file.js'
+import { requireRunningHub } from '../startup/hub-file.js'
 import { TesseraError } from '@tessera/protocol'
 
 /**

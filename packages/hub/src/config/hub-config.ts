@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import { PolicyConfig } from '@tessera/gateway'
 import { parseOrThrow, TesseraError } from '@tessera/protocol'
 import { z } from 'zod'
@@ -12,8 +12,18 @@ export const HubConfig = z.object({
   dataDir: z.string().default('.tessera'),
   /** A SQLite file (relative to dataDir), `memory:`, or a postgres:// URL. */
   store: z.string().default('trace.db'),
-  /** Start the demo surfaces (claims-review). */
+  /** Open the configured tiles at start (the demo: claims review, a demo folder, a terminal). */
   demo: z.boolean().default(true),
+  /**
+   * Tiles the hub opens at start and agents may open by name (`open {preset}`): a kind and
+   * that kind's configuration. Relative paths resolve against the config file's folder;
+   * `data:x` is inside the data folder. Default: the demo tiles (see DEFAULT_TILES).
+   */
+  tiles: z.array(z.looseObject({ kind: z.string().min(1), name: z.string().optional(), id: z.string().optional(), title: z.string().optional(), x: z.number().optional(), y: z.number().optional(), width: z.number().optional(), height: z.number().optional() })).optional(),
+  /** More surface kinds, as installed package names or paths to built ES modules exporting a kind module. */
+  kindModules: z.array(z.string()).default([]),
+  /** The folder relative paths in this configuration are relative to; set by loadHubConfig. */
+  baseDir: z.string().optional(),
   policy: PolicyConfig.default({ rules: [], approvalRisks: ['destructive', 'external'], approvalTtlMs: 600_000 }),
   approvals: z
     .object({
@@ -85,12 +95,26 @@ export function loadHubConfig(options: { file?: string; overrides?: Partial<HubC
     const value = env[key]
     return value === undefined || value === '' ? acc : { ...acc, ...map(value) }
   }, {})
-  const merged = { ...(fromFile as object), ...fromEnv, ...stripUndefined(options.overrides ?? {}) }
+  const baseDir = existsSync(file) ? dirname(file) : process.cwd()
+  const merged = { baseDir, ...(fromFile as object), ...fromEnv, ...stripUndefined(options.overrides ?? {}) }
   return parseOrThrow(HubConfig, merged, 'hub configuration', 'invalid_request')
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
+}
+
+/** The demo, as configuration: the claims-review app, a copy of the demo folder, a terminal in it. */
+export const DEMO_TILES = [
+  { kind: 'app', id: 'claims', module: '@tessera/example-claims-review', x: 0, y: 0, width: 1024, height: 768 },
+  { kind: 'files', id: 'files', title: 'Demo files', roots: [{ name: 'demo', path: 'data:demo-files', copyOf: 'examples/demo-files' }], x: 1088, y: 0, width: 1024, height: 768 },
+  { kind: 'terminal', name: 'terminal' },
+] as const
+
+/** The tiles of a configuration: as written, or the demo's (without its terminal when terminals.openAtStart is off). */
+export function configuredTiles(config: HubConfig): Array<Record<string, unknown> & { kind: string }> {
+  if (config.tiles !== undefined) return config.tiles
+  return DEMO_TILES.filter((tile) => tile.kind !== 'terminal' || config.terminals.openAtStart).map((tile) => JSON.parse(JSON.stringify(tile)) as Record<string, unknown> & { kind: string })
 }
 
 /** Where the trace lives: relative SQLite paths are inside the data folder. */

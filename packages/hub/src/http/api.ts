@@ -1,4 +1,4 @@
-import { redactFrame, verifyStore } from '@tessera/gateway'
+import { verifyStore } from '@tessera/gateway'
 import { ApprovalStatus, type Principal, type Role, TesseraError, type TraceEvent } from '@tessera/protocol'
 import { Hono, type Context } from 'hono'
 import { getCookie, setCookie } from 'hono/cookie'
@@ -6,7 +6,7 @@ import { formatLoginLink, type LoginLinks } from '../auth/login-link.js'
 import { PrincipalRateLimiter, rateLimitProblem } from '../auth/principal-rate-limit.js'
 import { authenticate, checkContentLength, checkHost, checkOrigin, problemResponse, readBodyLimited, requireRole } from '../auth/request-guard.js'
 import type { LiveTokens } from '../auth/live-tokens.js'
-import type { HubContext } from '../hub/hub-context.js'
+import type { HubContext } from '../startup/hub-context.js'
 import type { McpHttpEndpoint } from '../mcp/mcp-http.js'
 import { CONSOLE_COOKIE, ConsoleSessions } from './console-sessions.js'
 import { errorResponse } from './error-response.js'
@@ -131,7 +131,7 @@ export function createApi(ctx: HubContext, deps: ApiDeps): Hono<Env> {
 
   app.get('/api/surfaces/:id/frame', async (c) => {
     need(c, READ)
-    const frame = redactFrame(await ctx.surfaces.surface(c.req.param('id')).snapshot())
+    const frame = await ctx.gateway.frames.current(c.req.param('id'))
     return c.json({ frame })
   })
 

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { authenticate, checkHost, checkOrigin, type GuardProblem } from '../auth/request-guard.js'
 import type { LiveTokens } from '../auth/live-tokens.js'
-import type { HubContext } from '../hub/hub-context.js'
+import type { HubContext } from '../startup/hub-context.js'
 
 export interface EventSocketDeps {
   tokens: LiveTokens

@@ -20,6 +20,8 @@ export const GENERIC_TOOLS: Tool[] = [
         surface: { type: 'string', description: 'surface id from surfaces_list' },
         format: { type: 'string', enum: ['outline', 'json'], default: 'outline' },
         bounds: { type: 'boolean', default: false, description: 'append <x,y wxh> to each line' },
+        scope: { type: 'string', description: 'only the subtree at this @ref or node id' },
+        max_nodes: { type: 'integer', minimum: 1, description: 'at most this many nodes, breadth first; the outline says how many were left out' },
       },
       required: ['surface'],
       additionalProperties: false,
@@ -30,12 +32,13 @@ export const GENERIC_TOOLS: Tool[] = [
     name: 'action_request',
     title: 'Request an action',
     description:
-      'Ask the gateway to run an action of a surface by id, with input matching its schema. Pass frameId (from the snapshot) to refuse acting on a UI that changed since you looked. Risky actions wait for a human approval.',
+      'Ask the gateway to run an action of a surface by id, with input matching its schema. Pass frameId (from the snapshot): the request is refused as stale only if its target changed since you looked. Risky actions wait for a human approval.',
     inputSchema: {
       type: 'object',
       properties: {
         surface: { type: 'string' },
         action: { type: 'string' },
+        target: { type: 'string', description: 'the element (@ref) when the action runs on several' },
         input: { type: 'object', description: 'input for the action, per its inputSchema' },
         frameId: { type: 'string' },
       },
@@ -83,29 +86,5 @@ export const GENERIC_TOOLS: Tool[] = [
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
-  },
-  {
-    name: 'run_in_new_terminal',
-    title: 'Run in a new terminal',
-    description: 'Open a terminal tile at x, y and run a command in it → {terminal_id, output} with output the CommandResult. Both steps pass the gateway.',
-    inputSchema: {
-      type: 'object',
-      properties: { command: { type: 'string', minLength: 1 }, x: { type: 'number' }, y: { type: 'number' }, timeout_ms: { type: 'integer', minimum: 1 } },
-      required: ['command'],
-      additionalProperties: false,
-    },
-    annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
-  },
-  {
-    name: 'find_and_edit',
-    title: 'Find files and open them in an editor',
-    description: 'Find files matching a glob in the file tile, then open them in nano or vim in a new terminal tile → {files_found, terminal_id}. Drive the editor with terminal_input and terminal_read.',
-    inputSchema: {
-      type: 'object',
-      properties: { pattern: { type: 'string', minLength: 1 }, editor: { type: 'string', enum: ['nano', 'vim'], default: 'nano' }, path: { type: 'string' } },
-      required: ['pattern'],
-      additionalProperties: false,
-    },
-    annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   },
 ]

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
 import type { Principal } from '@tessera/protocol'
-import type { HubContext } from '../hub/hub-context.js'
+import type { HubContext } from '../startup/hub-context.js'
 import { McpSession } from './mcp-session.js'
 
 interface Live {

@@ -8,10 +8,10 @@ import {
   type RequestId,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
-import { redactFrame, toExecutionResult } from '@tessera/gateway'
+import { toExecutionResult } from '@tessera/gateway'
+import type { ToolAnswer, ToolContext } from '@tessera/kit'
 import {
   type ActionResult,
-  type ActionTarget,
   type Frame,
   type JsonObject,
   type JsonValue,
@@ -20,49 +20,15 @@ import {
   type Principal,
   TesseraError,
   type TraceEvent,
+  resolvedTargets,
+  scopeFrame,
 } from '@tessera/protocol'
-import { quote } from 'shell-quote'
-import type { HubContext } from '../hub/hub-context.js'
-import { GENERIC_TOOLS } from './generic-tools.js'
-import { contractOfKind, SEED_MAPPINGS, type SeedMapping, seedTool } from './seed-tools.js'
+import type { HubContext } from '../startup/hub-context.js'
 import { isToolError, resultText } from './result-text.js'
-import { toolNameFor } from './tool-names.js'
+import type { ActionTool } from './tool-catalog.js'
 
 const VERSION = '0.1.0'
 const ACTING_ROLES = new Set(['agent', 'admin'])
-
-interface ActionTool {
-  surface: string
-  action: string
-  tool: Tool
-}
-
-function actionTool(surface: string, target: ActionTarget): ActionTool {
-  const { contract } = target
-  const conditions = [
-    contract.preconditions.length ? `Requires: ${contract.preconditions.join('; ')}.` : '',
-    contract.postconditions.length ? `Ensures: ${contract.postconditions.join('; ')}.` : '',
-  ].filter(Boolean)
-  const approval = contract.requiresConfirmation || contract.risk === 'destructive' || contract.risk === 'external' ? ' Needs a human approval.' : ''
-  const disabled = target.enabled ? '' : ' Currently disabled.'
-  return {
-    surface,
-    action: contract.id,
-    tool: {
-      name: toolNameFor(surface, contract.id),
-      title: `${contract.title} (${surface})`,
-      description: `${contract.title} — ${contract.risk} action "${contract.id}" on surface "${surface}".${approval}${disabled} ${conditions.join(' ')}`.trim(),
-      inputSchema: (contract.inputSchema ?? { type: 'object', properties: {} }) as Tool['inputSchema'],
-      annotations: {
-        title: contract.title,
-        readOnlyHint: contract.risk === 'read',
-        destructiveHint: contract.risk === 'destructive',
-        openWorldHint: contract.risk === 'external',
-        idempotentHint: contract.risk === 'read',
-      },
-    },
-  }
-}
 
 function objectArg(args: Record<string, unknown>, key: string): JsonValue | undefined {
   const value = args[key]
@@ -83,9 +49,10 @@ function errorResult(error: unknown): CallToolResult {
 }
 
 /**
- * One MCP session: a low-level SDK server whose tools are the hub's generic tools plus one
- * tool per action of every current frame. Every call goes through the gateway as the
- * session's principal and lands in the session's own trace.
+ * One MCP session: a low-level SDK server over the hub's tool catalog (generic tools, the
+ * kinds' façade tools, per-action tools of app tiles). Frames are read through the hub's
+ * frame cache only, so an idle session costs no snapshot. Every call goes through the
+ * gateway as the session's principal and lands in the session's own trace.
  */
 export class McpSession {
   readonly server: Server
@@ -111,10 +78,8 @@ export class McpSession {
       },
     )
     this.server.setRequestHandler(ListToolsRequestSchema, async () => {
-      // One snapshot of every surface serves both the action tools and the seed tools.
-      const frames = await this.#currentFrames()
-      const actions = this.#actionTools(frames)
-      return { tools: [...GENERIC_TOOLS, ...(await this.#seedTools(frames)), ...actions.map((t) => t.tool)] }
+      const actions = this.#actionTools(await this.#currentFrames())
+      return { tools: [...this.#ctx.tools.staticTools(), ...actions.map((t) => t.tool)] }
     })
     this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       this.#inFlight += 1
@@ -128,12 +93,18 @@ export class McpSession {
     })
     this.server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await this.#resources() }))
     this.server.setRequestHandler(ReadResourceRequestSchema, async (request) => this.#readResource(request.params.uri))
-    const onChange = (): void => this.#scheduleAnnounce()
-    ctx.events.on('frame', onChange)
-    ctx.events.on('tileRemoved', onChange)
+    // Only tiles with per-action tools can change the tool list; their frames arrive in the event.
+    const onFrame = (frame: Frame): void => {
+      if (this.#perActionTile(frame.surface)) this.#scheduleAnnounce()
+    }
+    const onTiles = (): void => this.#scheduleAnnounce()
+    ctx.events.on('frame', onFrame)
+    ctx.events.on('tileRemoved', onTiles)
+    ctx.events.on('tile', onTiles)
     this.#detach = () => {
-      ctx.events.off('frame', onChange)
-      ctx.events.off('tileRemoved', onChange)
+      ctx.events.off('frame', onFrame)
+      ctx.events.off('tileRemoved', onTiles)
+      ctx.events.off('tile', onTiles)
     }
   }
 
@@ -150,11 +121,18 @@ export class McpSession {
 
   // ── tools ──────────────────────────────────────────────────────────────────────
 
+  #perActionTile(surface: string): boolean {
+    const tile = this.#ctx.surfaces.list().find((candidate) => candidate.id === surface)
+    return tile !== undefined && this.#ctx.tools.perAction(tile.kind)
+  }
+
+  /** Frames of the tiles that get per-action tools, from the cache (a snapshot only if none is cached). */
   async #currentFrames(): Promise<Frame[]> {
     const frames: Frame[] = []
     for (const tile of this.#ctx.surfaces.list()) {
+      if (!this.#ctx.tools.perAction(tile.kind)) continue
       try {
-        frames.push(redactFrame(await this.#ctx.surfaces.surface(tile.id).snapshot()))
+        frames.push(await this.#ctx.gateway.frames.current(tile.id))
       } catch {
         // A surface that cannot render offers no action tools; surfaces_list shows its error.
       }
@@ -163,7 +141,7 @@ export class McpSession {
   }
 
   #actionTools(frames: readonly Frame[]): ActionTool[] {
-    const tools = frames.flatMap((frame) => frame.actions.map((target) => actionTool(frame.surface, target)))
+    const tools = this.#ctx.tools.actionTools(frames)
     this.#tools = new Map(tools.map((t) => [t.tool.name, t]))
     this.#announced = [...this.#tools.keys()].sort().join(',')
     return tools
@@ -175,7 +153,7 @@ export class McpSession {
     this.#pendingAnnounce = setTimeout(() => {
       this.#pendingAnnounce = null
       void this.#currentFrames().then(async (frames) => {
-        const names = frames.flatMap((f) => f.actions.map((t) => toolNameFor(f.surface, t.id))).sort().join(',')
+        const names = this.#ctx.tools.actionTools(frames).map((t) => t.tool.name).sort().join(',')
         if (names === this.#announced) return
         this.#announced = names
         await this.server.sendToolListChanged().catch(() => undefined)
@@ -198,25 +176,19 @@ export class McpSession {
         return this.#snapshot(args)
       case 'action_request':
         this.#requireActing()
-        return this.#request(stringArg(args, 'surface'), stringArg(args, 'action'), objectArg(args, 'input'), args.frameId, callId)
+        return this.#request(stringArg(args, 'surface'), stringArg(args, 'action'), objectArg(args, 'input'), args.frameId, callId, typeof args.target === 'string' ? args.target : undefined)
       case 'surface_act':
         this.#requireActing()
         return this.#act(args, callId)
-      case 'run_in_new_terminal':
-        this.#requireActing()
-        return this.#runInNewTerminal(args, callId)
-      case 'find_and_edit':
-        this.#requireActing()
-        return this.#findAndEdit(args, callId)
       case 'approval_status':
         return this.#approvalStatus(stringArg(args, 'approvalId'))
       case 'trace_tail':
         return this.#traceTail(args)
       default: {
-        const seed = SEED_MAPPINGS.find((mapping) => mapping.name === name)
-        if (seed) {
+        const facade = this.#ctx.tools.facade(name)
+        if (facade) {
           this.#requireActing()
-          return this.#seedCall(seed, args, callId)
+          return this.#answer(await facade.run(args as JsonObject, this.#toolContext(callId)))
         }
         let tool = this.#tools.get(name)
         if (tool === undefined) {
@@ -232,98 +204,40 @@ export class McpSession {
     }
   }
 
-  /** A composite step's result, or the tool result that ends the composite early. */
-  async #step(surface: string, action: string, input: JsonValue, callId: RequestId): Promise<{ result: ActionResult } | { stop: CallToolResult }> {
-    const call = await this.#request(surface, action, input, undefined, callId)
-    const result = (call.structuredContent as { result: ActionResult }).result
-    return result.status === 'completed' ? { result } : { stop: call }
-  }
-
-  async #runInNewTerminal(args: Record<string, unknown>, callId: RequestId): Promise<CallToolResult> {
-    const command = stringArg(args, 'command')
-    const position: JsonObject = {}
-    if (typeof args.x === 'number') position.x = args.x
-    if (typeof args.y === 'number') position.y = args.y
-    const created = await this.#step('map', 'create-terminal', position, callId)
-    if ('stop' in created) return created.stop
-    const terminalId = (created.result.output as { terminal_id: string }).terminal_id
-    const input: JsonObject = { command }
-    if (typeof args.timeout_ms === 'number') input.timeout_ms = args.timeout_ms
-    const ran = await this.#step(terminalId, 'execute', input, callId)
-    if ('stop' in ran) return ran.stop
-    return this.#json({ terminal_id: terminalId, output: ran.result.output ?? null })
-  }
-
-  async #findAndEdit(args: Record<string, unknown>, callId: RequestId): Promise<CallToolResult> {
-    const files = this.#seedSurface('files', undefined)
-    if (files === null) throw new TesseraError('not_found', 'no files tile to search', { expected: 'a files tile' })
-    const editor = args.editor === 'vim' ? 'vim' : 'nano'
-    const query: JsonObject = { pattern: stringArg(args, 'pattern') }
-    if (typeof args.path === 'string') query.path = args.path
-    const found = await this.#step(files, 'find', query, callId)
-    if ('stop' in found) return found.stop
-    const matches = ((found.result.output as { matches?: Array<{ path: string; type: string }> }).matches ?? []).filter((m) => m.type === 'file')
-    if (matches.length === 0) return this.#json({ files_found: [], terminal_id: null }, `no files match ${String(query.pattern)}`)
-    const created = await this.#step('map', 'create-terminal', {}, callId)
-    if ('stop' in created) return created.stop
-    const terminalId = (created.result.output as { terminal_id: string }).terminal_id
-    // Terminals start in the file tile's root, so root-relative paths open as ./path; the
-    // argv is quoted word by word (shell-quote), never spliced into a command string.
-    const argv = [editor, '--', ...matches.slice(0, 50).map((m) => `.${m.path}`)]
-    const started = await this.#step(terminalId, 'start', { command: quote(argv) }, callId)
-    if ('stop' in started) return started.stop
-    return this.#json({ files_found: matches.map((m) => m.path) as JsonValue[], terminal_id: terminalId })
-  }
-
-  /** The tile a seed tool acts on: the one named, else the focused one of its kind, else the first. */
-  #seedSurface(kind: SeedMapping['kind'], named: unknown): string | null {
-    const tiles = this.#ctx.surfaces.list().filter((tile) => tile.kind === kind)
-    if (typeof named === 'string') return tiles.some((tile) => tile.id === named) ? named : null
-    return (tiles.find((tile) => tile.focused) ?? tiles[0])?.id ?? null
-  }
-
-  async #seedTools(frames: readonly Frame[]): Promise<Tool[]> {
-    const tools: Tool[] = []
-    const fixed = new Map<string, Frame>()
-    for (const mapping of SEED_MAPPINGS) {
-      let frame: Frame | undefined
-      if (mapping.surface !== undefined) {
-        if (!fixed.has(mapping.surface)) {
-          const surface = this.#ctx.gateway.surfaces().find((s) => s.id === mapping.surface)
-          if (surface) fixed.set(mapping.surface, redactFrame(await surface.snapshot()))
-        }
-        frame = fixed.get(mapping.surface)
-      } else {
-        const surface = this.#seedSurface(mapping.kind, undefined)
-        frame = surface === null ? undefined : frames.find((f) => f.surface === surface)
-      }
-      // A kind with no tile open yet (no terminal) still lists its tools, from the kind's contracts.
-      const contract = frame?.actions.find((t) => t.id === mapping.action)?.contract ?? contractOfKind(mapping.kind, mapping.action)
-      if (contract) tools.push(seedTool(mapping, contract))
+  /** What a façade tool may use: gateway requests as this session's principal, tile lookup, cached frames. */
+  #toolContext(callId: RequestId): ToolContext {
+    const surfaces = this.#ctx.surfaces
+    return {
+      request: async (request) => {
+        const body: JsonObject = { surface: request.surface, action: request.action }
+        if (request.target !== undefined) body.target = request.target
+        if (request.input !== undefined) body.input = request.input
+        if (request.frameId !== undefined) body.frameId = request.frameId
+        const result = await this.#ctx.gateway.request(body, this.principal, { session: this.traceSession })
+        return result.status === 'awaiting_approval' ? this.#maybeElicit(result, callId) : result
+      },
+      tile: (kind, named) => surfaces.pick(kind, named),
+      tiles: (kind) => surfaces.list(kind).map((tile) => ({ id: tile.id, kind: tile.kind, title: tile.title, focused: tile.focused })),
+      frame: (tile) => this.#ctx.gateway.frames.current(tile),
     }
-    return tools
   }
 
-  async #seedCall(mapping: SeedMapping, args: Record<string, unknown>, callId: RequestId): Promise<CallToolResult> {
-    const arg = mapping.targetArg ?? 'surface'
-    if (mapping.surface !== undefined) return this.#request(mapping.surface, mapping.action, args as JsonValue, undefined, callId)
-    const surface = this.#seedSurface(mapping.kind, args[arg])
-    if (surface === null) {
-      throw new TesseraError('not_found', `no ${mapping.kind} tile${typeof args[arg] === 'string' ? ` "${String(args[arg])}"` : ''} to run ${mapping.name} on`, {
-        expected: this.#ctx.surfaces.list().filter((t) => t.kind === mapping.kind).map((t) => t.id),
-        found: args[arg] ?? null,
-      })
-    }
-    const { [arg]: _target, ...input } = args
-    return this.#request(surface, mapping.action, input as JsonValue, undefined, callId)
+  async #answer(answer: ToolAnswer): Promise<CallToolResult> {
+    if ('json' in answer) return this.#json(answer.json, answer.text)
+    return this.#resultAnswer(answer.result)
   }
 
-  async #request(surface: string, action: string, input: JsonValue | undefined, frameId: unknown, callId: RequestId): Promise<CallToolResult> {
+  async #request(surface: string, action: string, input: JsonValue | undefined, frameId: unknown, callId: RequestId, target?: string): Promise<CallToolResult> {
     const request: JsonObject = { surface, action }
+    if (target !== undefined) request.target = target
     if (input !== undefined) request.input = input
     if (frameId !== undefined) request.frameId = frameId as JsonValue
     let result = await this.#ctx.gateway.request(request, this.principal, { session: this.traceSession })
     if (result.status === 'awaiting_approval') result = await this.#maybeElicit(result, callId)
+    return this.#resultAnswer(result)
+  }
+
+  async #resultAnswer(result: ActionResult): Promise<CallToolResult> {
     return {
       isError: isToolError(result),
       content: [{ type: 'text', text: resultText(result, this.#ctx.consoleUrl(), await this.#frameAfter(result)) }],
@@ -331,15 +245,11 @@ export class McpSession {
     }
   }
 
-  /** The frame after a completed action, so the delta text can show it in context. */
+  /** The frame after a completed action (the cache holds it: no snapshot), so the delta text can show it in context. */
   async #frameAfter(result: ActionResult): Promise<Frame | undefined> {
     if (result.nextFrameId === undefined) return undefined
-    try {
-      const frame = redactFrame(await this.#ctx.surfaces.surface(result.surface).snapshot())
-      return frame.id === result.nextFrameId ? frame : undefined
-    } catch {
-      return undefined
-    }
+    const frame = this.#ctx.gateway.frames.peek(result.surface) ?? this.#ctx.gateway.frames.recall(result.surface, result.nextFrameId)
+    return frame?.id === result.nextFrameId ? frame : undefined
   }
 
   /**
@@ -365,27 +275,37 @@ export class McpSession {
   }
 
   async #snapshot(args: Record<string, unknown>): Promise<CallToolResult> {
-    const frame = await this.#ctx.gateway.observe(stringArg(args, 'surface'), { session: this.traceSession })
+    const whole = await this.#ctx.gateway.observe(stringArg(args, 'surface'), { session: this.traceSession })
+    const frame =
+      typeof args.scope === 'string' || typeof args.max_nodes === 'number'
+        ? scopeFrame(whole, { scope: typeof args.scope === 'string' ? args.scope : undefined, maxNodes: typeof args.max_nodes === 'number' ? args.max_nodes : undefined })
+        : whole
     if (args.format === 'json') return { content: [{ type: 'text', text: JSON.stringify(frame) }], structuredContent: { frame: frame as unknown as JsonObject } }
     const { text } = outlineFrame(frame, { bounds: args.bounds === true })
-    return { content: [{ type: 'text', text }], structuredContent: { frameId: frame.id, surface: frame.surface, route: frame.route } }
+    return { content: [{ type: 'text', text }], structuredContent: { frameId: whole.id, surface: frame.surface, route: frame.route } }
   }
 
   async #act(args: Record<string, unknown>, callId: RequestId): Promise<CallToolResult> {
     const surface = stringArg(args, 'surface')
     const ref = stringArg(args, 'ref').replace(/^@/, '')
     const op = stringArg(args, 'op')
-    const frame = redactFrame(await this.#ctx.surfaces.surface(surface).snapshot())
+    const frame = await this.#ctx.gateway.frames.current(surface)
     const nodeId = RefTable.forFrame(frame).resolve(ref)
     if (nodeId === undefined) throw new TesseraError('not_found', `no node with ref @${ref} in the current frame of "${surface}"; take a new snapshot`, { found: ref })
-    // A generic interaction the surface publishes as a contract (terminals, browsers,
-    // desktops) takes the node as input; on an agent-native app a click is the node's action.
-    const generic = frame.actions.find((target) => target.id === op)
-    if (generic) return this.#request(surface, op, { nodeId, text: args.text ?? null, key: args.key ?? null, value: args.value ?? null } as JsonValue, args.frameId, callId)
-    const carried = frame.actions.find((target) => target.nodeId === nodeId)
-    if (op === 'click' && carried) return this.#request(surface, carried.id, objectArg(args, 'input'), args.frameId, callId)
+    const targets = resolvedTargets(frame)
+    // A generic interaction the surface publishes (a browser's or desktop's click, type,
+    // key) runs on the element by its ref; on an agent-native app a click is the action the
+    // node carries.
+    const generic = targets.find((t) => t.contract.id === op && (t.target.nodeId === nodeId || t.target.nodeId === undefined))
+    if (generic) {
+      const input: JsonObject = {}
+      for (const key of ['text', 'key', 'value'] as const) if (typeof args[key] === 'string') input[key] = args[key]
+      return this.#request(surface, op, { ...input, ...((objectArg(args, 'input') ?? {}) as JsonObject) }, args.frameId, callId, generic.target.nodeId === undefined ? undefined : generic.target.ref)
+    }
+    const carried = targets.find((t) => t.target.nodeId === nodeId)
+    if (op === 'click' && carried) return this.#request(surface, carried.contract.id, objectArg(args, 'input'), args.frameId, callId, carried.target.ref)
     throw new TesseraError('not_found', `surface "${surface}" offers no "${op}" on @${ref}`, {
-      expected: carried ? [`click (runs ${carried.id})`] : frame.actions.map((a) => a.id),
+      expected: carried ? [`click (runs ${carried.contract.id})`] : targets.filter((t) => t.target.nodeId === nodeId).map((t) => t.contract.id),
       found: op,
     })
   }
@@ -429,7 +349,7 @@ export class McpSession {
   async #readResource(uri: string): Promise<{ contents: Array<{ uri: string; mimeType: string; text: string }> }> {
     const surfaceMatch = /^tessera:\/\/surfaces\/([^/]+)\/(frame|outline)$/.exec(uri)
     if (surfaceMatch) {
-      const frame = redactFrame(await this.#ctx.surfaces.surface(decodeURIComponent(surfaceMatch[1] ?? '')).snapshot())
+      const frame = await this.#ctx.gateway.frames.current(decodeURIComponent(surfaceMatch[1] ?? ''))
       return surfaceMatch[2] === 'frame'
         ? { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(frame) }] }
         : { contents: [{ uri, mimeType: 'text/plain', text: outlineFrame(frame).text }] }

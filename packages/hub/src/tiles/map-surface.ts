@@ -1,132 +1,168 @@
-import type { ActionTarget, Frame, JsonValue, PerformContext, Surface } from '@tessera/protocol'
-import { TesseraError } from '@tessera/protocol'
-import type { SandboxOptions, TerminalManager } from '@tessera/surface-terminal'
-import { agentAction, box, buildFrame, text } from '@tessera/ui'
+import { actionSet, defineAction } from '@tessera/kit'
+import { type ActionCall, type Frame, type JsonObject, type JsonValue, type PerformContext, type Surface, TesseraError } from '@tessera/protocol'
+import { box, buildFrame, text } from '@tessera/ui'
+import { z } from 'zod'
 import type { SurfaceManager } from './surface-manager.js'
+import type { Tile } from './tile.js'
 
-const MAP_ACTIONS = [
-  agentAction({
-    id: 'create-terminal',
-    kind: 'create',
-    title: 'Open a terminal tile',
-    risk: 'write',
-    inputSchema: {
-      type: 'object',
-      properties: { x: { type: 'number' }, y: { type: 'number' }, cwd: { type: 'string' }, shell: { type: 'string' } },
-      additionalProperties: false,
-    },
-  }),
-  agentAction({ id: 'list-terminals', kind: 'list', title: 'List terminals', risk: 'read' }),
-  agentAction({
-    id: 'focus-terminal',
-    kind: 'focus',
-    title: 'Focus a terminal tile',
-    risk: 'read',
-    inputSchema: { type: 'object', properties: { terminal_id: { type: 'string' } }, required: ['terminal_id'], additionalProperties: false },
-  }),
-  agentAction({
-    id: 'close-terminal',
-    kind: 'close',
-    title: 'Close a terminal tile',
-    risk: 'write',
-    inputSchema: { type: 'object', properties: { terminal_id: { type: 'string' } }, required: ['terminal_id'], additionalProperties: false },
-  }),
-]
-
-function field(input: JsonValue | undefined, key: string): JsonValue | undefined {
-  return input !== null && typeof input === 'object' && !Array.isArray(input) ? input[key] : undefined
+/** A tile the hub's configuration describes: its kind, its configuration, where it sits. */
+export interface TilePreset {
+  kind: string
+  /** The name `open {preset}` takes; default the id, else the kind. */
+  name?: string
+  id?: string
+  title?: string
+  x?: number
+  y?: number
+  width?: number
+  height?: number
+  [config: string]: unknown
 }
 
-export interface MapSurfaceOptions {
-  terminals: TerminalManager
-  surfaces: SurfaceManager
-  /** Where new terminals start when no cwd is given. */
-  defaultCwd: string
-  sandbox: SandboxOptions | undefined
+const PLACEMENT = ['kind', 'name', 'id', 'title', 'x', 'y', 'width', 'height'] as const
+
+export function presetName(preset: TilePreset): string {
+  return preset.name ?? preset.id ?? preset.kind
 }
+
+const TileSummary = z.object({ id: z.string(), kind: z.string(), title: z.string(), x: z.number(), y: z.number(), focused: z.boolean(), state: z.string() })
+const TileRef = z.strictObject({ tile: z.string().min(1).max(128).describe('The tile id (surfaces_list shows them).') })
+
+function summary(tile: Tile): z.infer<typeof TileSummary> {
+  return { id: tile.id, kind: tile.kind, title: tile.title, x: tile.x, y: tile.y, focused: tile.focused, state: tile.state }
+}
+
+const mapAction = defineAction<MapSurface>()
 
 /**
- * The map itself as a surface: opening, focusing and closing terminal tiles are actions
- * like any other, so they pass the gateway and land in the trace. Its frame is the tiles.
+ * The map's actions work for every kind: opening, focusing and closing a tile pass the
+ * gateway and land in the trace like any other action.
  */
+const MAP_ACTIONS = actionSet<MapSurface>([
+  mapAction({
+    id: 'open',
+    title: 'Open a tile of any kind',
+    risk: 'write',
+    input: z.strictObject({
+      kind: z.string().min(1).max(64).optional().describe('The kind to open (terminal, files, app…); not needed with a preset.'),
+      preset: z.string().min(1).max(128).optional().describe("A tile the hub's configuration describes, by name."),
+      config: z.record(z.string(), z.unknown()).optional().describe("What the kind lets an agent choose (a terminal's cwd); the rest comes from the hub's configuration."),
+      title: z.string().max(200).optional(),
+      x: z.number().optional(),
+      y: z.number().optional(),
+    }),
+    output: z.object({ tile: z.string(), kind: z.string(), x: z.number(), y: z.number() }),
+    run: async (input, { surface }) => surface.open(input),
+  }),
+  mapAction({
+    id: 'close',
+    title: 'Close a tile and what runs in it',
+    risk: 'write',
+    input: TileRef,
+    output: z.object({ success: z.literal(true) }),
+    run: async (input, { surface }) => {
+      await surface.manager.remove(surface.manager.get(input.tile).id)
+      return { success: true as const }
+    },
+  }),
+  mapAction({
+    id: 'focus',
+    title: 'Focus a tile',
+    risk: 'read',
+    input: TileRef,
+    output: z.object({ success: z.literal(true) }),
+    run: (input, { surface }) => {
+      surface.manager.focus(input.tile)
+      return { success: true as const }
+    },
+  }),
+  mapAction({
+    id: 'list',
+    title: 'List the tiles',
+    risk: 'read',
+    input: z.strictObject({ kind: z.string().optional() }),
+    output: z.object({ tiles: z.array(TileSummary) }),
+    run: (input, { surface }) => ({ tiles: surface.manager.list(input.kind).map(summary) }),
+  }),
+])
+
+/** The map itself as a surface: its frame is the tiles, its actions open, focus and close them. */
 export class MapSurface implements Surface {
   readonly id = 'map'
   readonly kind = 'app' as const
   readonly title = 'Map'
-  readonly #options: MapSurfaceOptions
+  readonly manager: SurfaceManager
+  readonly #presets: readonly TilePreset[]
+  #changed: ((frame?: Frame) => void) | null = null
 
-  constructor(options: MapSurfaceOptions) {
-    this.#options = options
+  constructor(manager: SurfaceManager, presets: readonly TilePreset[] = []) {
+    this.manager = manager
+    this.#presets = presets
   }
 
-  /** The map's contracts, for the hub's own start-up actions. */
-  actions(): readonly ActionTarget[] {
-    return MAP_ACTIONS.map((contract, index) => ({ id: contract.id, contract, path: [0, index], nodeId: `map/toolbar/${contract.id}`, role: 'button', name: contract.title, bounds: { x: 0, y: 0, width: 1, height: 1 }, enabled: true }))
+  async open(input: { kind?: string | undefined; preset?: string | undefined; config?: Record<string, unknown> | undefined; title?: string | undefined; x?: number | undefined; y?: number | undefined }): Promise<{ tile: string; kind: string; x: number; y: number }> {
+    let kind = input.kind
+    let config: Record<string, unknown> = {}
+    let placement: Record<string, unknown> = {}
+    if (input.preset !== undefined) {
+      const preset = this.#presets.find((candidate) => presetName(candidate) === input.preset)
+      if (preset === undefined) throw new TesseraError('not_found', `no tile preset "${input.preset}"`, { expected: this.#presets.map(presetName), found: input.preset })
+      if (kind !== undefined && kind !== preset.kind) throw new TesseraError('invalid_input', `preset "${input.preset}" opens a ${preset.kind}, not a ${kind}`, { expected: preset.kind, found: kind })
+      kind = preset.kind
+      config = Object.fromEntries(Object.entries(preset).filter(([key]) => !(PLACEMENT as readonly string[]).includes(key)))
+      placement = Object.fromEntries(Object.entries(preset).filter(([key]) => key !== 'kind' && key !== 'name' && (PLACEMENT as readonly string[]).includes(key)))
+    }
+    if (kind === undefined) throw new TesseraError('invalid_input', 'open needs a kind or a preset', { expected: { kind: this.manager.kinds.list().map((k) => k.kind) }, found: null })
+    const module = this.manager.kinds.get(kind)
+    if (input.config !== undefined && Object.keys(input.config).length > 0) {
+      if (module.openSchema === undefined) throw new TesseraError('invalid_input', `a ${kind} tile takes no configuration from an agent`, { expected: 'no config', found: Object.keys(input.config) })
+      const parsed = module.openSchema.safeParse(input.config)
+      if (!parsed.success) throw new TesseraError('invalid_input', `invalid ${kind} config: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; ')}`, { issues: parsed.error.issues as unknown as JsonValue })
+      config = { ...config, ...parsed.data }
+    }
+    const tile = await this.manager.open(kind, config, {
+      ...(placement as { id?: string; title?: string; x?: number; y?: number; width?: number; height?: number }),
+      ...(input.title === undefined ? {} : { title: input.title }),
+      ...(input.x === undefined ? {} : { x: input.x }),
+      ...(input.y === undefined ? {} : { y: input.y }),
+    })
+    if (kind !== 'app') this.manager.focus(tile.id)
+    return { tile: tile.id, kind, x: tile.x, y: tile.y }
   }
 
   async snapshot(): Promise<Frame> {
-    const tiles = this.#options.surfaces.list()
-    const actions = new Map(MAP_ACTIONS.map((contract) => [contract.id, contract]))
+    const tiles = this.manager.list()
     return buildFrame({
       surface: this.id,
       route: '/map',
-      viewport: { width: 800, height: 80 + 32 * tiles.length },
-      state: { tiles: tiles.map(({ id, kind, title, x, y, width, height, state, focused }) => ({ id, kind, title, x, y, width, height, state, focused })) as unknown as JsonValue[], terminals: this.#options.terminals.list() as unknown as JsonValue[] },
+      viewport: { width: 800, height: 40 + 32 * tiles.length },
+      state: { tiles: tiles.map(summary) as unknown as JsonValue[], kinds: this.manager.kinds.list().map((k) => k.kind), presets: this.#presets.map(presetName) } satisfies JsonObject,
       tree: box({ key: 'map', role: 'application', name: 'Map', style: { width: 800, flexDirection: 'column' } }, [
-        box({ key: 'toolbar', role: 'toolbar', style: { flexDirection: 'row', height: 40, gap: 8 } }, [
-          ...[...actions.values()].map((contract) =>
-            box({ key: contract.id, role: 'button', name: contract.title, style: { width: 180, height: 32 }, semantic: { agentAction: contract } }, [text({ key: 'label', text: contract.title })]),
-          ),
-        ]),
-        box({ key: 'tiles', role: 'list', name: 'Tiles', style: { flexDirection: 'column' } }, tiles.map((tile) =>
-          text({ key: tile.id, role: 'listitem', text: `${tile.title} (${tile.kind}) at ${tile.x},${tile.y}${tile.focused ? ' — focused' : ''}`, style: { height: 32 } }),
-        )),
+        box(
+          { key: 'tiles', role: 'list', name: 'Tiles', style: { flexDirection: 'column' } },
+          tiles.map((tile) => text({ key: tile.id, role: 'listitem', text: `${tile.title} (${tile.kind}) at ${tile.x},${tile.y}${tile.focused ? ' — focused' : ''}`, style: { height: 32 } })),
+        ),
       ]),
+      contracts: MAP_ACTIONS.contracts,
     })
   }
 
-  async perform(target: ActionTarget, input: JsonValue | undefined, _ctx: PerformContext): Promise<JsonValue | undefined> {
-    const { terminals, surfaces } = this.#options
-    switch (target.id) {
-      case 'create-terminal': {
-        const x = field(input, 'x')
-        const y = field(input, 'y')
-        const cwd = field(input, 'cwd')
-        const shell = field(input, 'shell')
-        const created = await terminals.create({
-          ...(typeof x === 'number' ? { x } : {}),
-          ...(typeof y === 'number' ? { y } : {}),
-          cwd: typeof cwd === 'string' ? cwd : this.#options.defaultCwd,
-          ...(typeof shell === 'string' ? { shell } : {}),
-          ...(this.#options.sandbox ? { sandbox: this.#options.sandbox } : {}),
-        })
-        await surfaces.add(created.surface, { x: created.x, y: created.y, width: 1024, height: 640 })
-        surfaces.focus(created.terminal_id)
-        return { terminal_id: created.terminal_id, x: created.x, y: created.y }
-      }
-      case 'list-terminals':
-        return terminals.list() as unknown as JsonValue
-      case 'focus-terminal': {
-        const id = String(field(input, 'terminal_id'))
-        terminals.focus(id)
-        surfaces.focus(id)
-        return { success: true }
-      }
-      case 'close-terminal': {
-        const id = String(field(input, 'terminal_id'))
-        terminals.resolve(id)
-        // The tile goes first so no agent acts on a terminal that is shutting down.
-        await surfaces.remove(id)
-        await terminals.close(id).catch(() => undefined)
-        return { success: true }
-      }
-      default:
-        throw new TesseraError('not_found', `the map has no action "${target.id}"`, { expected: MAP_ACTIONS.map((a) => a.id), found: target.id })
+  perform(call: ActionCall, ctx: PerformContext): Promise<JsonValue | undefined> {
+    return MAP_ACTIONS.perform(this, call, ctx)
+  }
+
+  /** Tiles come and go and take focus: the map's frame changes with them. */
+  subscribe(onChange: (frame?: Frame) => void): () => void {
+    this.#changed = onChange
+    return () => {
+      this.#changed = null
     }
   }
 
-  async close(): Promise<void> {
-    await this.#options.terminals.closeAll()
+  /** Called by the hub when the set of tiles or the focus changed. */
+  tilesChanged(): void {
+    this.#changed?.()
   }
-}
 
+  async close(): Promise<void> {}
+}

@@ -1,11 +1,10 @@
-import type { SurfaceKind } from '@tessera/protocol'
-
 export type TileState = 'running' | 'idle' | 'error'
 
 /** A surface as the map shows it: where it sits, how big, whether it is alive. */
 export interface Tile {
   id: string
-  kind: SurfaceKind
+  /** The kind module the tile was opened with (`terminal`, `files`…), else the surface's own kind. */
+  kind: string
   title: string
   x: number
   y: number

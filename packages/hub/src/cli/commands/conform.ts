@@ -3,7 +3,7 @@ import { AppSurface } from '@tessera/surface-app'
 import { AppRuntime } from '@tessera/ui'
 import type { Command } from 'commander'
 import type { Frame } from '@tessera/protocol'
-import { loadAppModule } from '../load-app-module.js'
+import { loadAppModule } from '@tessera/surface-app'
 import { EXIT_CHECK_FAILED, progress } from '../output.js'
 
 export function registerConformCommand(program: Command): void {
@@ -21,7 +21,7 @@ export function registerConformCommand(program: Command): void {
           const runtime = new AppRuntime(loaded.app)
           const frames: Frame[] = [runtime.frame()]
           for (const step of script) {
-            await runtime.dispatch(step.action, step.input ?? {})
+            await runtime.dispatch(step.action, step.input ?? {}, 'human', step.target)
             frames.push(runtime.frame())
           }
           return frames

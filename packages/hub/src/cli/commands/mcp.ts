@@ -5,8 +5,8 @@ import { TesseraError } from '@tessera/protocol'
 import type { Command } from 'commander'
 import { readLocalToken } from '../../auth/token-store.js'
 import { loadHubConfig } from '../../config/hub-config.js'
-import { runningHub } from '../../hub/hub-file.js'
-import { startHub } from '../../hub/start-hub.js'
+import { runningHub } from '../../startup/hub-file.js'
+import { startHub } from '../../startup/start-hub.js'
 import { McpSession } from '../../mcp/mcp-session.js'
 
 /**

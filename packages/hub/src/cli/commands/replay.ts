@@ -2,7 +2,7 @@ import { openStore, reconstructSession, reexecuteSession } from '@tessera/gatewa
 import { TesseraError } from '@tessera/protocol'
 import { AppSurface } from '@tessera/surface-app'
 import type { Command } from 'commander'
-import { loadAppModule } from '../load-app-module.js'
+import { loadAppModule } from '@tessera/surface-app'
 import { EXIT_CHECK_FAILED, paint, progress } from '../output.js'
 
 export function registerReplayCommand(program: Command): void {
@@ -22,7 +22,7 @@ export function registerReplayCommand(program: Command): void {
           for await (const step of reconstructSession(store, options.session)) {
             steps += 1
             if (options.json) process.stdout.write(`${JSON.stringify(step)}\n`)
-            else if (step.kind === 'frame') process.stdout.write(`${String(step.seq).padStart(6)}  frame   ${step.frame.surface} ${step.frame.route} ${step.frame.id.slice(0, 12)} (${step.frame.actions.length} actions)\n`)
+            else if (step.kind === 'frame') process.stdout.write(`${String(step.seq).padStart(6)}  frame   ${step.frame.surface} ${step.frame.route} ${step.frame.id.slice(0, 12)} (${step.frame.targets.length} action targets)\n`)
             else {
               const a = step.action
               const color = a.status === 'completed' ? 32 : a.status === 'awaiting_approval' || a.status === 'pending' ? 33 : 31

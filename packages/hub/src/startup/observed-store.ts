@@ -27,6 +27,8 @@ export function observeStore(store: TraceStore, events: HubEvents): TraceStore {
       events.emit('approval', approval)
     },
     getApproval: (id) => store.getApproval(id),
+    putBlobs: (blobs) => store.putBlobs(blobs),
+    getBlob: (hash) => store.getBlob(hash),
     listApprovals: (filter) => store.listApprovals(filter),
     close: () => store.close(),
   }

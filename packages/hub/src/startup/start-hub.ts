@@ -1,19 +1,21 @@
 import { mkdirSync } from 'node:fs'
+import { resolve } from 'node:path'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createAdaptorServer } from '@hono/node-server'
 import { Gateway, openStore } from '@tessera/gateway'
-import { TesseraError } from '@tessera/protocol'
-import { type HubConfig, storeSpec } from '../config/hub-config.js'
+import { type Principal, TesseraError } from '@tessera/protocol'
+import { type HubConfig, configuredTiles, storeSpec } from '../config/hub-config.js'
 import { LoginLinks } from '../auth/login-link.js'
 import { LiveTokens } from '../auth/live-tokens.js'
 import { createApi } from '../http/api.js'
 import { attachEventSocket } from '../http/event-socket.js'
 import { McpHttpEndpoint } from '../mcp/mcp-http.js'
-import { MapSurface } from '../tiles/map-surface.js'
+import { ToolCatalog } from '../mcp/tool-catalog.js'
+import { KindRegistry, loadKindModule } from '../tiles/kind-registry.js'
+import { MapSurface, type TilePreset, presetName } from '../tiles/map-surface.js'
 import { SurfaceManager } from '../tiles/surface-manager.js'
-import { terminalSetup } from './terminal-setup.js'
-import { addDemoSurfaces } from './demo-surfaces.js'
+import { terminalDefaults } from './terminal-setup.js'
 import type { HubContext } from './hub-context.js'
 import { HubEvents } from './hub-events.js'
 import { removeHubFile, writeHubFile } from './hub-file.js'
@@ -33,6 +35,9 @@ export interface StartedHub {
   stop(): Promise<void>
 }
 
+/** The hub itself, opening its configured tiles at start. */
+const HUB_PRINCIPAL: Principal = { id: 'hub', roles: ['admin'] }
+
 function hostForUrl(host: string): string {
   if (host === '0.0.0.0' || host === '::') return '127.0.0.1'
   return host.includes(':') ? `[${host}]` : host
@@ -48,12 +53,21 @@ export async function startHub(config: HubConfig, options: { writeHubFile?: bool
   const spec = storeSpec(config)
   const store = observeStore(await openStore(spec), events)
   const gateway = new Gateway({ store, policy: config.policy, dispatchTimeoutMs: config.limits.dispatchTimeoutMs })
-  const surfaces = new SurfaceManager(gateway, events)
+  const kinds = new KindRegistry()
+  const baseDir = config.baseDir ?? process.cwd()
+  for (const spec of config.kindModules) kinds.add(await loadKindModule(spec, baseDir))
+  const surfaces = new SurfaceManager(gateway, events, { kinds, dataDir: resolve(config.dataDir), baseDir, defaults: { terminal: terminalDefaults(config) } })
+  const presets = configuredTiles(config) as TilePreset[]
+  const map = new MapSurface(surfaces, presets)
+  gateway.addSurface(map)
+  const mapChanged = (): void => map.tilesChanged()
+  events.on('tile', mapChanged)
+  events.on('tileRemoved', mapChanged)
   const tokens = await LiveTokens.open(config.dataDir)
   const initial = await tokens.store.ensureInitial()
   const logins = new LoginLinks()
   let baseUrl = ''
-  const ctx: HubContext = { config, gateway, store, surfaces, events, consoleUrl: () => `${baseUrl}/` }
+  const ctx: HubContext = { config, gateway, store, surfaces, tools: new ToolCatalog(kinds), events, consoleUrl: () => `${baseUrl}/` }
   const mcp = new McpHttpEndpoint(ctx)
   // Filled in once the port is known (port 0 picks one).
   const allowed = { hosts: [] as string[], origins: [] as string[] }
@@ -80,12 +94,23 @@ export async function startHub(config: HubConfig, options: { writeHubFile?: bool
   allowed.hosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${host}:${port}`, ...config.allowedHosts]
   allowed.origins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`, baseUrl, ...config.allowedOrigins]
   const sockets = attachEventSocket(server, ctx, { tokens, allowedHosts: () => allowed.hosts, allowedOrigins: () => allowed.origins })
-  if (config.demo) await addDemoSurfaces(surfaces, config.dataDir)
-  const { terminals, defaultCwd, sandbox } = terminalSetup(config)
-  const map = new MapSurface({ terminals, surfaces, defaultCwd, sandbox })
-  gateway.addSurface(map)
-  if (config.demo && config.terminals.openAtStart) {
-    await map.perform(map.actions()[0]!, {}, { actor: 'hub', session: gateway.session, requestId: 'startup', signal: new AbortController().signal })
+  const closeAfterFailedStart = async (): Promise<void> => {
+    sockets.close()
+    await mcp.closeAll()
+    await new Promise<void>((done) => server.close(() => done()))
+    await surfaces.closeAll()
+    await gateway.close()
+    await store.close()
+  }
+  // The configured tiles open through the gateway like any agent's open, so each is in the trace.
+  if (config.demo) {
+    for (const preset of presets) {
+      const opened = await gateway.request({ surface: 'map', action: 'open', input: { preset: presetName(preset) } }, HUB_PRINCIPAL)
+      if (opened.status !== 'completed') {
+        await closeAfterFailedStart()
+        throw new TesseraError(opened.error?.code ?? 'internal', `could not open the configured tile "${presetName(preset)}": ${opened.error?.message ?? opened.status}`, { tile: presetName(preset), status: opened.status })
+      }
+    }
   }
   // Pending approvals past their time are marked expired even when nobody asks.
   const sweep = setInterval(() => void gateway.expireApprovals().catch(() => undefined), 5_000)
@@ -109,6 +134,8 @@ export async function startHub(config: HubConfig, options: { writeHubFile?: bool
         // Idle keep-alive connections would hold close() open; end them.
         ;(server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.()
       })
+      events.off('tile', mapChanged)
+      events.off('tileRemoved', mapChanged)
       await surfaces.closeAll()
       await map.close()
       await gateway.close()

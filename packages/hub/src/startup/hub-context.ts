@@ -1,5 +1,6 @@
 import type { Gateway, TraceStore } from '@tessera/gateway'
 import type { HubConfig } from '../config/hub-config.js'
+import type { ToolCatalog } from '../mcp/tool-catalog.js'
 import type { SurfaceManager } from '../tiles/surface-manager.js'
 import type { HubEvents } from './hub-events.js'
 
@@ -9,6 +10,8 @@ export interface HubContext {
   gateway: Gateway
   store: TraceStore
   surfaces: SurfaceManager
+  /** The tools every MCP session lists, built once from the kinds. */
+  tools: ToolCatalog
   events: HubEvents
   /** Where humans resolve approvals, for messages to agents. */
   consoleUrl: () => string

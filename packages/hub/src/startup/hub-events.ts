@@ -7,6 +7,8 @@ export interface HubEventMap {
   tile: [tile: Tile]
   tileRemoved: [id: string]
   frame: [frame: Frame]
+  /** A surface changed and its cached frame was dropped; the next reader takes the new one. */
+  changed: [surface: string]
   trace: [events: TraceEvent[]]
   approval: [approval: Approval]
 }

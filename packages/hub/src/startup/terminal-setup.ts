@@ -1,15 +1,16 @@
 import { existsSync, mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { type SandboxOptions, sandboxAvailable, TerminalManager } from '@tessera/surface-terminal'
+import { type SandboxOptions, sandboxAvailable } from '@tessera/surface-terminal'
 import { TesseraError } from '@tessera/protocol'
 import type { HubConfig } from '../config/hub-config.js'
 
 /**
- * Terminals start in the demo folder inside the data folder and, when bubblewrap is there
- * (or required by configuration), run sandboxed with only that folder and the configured
- * roots writable.
+ * What the hub gives every terminal: it starts in the demo folder inside the data folder
+ * and, when bubblewrap is there (or required by configuration), runs sandboxed with only
+ * that folder and the configured roots writable. An agent opening a terminal can choose
+ * its cwd, never these.
  */
-export function terminalSetup(config: HubConfig): { terminals: TerminalManager; defaultCwd: string; sandbox: SandboxOptions | undefined } {
+export function terminalDefaults(config: HubConfig): Record<string, unknown> {
   const defaultCwd = resolve(config.dataDir, 'demo-files')
   if (!existsSync(defaultCwd)) mkdirSync(defaultCwd, { recursive: true })
   const wanted = config.terminals.sandbox
@@ -27,5 +28,5 @@ export function terminalSetup(config: HubConfig): { terminals: TerminalManager; 
           // token and approve its own actions. The demo folder inside it is bound back.
           hiddenPaths: [resolve(config.dataDir)],
         }
-  return { terminals: new TerminalManager({ cwd: defaultCwd, ...(sandbox ? { sandbox } : {}) }), defaultCwd, sandbox }
+  return { cwd: defaultCwd, ...(sandbox ? { sandbox } : {}) }
 }
