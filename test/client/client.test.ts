@@ -2,7 +2,7 @@ import { ActionNotCompleted, HubClient } from '@tessera/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { removeDir, startTestHub, type TestHub } from '../support/hub.js'
 
-describe('the scripting client (seed 004 API) against a real hub', () => {
+describe('the scripting client against a real hub', () => {
   let t: TestHub
   let hub: HubClient
 

@@ -90,7 +90,7 @@ describe('gateway pipeline: every status', () => {
     expect(wrongType.status).toBe('invalid_input')
   })
 
-  it('precondition_failed: the seed contract refuses a claim that is not ready, or too risky', async () => {
+  it('precondition_failed: the claims contract refuses a claim that is not ready, or too risky', async () => {
     const { gateway } = await setup()
     await open(gateway, 'c-1002')
     const review = await gateway.request({ surface: 'claims', action: 'approve-payout' }, agent)

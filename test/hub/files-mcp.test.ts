@@ -8,7 +8,7 @@ const result = actionResult
 describe('file tools over MCP, through the gateway', () => {
   const t = useTestHub()
 
-  it('offers the seed file_* tools with the file surface action schemas', async () => {
+  it('offers the file_* tools with the file surface action schemas', async () => {
     const client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
     const { tools } = await client.listTools()
     const names = tools.map((tool) => tool.name)

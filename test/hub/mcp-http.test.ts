@@ -73,8 +73,9 @@ describe('MCP over Streamable HTTP, official SDK client', () => {
     const { resources } = await client.listResources()
     expect(resources.map((r) => r.uri)).toContain('tessera://surfaces/claims/frame')
     const frame = await client.readResource({ uri: 'tessera://surfaces/claims/frame' })
-    const parsed = JSON.parse((frame.contents[0] as { text: string }).text) as { version: string }
-    expect(parsed.version).toBe('tessera.agent-native/1')
+    const parsed = JSON.parse((frame.contents[0] as { text: string }).text) as { protocol: string; version: number }
+    expect(parsed.protocol).toBe('tessera.agent-native/2')
+    expect(parsed.version).toBeGreaterThan(0)
     const outline = await client.readResource({ uri: 'tessera://surfaces/claims/outline' })
     expect((outline.contents[0] as { text: string }).text).toContain('claims')
     await client.close()

@@ -49,7 +49,7 @@ describe('terminal tools over MCP, through the gateway', () => {
     const after = result(await client.callTool({ name: 'terminal_list', arguments: {} }))
     expect((after.output as Array<{ id: string }>).map((x) => x.id)).toEqual(['term-1'])
     const tail = text(await client.callTool({ name: 'trace_tail', arguments: { limit: 60 } }))
-    expect(tail).toContain('map/create-terminal')
+    expect(tail).toContain('map/open')
     expect(tail).toContain('files/find')
     await client.close()
   })

@@ -13,7 +13,7 @@ function openId(state: ClaimsState): string {
   return claim.id
 }
 
-/** The agent-native demo of seed 000: review insurance claims, approve payouts. */
+/** The agent-native demo: review insurance claims, approve payouts. */
 export const claimsReview = defineApp<ClaimsState>({
   id: 'claims',
   title: 'Claims review',

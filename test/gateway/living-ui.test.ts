@@ -1,0 +1,113 @@
+import { Gateway, openMemoryStore } from '@tessera/gateway'
+import { type ActionCall, type Frame, type JsonValue, type Surface, type UiNode, sealFrame } from '@tessera/protocol'
+import { describe, expect, it } from 'vitest'
+import { agent } from '../support/principals.js'
+
+/**
+ * A page that lives: a clock ticks in its header and rows come and go, as on a dashboard or
+ * a carousel. Each row has its own Remove button; all share one `remove` contract.
+ */
+class LivingPage implements Surface {
+  readonly id = 'page'
+  readonly kind = 'browser' as const
+  clock = 0
+  rows = ['a', 'b', 'c']
+  labels = new Map<string, string>()
+  snapshots = 0
+  #onChange: ((frame?: Frame) => void) | null = null
+
+  async snapshot(): Promise<Frame> {
+    this.snapshots++
+    const rows: UiNode[] = this.rows.map((row) => ({ id: `row-${row}`, kind: 'box', role: 'row', name: `Row ${row}`, children: [{ id: `row-${row}/remove`, kind: 'box', role: 'button', name: this.labels.get(row) ?? 'Remove' }] }))
+    return sealFrame({
+      surface: this.id,
+      route: '/dashboard',
+      tree: { id: 'root', kind: 'box', role: 'main', children: [{ id: 'clock', kind: 'text', role: 'timer', text: `12:00:${String(this.clock).padStart(2, '0')}` }, ...rows] },
+      layout: { root: { x: 0, y: 0, width: 400, height: 40 + 40 * rows.length } },
+      state: { rows: this.rows },
+      contracts: [{ id: 'remove', kind: 'delete', title: 'Remove row', risk: 'write' }],
+      targets: this.rows.map((row) => ({ contract: 'remove', nodeId: `row-${row}/remove` })),
+    })
+  }
+
+  async perform(call: ActionCall): Promise<JsonValue> {
+    const row = call.target.nodeId?.replace(/^row-/, '').replace(/\/remove$/, '') as string
+    this.rows = this.rows.filter((candidate) => candidate !== row)
+    return { removed: row }
+  }
+
+  subscribe(onChange: (frame?: Frame) => void): () => void {
+    this.#onChange = onChange
+    return () => {
+      this.#onChange = null
+    }
+  }
+
+  /** Something on the page changed by itself. */
+  change(edit: () => void): void {
+    edit()
+    this.#onChange?.()
+  }
+
+  async close(): Promise<void> {}
+}
+
+function setup(): { gateway: Gateway; page: LivingPage } {
+  const gateway = new Gateway({ store: openMemoryStore(), session: 'living' })
+  const page = new LivingPage()
+  gateway.addSurface(page)
+  return { gateway, page }
+}
+
+const refOf = (frame: Frame, row: string): string => frame.targets.find((t) => t.nodeId === `row-${row}/remove`)?.ref as string
+
+describe('a request on a living UI is judged per target', () => {
+  it('a clock that ticked since the agent looked does not make the request stale', async () => {
+    const { gateway, page } = setup()
+    const seen = await gateway.observe('page')
+    page.change(() => (page.clock += 1))
+    page.change(() => (page.clock += 1))
+    expect((await gateway.frames.current('page')).id).not.toBe(seen.id)
+    const result = await gateway.request({ surface: 'page', action: 'remove', target: refOf(seen, 'a'), frameId: seen.id }, agent)
+    expect(result.status).toBe('completed')
+    expect(result.output).toEqual({ removed: 'a' })
+    expect(page.rows).toEqual(['b', 'c'])
+  })
+
+  it('the target gone, relabelled or disabled since the agent looked is stale, and says why', async () => {
+    const { gateway, page } = setup()
+    const seen = await gateway.observe('page')
+    page.change(() => (page.rows = ['a', 'c']))
+    const gone = await gateway.request({ surface: 'page', action: 'remove', target: refOf(seen, 'b'), frameId: seen.id }, agent)
+    expect(gone).toMatchObject({ status: 'stale_frame', error: { message: expect.stringContaining('is gone since frame') } })
+    page.change(() => page.labels.set('c', 'Remove forever'))
+    const relabelled = await gateway.request({ surface: 'page', action: 'remove', target: refOf(seen, 'c'), frameId: seen.id }, agent)
+    expect(relabelled).toMatchObject({ status: 'stale_frame', error: { message: expect.stringContaining('"Remove forever"') } })
+    expect(page.rows).toEqual(['a', 'c'])
+    const unknown = await gateway.request({ surface: 'page', action: 'remove', target: refOf(seen, 'a'), frameId: 'f'.repeat(64) }, agent)
+    expect(unknown.status).toBe('stale_frame')
+  })
+
+  it('an action on several elements needs its target; the error lists the refs to choose from', async () => {
+    const { gateway } = setup()
+    const frame = await gateway.observe('page')
+    const result = await gateway.request({ surface: 'page', action: 'remove' }, agent)
+    expect(result).toMatchObject({ status: 'not_found', error: { details: { expected: frame.targets.map((t) => t.ref) } } })
+  })
+
+  it('readers share one snapshot in flight; a change notice drops the cached frame, the next reader takes one', async () => {
+    const { gateway, page } = setup()
+    const frames = await Promise.all(Array.from({ length: 10 }, () => gateway.frames.current('page')))
+    expect(new Set(frames).size).toBe(1)
+    expect(page.snapshots).toBe(1)
+    await gateway.frames.current('page')
+    expect(page.snapshots).toBe(1)
+    page.change(() => (page.clock += 1))
+    const next = await gateway.frames.current('page')
+    expect(page.snapshots).toBe(2)
+    expect(next.version).toBe(frames[0]!.version + 1)
+    const action = await gateway.request({ surface: 'page', action: 'remove', target: refOf(next, 'a'), frameId: next.id }, agent)
+    expect(action.status).toBe('completed')
+    expect(page.snapshots).toBe(3)
+  })
+})
