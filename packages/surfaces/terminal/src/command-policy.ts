@@ -1,5 +1,19 @@
 import { maxRisk } from '@tessera/protocol'
 import { parse, type ParseEntry } from 'shell-quote'
+import {
+  ASSIGNMENT,
+  BLOCK_DEVICE,
+  DELETERS,
+  EVERYTHING,
+  GIT_READ,
+  HARMLESS_TARGETS,
+  INTERPRETERS,
+  NOT_COMMANDS,
+  READ_ONLY,
+  RESERVED_PREFIX,
+  SHELLS,
+  SYSTEM_PATHS,
+} from './command-tables.js'
 import { SUBSTITUTION_PLACEHOLDER, scanShell } from './shell-scan.js'
 
 export type CommandRisk = 'read' | 'write' | 'destructive'
@@ -112,9 +126,6 @@ function isRedirect(op: string): boolean {
   return op === '>' || op === '>>' || op === '>&' || op === '&>' || op === '>|' || op === '<' || op === '<>' || op === '<<' || op === '<<<'
 }
 
-const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/
-const BLOCK_DEVICE = /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|md\d|loop\d|dm-\d|disk\/|mapper\/|sr\d)/
-
 function classifyRedirect(op: string, target: string | undefined, out: Findings): void {
   if (op === '<' || op === '<<' || op === '<<<') return
   if (target === undefined) return
@@ -126,31 +137,6 @@ function classifyRedirect(op: string, target: string | undefined, out: Findings)
   }
   out.add('write', `redirects output into ${target}`)
 }
-
-const RESERVED_PREFIX = new Set(['!', '{', '}', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'in', 'esac', '[[', ']]'])
-const NOT_COMMANDS = new Set(['for', 'select', 'case', 'function'])
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/
-
-/** Commands that only read, when used without redirections (which are judged on their own). */
-const READ_ONLY = new Set([
-  ':', 'true', 'false', 'test', '[', 'ls', 'cat', 'head', 'tail', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'pwd', 'echo', 'printf', 'wc', 'stat', 'file',
-  'which', 'type', 'whereis', 'whatis', 'printenv', 'whoami', 'id', 'groups', 'uname', 'ps', 'pgrep', 'df', 'du', 'free',
-  'uptime', 'w', 'who', 'lsof', 'lscpu', 'lsblk', 'lsusb', 'lspci', 'nproc', 'arch', 'tty', 'locale', 'realpath', 'readlink',
-  'basename', 'dirname', 'cut', 'tr', 'column', 'nl', 'od', 'hexdump', 'strings', 'diff', 'cmp', 'comm', 'md5sum', 'sha1sum',
-  'sha256sum', 'sha512sum', 'cksum', 'b2sum', 'jq', 'seq', 'sleep', 'history', 'less', 'more', 'man', 'help', 'tree', 'cd',
-  'pushd', 'popd', 'dirs', 'fd', 'bat', 'env', 'date', 'hostname', 'sort', 'uniq', 'top', 'tac', 'rev', 'expr', 'bc', 'cal',
-  'getent', 'fold', 'fmt', 'zcat', 'zgrep', 'xxd', 'base64', 'jobs', 'kill',
-])
-
-/** Commands that delete what they are given: behind xargs or find -exec they delete every match. */
-const DELETERS = new Set(['rm', 'unlink', 'rmdir', 'shred', 'srm', 'wipe'])
-
-const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'ash', 'mksh', 'busybox-sh'])
-const INTERPRETERS: Record<string, string[]> = {
-  python: ['-c'], python3: ['-c'], python2: ['-c'], perl: ['-e', '-E'], ruby: ['-e'], node: ['-e', '--eval', '-p', '--print'], php: ['-r'], lua: ['-e'],
-}
-const SYSTEM_PATHS = new Set(['/', '/*', '~', '~/', '$HOME', '/etc', '/usr', '/bin', '/sbin', '/lib', '/lib64', '/var', '/boot', '/home', '/root', '/opt', '/srv', '/dev', '/sys', '/proc'])
-const EVERYTHING = new Set(['/', '/*', '~', '~/', '~/*', '$HOME', '$HOME/', '$HOME/*', '*', '.', '..', './', './*', '.*'])
 
 function classifySimple(rawWords: Word[], redirects: Array<{ op: string; target: string | undefined }>, out: Findings, depth: number): void {
   for (const redirect of redirects) classifyRedirect(redirect.op, redirect.target, out)
@@ -374,8 +360,6 @@ function classifyFind(args: string[], shown: string, out: Findings, depth: numbe
     if (arg === '-fprint' || arg === '-fprint0' || arg === '-fprintf' || arg === '-fls') out.add('write', `${shown}: writes its results into ${args[i + 1]}`)
   }
 }
-
-const GIT_READ = new Set(['status', 'log', 'diff', 'show', 'blame', 'rev-parse', 'ls-files', 'ls-tree', 'describe', 'shortlog', 'grep', 'cat-file', 'help', 'version', 'whatchanged', 'rev-list', 'merge-base', 'show-ref', 'count-objects', 'var', 'ls-remote'])
 
 function classifyGit(args: string[], shown: string, out: Findings): void {
   let i = 0

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto'
-import { setTimeout as delay } from 'node:timers/promises'
 import { closeSync, constants, existsSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
@@ -8,189 +7,47 @@ import { TesseraError } from '@tessera/protocol'
 import { CaptureBuffer } from './capture-buffer.js'
 import { MarkerParser } from './marker-parser.js'
 import { OutputLog } from './output-log.js'
-import { type ProcStat, isRunning, processTree, readStat, sessionMembers, signalQuietly } from './processes.js'
+import { type ProcStat, readStat, sessionMembers, signalQuietly } from './processes.js'
+import { findInLog, findOnScreen, resolveSince } from './output-reading.js'
+import { findShellPid, settledForeground, shellAncestry, terminateSession } from './shell-processes.js'
 import { type SandboxOptions, sandboxCommand } from './sandbox.js'
 import { Screen } from './screen.js'
 import { EXECUTE_KEYS, LOAD_KEYS, markerIntro, shellRc } from './shell-integration.js'
 import { type StderrPipe, StderrPipes } from './stderr-pipes.js'
 import { TextCleaner, cleanTerminalText } from './text-cleaner.js'
-import { compilePattern, type Pattern } from './pattern.js'
+import { compilePattern } from './pattern.js'
 import { longTimeout } from './long-timeout.js'
+import { commandResult, timedOutResult } from './command-result.js'
+import { checkCommand, checkCount, checkTimeout } from './input-checks.js'
+import { shellEnvironment } from './shell-environment.js'
+import {
+  type CommandResult,
+  DEFAULT_CAPTURE_BYTES,
+  DEFAULT_COLS,
+  DEFAULT_LOG_CHARS,
+  DEFAULT_READ_CHARS,
+  DEFAULT_ROWS,
+  DEFAULT_SCROLLBACK,
+  DEFAULT_TIMEOUT_MS,
+  type ExecuteOptions,
+  type Execution,
+  type Job,
+  KEYS,
+  type KillOptions,
+  type KillResult,
+  type ReadOptions,
+  type ReadResult,
+  type SessionStatus,
+  type ShellSessionOptions,
+  type StartResult,
+  type WaitForOptions,
+  type WaitForResult,
+} from './shell-types.js'
 
-export const DEFAULT_COLS = 120
-export const DEFAULT_ROWS = 32
-export const DEFAULT_SCROLLBACK = 5000
-export const DEFAULT_TIMEOUT_MS = 30_000
-export const DEFAULT_CAPTURE_BYTES = 1024 * 1024
-export const DEFAULT_LOG_CHARS = 8 * 1024 * 1024
-export const DEFAULT_READ_CHARS = 64 * 1024
+export * from './shell-types.js'
+
 /** Longest a stderr chunk waits for the PTY stream to reach a line start before it is shown anyway. */
 const STDERR_HOLD_MS = 30
-/** Longest interrupt and kill wait for a line that just started to put its program in the foreground. */
-const FOREGROUND_WAIT_MS = 500
-
-export interface ShellSessionOptions {
-  /** Working directory of the shell; default the process's. */
-  cwd?: string | undefined
-  /** The bash binary; default `bash` on PATH. Only bash is supported: the integration needs PS0, `bind -x` and the DEBUG trap. */
-  shell?: string | undefined
-  /** Added to the controlled environment (see docs/terminal.md); the host process's environment is not passed through. */
-  env?: Record<string, string> | undefined
-  cols?: number | undefined
-  rows?: number | undefined
-  scrollback?: number | undefined
-  /** Run the shell inside bubblewrap. */
-  sandbox?: SandboxOptions | undefined
-  /** Characters of cleaned output kept for `read`; older output is dropped, and reads say so. */
-  logChars?: number | undefined
-  /** Bytes of stdout and of stderr an `execute` result holds, each; beyond it the middle is left out, and the result says so. */
-  captureBytes?: number | undefined
-  /** How long the shell may take to show its first prompt. */
-  startTimeoutMs?: number | undefined
-}
-
-/** What `execute` reports. snake_case: this object is a tool result. */
-export interface CommandResult {
-  [key: string]: string | number | boolean | null | string[]
-  stdout: string
-  stderr: string
-  /** null when the command has not finished (timed out) or the shell died first. */
-  exit_code: number | null
-  success: boolean
-  duration_ms: number
-  /** True when stdout or stderr exceeded the capture limit and its middle was left out. */
-  truncated: boolean
-  timed_out: boolean
-  stdout_bytes: number
-  stderr_bytes: number
-  /** Output offset where this command's output starts; `read({since})` from here. */
-  offset: number
-  cwd: string
-}
-
-export interface ExecuteOptions {
-  /** How long to wait for the command to finish; any positive number, no upper bound. Default 30 s. */
-  timeoutMs?: number | undefined
-  signal?: AbortSignal | undefined
-}
-
-export interface StartResult {
-  [key: string]: string | number | boolean | null
-  /** Output offset just before the command line; `read({since: offset})` returns everything it prints. */
-  offset: number
-  /** Still running after it started (false when it finished at once). */
-  running: boolean
-  exit_code: number | null
-}
-
-export interface ReadOptions {
-  /** An output offset, or 'last' (the default): where the previous read or wait_for ended. */
-  since?: number | 'last' | undefined
-  /** Start at this absolute line (0-based, counted from the terminal's start). */
-  line?: number | undefined
-  /** Only the last `tail` lines. */
-  tail?: number | undefined
-  maxChars?: number | undefined
-}
-
-export interface ReadResult {
-  [key: string]: string | number | boolean | null
-  text: string
-  offset: number
-  next_offset: number
-  /** Characters before `offset` that were asked for but no longer held (the log is bounded). */
-  dropped: number
-  line: number
-  /** More output is held after next_offset (max_chars cut this read short). */
-  more: boolean
-  busy: boolean
-  prompt_ready: boolean
-  exit_code: number | null
-}
-
-export interface WaitForOptions {
-  /** Plain text, or /regex/flags. */
-  pattern?: string | undefined
-  /** Wait until the shell is back at its prompt (the running program ended). */
-  prompt?: boolean | undefined
-  timeoutMs?: number | undefined
-  since?: number | 'last' | undefined
-  /** Match against the visible screen instead of the output stream (for full-screen programs). */
-  screen?: boolean | undefined
-  signal?: AbortSignal | undefined
-}
-
-export interface WaitForResult {
-  [key: string]: string | number | boolean | null
-  matched: boolean
-  timed_out: boolean
-  /** The matched text. */
-  match: string | null
-  /** Output from `since` through the end of the match (at most max read size, its end kept). */
-  text: string
-  next_offset: number
-  busy: boolean
-  prompt_ready: boolean
-  exit_code: number | null
-}
-
-export interface KillOptions {
-  /** Kill the whole shell and start a fresh one in the last working directory. */
-  restart?: boolean | undefined
-  /** Kill every process the shell started (background jobs too), not just the foreground one. */
-  all?: boolean | undefined
-  signal?: NodeJS.Signals | undefined
-}
-
-export type KillResult = {
-  killed: number[]
-  restarted: boolean
-  signal: string
-  /** Why nothing was killed. */
-  note?: string
-}
-
-export type SessionStatus = 'starting' | 'ready' | 'running' | 'waiting-input' | 'exited' | 'closed'
-
-interface Execution {
-  command: string
-  pipe: StderrPipe
-  shared: boolean
-  startedAt: number
-  offset: number
-  sawStart: boolean
-  /** Raw output since the last prompt: what bash printed if the line never started (a syntax error). */
-  beforeStart: string
-  stdout: CaptureBuffer
-  stderr: CaptureBuffer
-  finished: { exitCode: number | null; at: number; shellExited: boolean } | null
-  incomplete: boolean
-  detached: boolean
-}
-
-interface Job {
-  command: string
-  offset: number
-  started: boolean
-  finished: boolean
-  incomplete: boolean
-}
-
-const SIGNALS: Record<number, string> = {
-  1: 'SIGHUP', 2: 'SIGINT', 3: 'SIGQUIT', 4: 'SIGILL', 5: 'SIGTRAP', 6: 'SIGABRT', 7: 'SIGBUS', 8: 'SIGFPE',
-  9: 'SIGKILL', 10: 'SIGUSR1', 11: 'SIGSEGV', 12: 'SIGUSR2', 13: 'SIGPIPE', 14: 'SIGALRM', 15: 'SIGTERM',
-}
-
-const PASSED_ENV = ['PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR']
-const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
-
-export const KEYS: Readonly<Record<string, string>> = {
-  enter: '\r', tab: '\t', escape: '\x1b', backspace: '\x7f', delete: '\x1b[3~', space: ' ',
-  up: '\x1b[A', down: '\x1b[B', right: '\x1b[C', left: '\x1b[D', home: '\x1b[H', end: '\x1b[F',
-  pageup: '\x1b[5~', pagedown: '\x1b[6~',
-  ...Object.fromEntries(Array.from({ length: 26 }, (_, i) => [`ctrl-${String.fromCharCode(97 + i)}`, String.fromCharCode(i + 1)])),
-  'ctrl-\\': '\x1c', 'ctrl-]': '\x1d',
-}
 
 /**
  * One bash in a real PTY, mirrored into a screen model, with the shell integration that
@@ -371,7 +228,7 @@ export class ShellSession {
       this.#pipes.drain(pipe)
       exec.detached = true
       if (options.signal?.aborted) throw options.signal.reason
-      return this.#timedOut(exec, timeoutMs)
+      return timedOutResult(exec, timeoutMs, this.#cwd)
     }
     await this.screen.settle()
     if (exec.incomplete && !exec.sawStart) {
@@ -381,7 +238,8 @@ export class ShellSession {
         found: line,
       })
     }
-    return this.#result(exec)
+    this.#exec = null
+    return commandResult(exec, { captureBytes: this.#captureBytes, cwd: this.#cwd })
   }
 
   /** Starts a command line without waiting for it to end: for long-running and interactive programs. stderr stays on the terminal. */
@@ -430,7 +288,7 @@ export class ShellSession {
     let from: number
     if (options.tail !== undefined) from = this.log.offsetOfTail(checkCount(options.tail, 'tail'))
     else if (options.line !== undefined) from = this.log.offsetOfLine(checkCount(options.line, 'line'))
-    else from = this.#resolveSince(options.since)
+    else from = resolveSince(options.since, this.#readCursor)
     const slice = this.log.read(from, max)
     this.#readCursor = slice.next
     return {
@@ -449,7 +307,7 @@ export class ShellSession {
   /** Waits for output matching a pattern (or for the prompt) from `since` on; no polling, no hidden cap on the timeout. */
   async waitFor(options: WaitForOptions): Promise<WaitForResult> {
     const timeoutMs = checkTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS)
-    const from = this.#resolveSince(options.since)
+    const from = resolveSince(options.since, this.#readCursor)
     if (options.pattern === undefined && options.prompt !== true) {
       throw new TesseraError('invalid_input', 'expected a pattern or prompt: true', { expected: 'pattern or prompt', found: options })
     }
@@ -459,7 +317,7 @@ export class ShellSession {
     let scanned = from
     const satisfied = (): boolean => {
       if (pattern !== null && hit === null) {
-        hit = onScreen ? this.#matchScreen(pattern) : this.#matchLog(pattern, from, scanned)
+        hit = onScreen ? findOnScreen(this.screen, this.log, pattern) : findInLog(this.log, pattern, from, scanned)
         scanned = this.log.end
         if (hit === null) return false
       }
@@ -490,7 +348,7 @@ export class ShellSession {
    */
   async interrupt(): Promise<{ offset: number }> {
     this.#assertAlive()
-    await this.#settledForeground()
+    await settledForeground(this.#pty?.pid ?? null, () => this.#shellStat(), () => this.busy)
     this.#assertAlive()
     const offset = this.log.end
     ;(this.#pty as IPty).write('\x03')
@@ -507,11 +365,11 @@ export class ShellSession {
       return { killed, restarted: true, signal: 'SIGKILL' }
     }
     this.#assertAlive()
-    const { shell, foreground } = await this.#settledForeground()
+    const { shell, foreground } = await settledForeground(this.#pty?.pid ?? null, () => this.#shellStat(), () => this.busy)
     const pty = this.#pty as IPty
     const killed: number[] = []
     if (options.all === true) {
-      const keep = new Set(this.#shellAncestry(shell))
+      const keep = new Set(shellAncestry(this.#pty?.pid, shell))
       for (const member of sessionMembers(pty.pid)) {
         if (!keep.has(member.pid) && signalQuietly(member.pid, signal)) killed.push(member.pid)
       }
@@ -566,7 +424,7 @@ export class ShellSession {
       cols: this.screen.cols,
       rows: this.screen.rows,
       cwd,
-      env: this.#environment(shell),
+      env: shellEnvironment(shell, this.#options.env),
     })
     this.#pty = pty
     pty.onData((data) => {
@@ -584,31 +442,6 @@ export class ShellSession {
         command: [command.file, ...command.args],
       })
     }
-  }
-
-  #environment(shell: string): Record<string, string> {
-    const env: Record<string, string> = {}
-    for (const name of PASSED_ENV) {
-      const value = process.env[name]
-      if (value !== undefined) env[name] = value
-    }
-    env.PATH ??= DEFAULT_PATH
-    env.LANG ??= 'C.UTF-8'
-    Object.assign(env, {
-      TERM: 'xterm-256color',
-      SHELL: shell,
-      HISTFILE: '/dev/null',
-      PAGER: 'cat',
-      GIT_PAGER: 'cat',
-      MANPAGER: 'cat',
-      SYSTEMD_PAGER: '',
-      VIRTUAL_ENV_DISABLE_PROMPT: '1',
-      TESSERA_TERMINAL: '1',
-    })
-    for (const [name, value] of Object.entries(this.#options.env ?? {})) {
-      if (typeof value === 'string') env[name] = value
-    }
-    return env
   }
 
   #onPtyData(data: string): void {
@@ -765,74 +598,6 @@ export class ShellSession {
     this.#changed()
   }
 
-  #result(exec: Execution): CommandResult {
-    this.#exec = null
-    const finished = exec.finished as NonNullable<Execution['finished']>
-    let stdout = exec.stdout.result()
-    let stderr = exec.stderr.result()
-    if (!exec.sawStart && !finished.shellExited) {
-      // Nothing started: bash rejected the line itself (a syntax error) and said why on the terminal.
-      let said = cleanTerminalText(exec.beforeStart)
-      if (said.startsWith(exec.command)) said = said.slice(exec.command.length).replace(/^\n/, '')
-      const capture = new CaptureBuffer(this.#captureBytes)
-      capture.append(said)
-      stderr = capture.result()
-      stdout = new CaptureBuffer(this.#captureBytes).result()
-    }
-    const exitCode = finished.exitCode
-    const result: CommandResult = {
-      stdout: stdout.text,
-      stderr: stderr.text,
-      exit_code: exitCode,
-      success: exitCode === 0,
-      duration_ms: round(finished.at - exec.startedAt),
-      truncated: stdout.truncated || stderr.truncated,
-      timed_out: false,
-      stdout_bytes: stdout.bytes,
-      stderr_bytes: stderr.bytes,
-      offset: exec.offset,
-      cwd: this.#cwd,
-    }
-    if (stdout.truncated || stderr.truncated) {
-      result.omitted_bytes = stdout.omittedBytes + stderr.omittedBytes
-      result.capture_limit_bytes = this.#captureBytes
-    }
-    if (exitCode !== null && exitCode > 128 && SIGNALS[exitCode - 128] !== undefined) {
-      // bash reports death by signal n as 128 + n; a program that exits with such a code itself looks the same.
-      result.signal = SIGNALS[exitCode - 128] as string
-    }
-    if (finished.shellExited) {
-      result.shell_exited = true
-      result.hint = 'the shell itself exited; kill with restart: true starts a new one'
-    }
-    if (exec.incomplete) {
-      result.incomplete = true
-      result.hint = 'bash asked for more input partway through the line (an unterminated quote, here-document or block); the rest was cancelled'
-    }
-    if (exec.shared) result.notes = ['stderr may include output of background processes started by earlier commands']
-    return result
-  }
-
-  #timedOut(exec: Execution, timeoutMs: number): CommandResult {
-    const stdout = exec.stdout.result()
-    const stderr = exec.stderr.result()
-    return {
-      stdout: stdout.text,
-      stderr: stderr.text,
-      exit_code: null,
-      success: false,
-      duration_ms: round(performance.now() - exec.startedAt),
-      truncated: stdout.truncated || stderr.truncated,
-      timed_out: true,
-      stdout_bytes: stdout.bytes,
-      stderr_bytes: stderr.bytes,
-      offset: exec.offset,
-      cwd: this.#cwd,
-      timeout_ms: timeoutMs,
-      hint: `still running after ${timeoutMs} ms and left running: read its further output (read from offset ${exec.offset}), wait_for the prompt, interrupt or kill it`,
-    }
-  }
-
   #writeCommandFile(pipePath: string, command: string): void {
     // O_NOFOLLOW: a sandboxed shell can write this directory, so never follow a link planted in it.
     const fd = openSync(join(this.#dir, 'cmd'), constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o600)
@@ -843,29 +608,8 @@ export class ShellSession {
     }
   }
 
-  #resolveSince(since: number | 'last' | undefined): number {
-    if (since === undefined || since === 'last') return this.#readCursor
-    if (typeof since !== 'number' || !Number.isInteger(since) || since < 0) {
-      throw new TesseraError('invalid_input', `expected since to be a non-negative integer offset or "last", found ${JSON.stringify(since)}`, {
-        expected: 'non-negative integer or "last"',
-        found: since,
-      })
-    }
-    return since
-  }
 
-  #matchLog(pattern: Pattern, from: number, scanned: number): { match: string; end: number } | null {
-    // Anything that fully matched before was found last time: only text that can reach new output is searched again.
-    const start = Math.max(from, this.log.start, scanned - pattern.overlap)
-    const slice = this.log.read(start)
-    const hit = pattern.find(slice.text)
-    return hit === null ? null : { match: hit.match, end: slice.offset + hit.end }
-  }
 
-  #matchScreen(pattern: Pattern): { match: string; end: number } | null {
-    const hit = pattern.find(this.screen.lines().join('\n'))
-    return hit === null ? null : { match: hit.match, end: this.log.end }
-  }
 
   #assertAlive(): void {
     if (this.#closed) throw new TesseraError('conflict', 'the terminal is closed', { expected: 'an open terminal', found: 'closed' })
@@ -896,74 +640,17 @@ export class ShellSession {
   #shellStat(): ProcStat | null {
     const pty = this.#pty
     if (pty === null) return null
-    if (this.#shellPid === null) {
-      // Inside bubblewrap the PTY's child is bwrap; the shell is the first bash below it.
-      const tree = this.#options.sandbox ? processTree(pty.pid) : [readStat(pty.pid)]
-      this.#shellPid = tree.find((stat) => stat !== null && stat.comm === 'bash')?.pid ?? pty.pid
-    }
+    this.#shellPid ??= findShellPid(pty.pid, this.#options.sandbox !== undefined)
     return readStat(this.#shellPid)
   }
 
-  /**
-   * The shell and the foreground process group, once a just-started line's program has
-   * taken the foreground and replaced the forked copy of bash (before its exec, that copy
-   * still catches SIGINT the way the interactive shell does, so a Ctrl-C would be lost).
-   * Gives up after FOREGROUND_WAIT_MS: a line may run only builtins, or a bash script.
-   */
-  async #settledForeground(): Promise<{ shell: ProcStat | null; foreground: number }> {
-    const deadline = performance.now() + FOREGROUND_WAIT_MS
-    for (;;) {
-      const shell = this.#shellStat()
-      const pty = this.#pty
-      const foreground = pty === null ? -1 : (readStat(pty.pid)?.tpgid ?? -1)
-      const leader = foreground > 0 && shell !== null && foreground !== shell.pgrp ? readStat(foreground) : null
-      const settled = !this.busy || shell === null || (foreground !== shell.pgrp && (leader === null || leader.comm !== shell.comm))
-      if (settled || performance.now() > deadline) return { shell, foreground }
-      // The foreground group changes without any event Node can wait on; look, briefly.
-      await delay(5)
-    }
-  }
 
-  #shellAncestry(shell: ProcStat | null): number[] {
-    const root = this.#pty?.pid
-    const out: number[] = []
-    let stat = shell
-    while (stat !== null) {
-      out.push(stat.pid)
-      if (stat.pid === root || stat.ppid <= 1) break
-      stat = readStat(stat.ppid)
-    }
-    if (root !== undefined) out.push(root)
-    return out
-  }
 
-  /**
-   * Hangs up the shell's session, kills what is left of it (and of the shell's process
-   * tree, which catches children that called setsid), waits until the shell is reaped,
-   * and then until every one of those processes is gone.
-   */
+  /** Ends the shell and everything its session started (shell-processes.ts says how). */
   async #terminate(): Promise<number[]> {
     const pty = this.#pty
     if (pty === null || this.#exited !== null) return []
-    const targets = new Map<number, ProcStat>()
-    for (const stat of [...sessionMembers(pty.pid), ...processTree(pty.pid)]) targets.set(stat.pid, stat)
-    for (const pid of targets.keys()) {
-      signalQuietly(pid, 'SIGHUP')
-      signalQuietly(pid, 'SIGCONT')
-    }
-    if (!(await this.#waitUntil(() => this.#exited !== null, 500))) {
-      for (const pid of targets.keys()) signalQuietly(pid, 'SIGKILL')
-      signalQuietly(pty.pid, 'SIGKILL')
-      await this.#waitUntil(() => this.#exited !== null, 5000)
-    }
-    // Whatever ignored the hangup and outlived the shell goes too.
-    for (const member of sessionMembers(pty.pid)) targets.set(member.pid, member)
-    for (const pid of targets.keys()) if (pid !== pty.pid) signalQuietly(pid, 'SIGKILL')
-    // Orphans are reaped by init, which may take its time; a zombie is dead already. No
-    // event reports a non-child's end, so look, briefly.
-    const deadline = Date.now() + 2000
-    while ([...targets.keys()].some((pid) => isRunning(pid)) && Date.now() < deadline) await delay(10)
-    return [...targets.keys()]
+    return terminateSession(pty.pid, (withinMs) => this.#waitUntil(() => this.#exited !== null, withinMs))
   }
 
   #changed(): void {
@@ -990,35 +677,4 @@ export class ShellSession {
       signal?.addEventListener('abort', onAbort, { once: true })
     })
   }
-}
-
-function checkCommand(command: unknown): string {
-  if (typeof command !== 'string') {
-    throw new TesseraError('invalid_input', `expected command to be a string, found ${typeof command}`, { expected: 'string', found: typeof command })
-  }
-  if (command.includes('\0')) throw new TesseraError('invalid_input', 'expected a command without NUL bytes', { expected: 'no NUL', found: 'NUL' })
-  const line = command.replace(/[\r\n]+$/, '')
-  if (line.trim().length === 0) throw new TesseraError('invalid_input', 'expected a non-empty command', { expected: 'non-empty string', found: command })
-  return line.replace(/\r\n?/g, '\n')
-}
-
-function checkTimeout(timeoutMs: unknown): number {
-  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) {
-    throw new TesseraError('invalid_input', `expected timeout_ms to be a positive number, found ${JSON.stringify(timeoutMs)}`, {
-      expected: 'positive number of milliseconds',
-      found: timeoutMs,
-    })
-  }
-  return timeoutMs
-}
-
-function checkCount(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-    throw new TesseraError('invalid_input', `expected ${name} to be a non-negative integer, found ${JSON.stringify(value)}`, { expected: 'non-negative integer', found: value })
-  }
-  return value
-}
-
-function round(ms: number): number {
-  return Math.round(ms * 100) / 100
 }
