@@ -8,6 +8,7 @@
 // invalid input), so the tree keeps *.ts under that cap: nothing is truncated and every
 // method must report the same count. Both patterns need the whole tree walked (a pattern
 // without `/` matches at any depth). Built on /dev/shm when writable (tmpfs), removed after.
+import { resolveTarget } from '@tessera/protocol'
 import { spawn } from 'node:child_process'
 import { accessSync, constants, mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { mkdir, readdir, writeFile } from 'node:fs/promises'
@@ -92,15 +93,15 @@ export async function benchFileFind(runs = 10) {
     const generationStart = performance.now()
     const tree = await buildTree(base)
     const generationMs = performance.now() - generationStart
-    const target = (await surface.snapshot()).actions.find((action) => action.id === 'find')
-    if (!target) throw new Error('the file surface has no find action')
+    const frame = await surface.snapshot()
+    const find = resolveTarget(frame, 'find')
     const ctx = { actor: 'bench', session: 'bench', requestId: 'r', signal: new AbortController().signal }
     const truncated = []
     const methods = [
       {
         key: 'surface',
         run: async (c) => {
-          const result = await surface.perform(target, { pattern: c.pattern, max_results: MAX_RESULTS, max_depth: 50 }, ctx)
+          const result = await surface.perform({ frame, ...find, input: { pattern: c.pattern, max_results: MAX_RESULTS, max_depth: 50 } }, ctx)
           if (result.truncated) truncated.push(`${c.pattern}: ${result.limits.join(', ')}`)
           return { count: result.count, scanned: result.scanned }
         },

@@ -1,5 +1,6 @@
 // Gateway round trip in process, allow path, SQLite trace — against the same action
 // performed on the surface directly (the peer: what the gateway adds).
+import { resolveTarget } from '@tessera/protocol'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -41,8 +42,7 @@ export async function benchGatewayRoundTrip(iterations = 5000) {
     const signal = new AbortController().signal
     const directTimes = await sample(async () => {
       const frame = await direct.snapshot()
-      const target = frame.actions[0]
-      await direct.perform(target, {}, { actor: 'bench', session: 'bench', requestId: 'r', signal })
+      await direct.perform({ frame, ...resolveTarget(frame, 'flip'), input: {} }, { actor: 'bench', session: 'bench', requestId: 'r', signal })
       await direct.snapshot()
     }, { iterations })
     await store.close()

@@ -1,7 +1,11 @@
 // Layout + action extraction on a 10,000-node tree; the peer is yoga alone laying out the
 // same tree shape (what Tessera adds on top of the layout engine it uses).
 import Yoga from 'yoga-layout'
-import { agentAction, box, collectAgentActions, computeLayout, createLayoutEngine, finalizeTree, text } from '@tessera/ui'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { sealFrame } from '@tessera/protocol'
+import { BASELINE, baselineTree } from './surface-kit.js'
+import { agentAction, box, computeLayout, createLayoutEngine, finalizeTree, text } from '@tessera/ui'
 import { fmt, percentile, sample } from './stats.js'
 
 function bigTree(rows, perRow, changedRow = -1) {
@@ -52,7 +56,7 @@ export async function benchLayoutExtraction() {
   let actions = 0
   const ours = await sample(() => {
     const layout = computeLayout(tree, { width: 1280, height: 800 })
-    actions = collectAgentActions(tree, layout).length
+    actions = sealFrame({ surface: 'bench', route: '/', tree, layout, state: {} }).targets.length
   }, { iterations: 30, warmup: 5 })
   const peer = await sample(() => yogaOnly(rows, perRow), { iterations: 30, warmup: 5 })
   // The path an app takes on every re-render: a freshly built tree with one text changed,
@@ -61,13 +65,27 @@ export async function benchLayoutExtraction() {
   const trees = Array.from({ length: 40 }, (_, i) => finalizeTree(bigTree(rows, perRow, i)))
   const warm = await sample((i) => {
     const next = trees[i % trees.length]
-    actions = collectAgentActions(next, engine.layout(next, { width: 1280, height: 800 })).length
+    actions = sealFrame({ surface: 'bench', route: '/', tree: next, layout: engine.layout(next, { width: 1280, height: 800 }), state: {} }).targets.length
   }, { iterations: 30, warmup: 10 })
   engine.dispose()
+  // The whole frame an app builds on every render (layout, targets, the id), here and in the
+  // commit before the surface kit, whose id hashed the geometry too.
+  const { buildFrame } = await import('@tessera/ui')
+  const before = await import(pathToFileURL(join(baselineTree(), 'packages', 'ui', 'dist', 'index.js')).href)
+  const wholeFrame = async (ui) => {
+    const retained = ui.createLayoutEngine()
+    const times = await sample((i) => {
+      ui.buildFrame({ surface: 'bench', route: '/', tree: trees[i % trees.length], state: {}, viewport: { width: 1280, height: 800 }, layoutEngine: retained })
+    }, { iterations: 20, warmup: 5 })
+    retained.dispose()
+    return percentile(times, 50)
+  }
+  const frameNow = await wholeFrame({ buildFrame, createLayoutEngine })
+  const frameBefore = await wholeFrame(before)
   const p50 = percentile(ours, 50)
   const p50Warm = percentile(warm, 50)
   return {
-    name: `Layout + action extraction, ${nodes.toLocaleString('en-US')}-node tree (${actions} actions)`,
+    name: `Layout + action extraction (sealFrame: targets and the meaning id), ${nodes.toLocaleString('en-US')}-node tree (${actions} actions)`,
     budget: '≤ 20 ms (re-render through the retained engine)',
     ok: p50Warm <= 20,
     rows: [
@@ -76,6 +94,9 @@ export async function benchLayoutExtraction() {
       ['cold layout + extraction p50 (ms)', fmt(p50, 2)],
       ['peer: yoga alone, cold, same shape, p50 (ms)', fmt(percentile(peer, 50), 2)],
       ['ratio cold ours / cold yoga alone', fmt(p50 / percentile(peer, 50), 2)],
+      [`whole frame an app builds per render (buildFrame), before (${BASELINE}), p50 (ms)`, fmt(frameBefore, 2)],
+      ['whole frame an app builds per render (buildFrame), now, p50 (ms)', fmt(frameNow, 2)],
+      ['ratio now / before', fmt(frameNow / frameBefore, 2)],
     ],
   }
 }

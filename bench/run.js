@@ -11,6 +11,7 @@ import { benchMcpLatency } from './mcp-latency.js'
 import { benchTraceRates } from './trace-rates.js'
 import { benchTerminalExecute } from './terminal-execute.js'
 import { benchFileFind } from './file-find.js'
+import { benchSurfaceKit } from './surface-kit.js'
 
 const benches = [
   ['gateway', benchGatewayRoundTrip],
@@ -20,6 +21,7 @@ const benches = [
   ['memory', benchHubMemory],
   ['terminal', benchTerminalExecute],
   ['files', benchFileFind],
+  ['kit', benchSurfaceKit],
 ]
 
 const only = process.argv.slice(2)
