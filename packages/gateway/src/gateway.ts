@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import {
   type ActionCall,
-  type ActionContract,
   ActionRequest,
   assertJsonBounds,
   type ActionResult,
-  type ActionStatus,
   type Approval,
-  type CompiledCondition,
-  compileCondition,
   contentHash,
-  type ErrorShape,
   type Frame,
   type JsonObject,
   type JsonValue,
@@ -23,7 +18,6 @@ import {
   maxRisk,
   resolveTarget,
   storedFrame,
-  targetDrift,
   type TraceEventDraft,
   type TraceEventType,
   parseOrThrow,
@@ -37,8 +31,14 @@ import type { PolicyConfigInput } from './policy/policy-config.js'
 import { PolicyEngine } from './policy/policy-engine.js'
 import { RateLimiter } from './policy/rate-limiter.js'
 import { FrameCache } from './frames/frame-cache.js'
+import { ConditionBook } from './steps/condition-step.js'
+import { checkInput } from './steps/input-step.js'
+import { judgeStaleness } from './steps/staleness-step.js'
+import { type StepEnd, toErrorShape } from './steps/step-end.js'
 import { redactJson, sensitiveKeysOfSchema } from './redaction/redact-json.js'
 import type { StoredBlob, TraceStore } from './trace/store.js'
+
+export { toErrorShape } from './steps/step-end.js'
 
 export interface GatewayOptions {
   store: TraceStore
@@ -84,7 +84,6 @@ const MAX_REMEMBERED_FRAMES = 10_000
 /** Beyond a surface's own timeout, time to report the result. */
 const DEADLINE_MARGIN_MS = 5_000
 
-type StepEnd = { status: ActionStatus; error?: ErrorShape; extra?: Partial<ActionResult> }
 
 /**
  * The only path from an agent's request to an effect. Each step either passes or ends the
@@ -98,7 +97,7 @@ export class Gateway {
   readonly #surfaces = new Map<string, Surface>()
   readonly #queue = new SerialQueue()
   readonly #inputs = new InputValidator()
-  readonly #conditions = new Map<string, CompiledCondition>()
+  readonly #conditions = new ConditionBook()
   readonly #recordedFrames = new Set<string>()
   readonly #pendingInputs = new Map<string, { input: JsonValue; actor: Principal; target: string | undefined }>()
   readonly frames: FrameCache
@@ -292,9 +291,9 @@ export class Gateway {
     if (!resolved.target.enabled) {
       return this.#end(req, frame.id, { status: 'disabled', error: { code: 'forbidden', message: `action "${req.action}" is disabled in frame ${frame.id.slice(0, 12)}`, details: { ref: resolved.target.ref, nodeId: resolved.target.nodeId ?? null } } })
     }
-    const problem = this.#inputStep(resolved.contract, req.input)
+    const problem = checkInput(this.#inputs, resolved.contract, req.input)
     if (problem) return this.#end(req, frame.id, problem)
-    const pre = this.#conditionStep(resolved.contract.preconditions, { ...frame.state, input: req.input, actor: principalJson(req.actor) }, 'precondition_failed')
+    const pre = this.#conditions.check(resolved.contract.preconditions, { ...frame.state, input: req.input, actor: principalJson(req.actor) }, 'precondition_failed')
     if (pre) return this.#end(req, frame.id, pre)
     const call: ActionCall = { frame, contract: resolved.contract, target: resolved.target, node: resolved.node, input: req.input }
     const risk = await this.#assess(req, call, resolved.risk)
@@ -332,65 +331,10 @@ export class Gateway {
       return { end: { status: 'no_frame', error: toErrorShape(error, 'the surface could not produce a frame') } }
     }
     req.staged.push(...this.#frameDrafts(req.session, frame, req.actor.id, req.requestId, req.blobs))
-    const stale = (message: string, details: Record<string, unknown> = {}): { end: StepEnd; frameId: string } => ({
-      end: { status: 'stale_frame', error: { code: 'conflict', message, details: { expected: frame.id, found: req.frameId ?? null, ...details } }, extra: { frameId: frame.id } },
-      frameId: frame.id,
-    })
-    if (req.approvedState !== undefined && contentHash(frame.state) !== req.approvedState) {
-      return stale('the state changed since the action was approved; ask again on the current frame')
-    }
-    // A 12+ digit prefix names a frame as well as the full id (outlines print 12 digits).
-    if (req.frameId === undefined || (req.frameId.length >= 12 && frame.id.startsWith(req.frameId.toLowerCase()))) return { frame }
-    const seen = this.frames.recall(req.surface.id, req.frameId)
-    if (seen === undefined) return stale(`the request names frame ${req.frameId.slice(0, 12)}…, which this hub no longer knows; the surface now shows ${frame.id.slice(0, 12)}…`)
-    let before: ResolvedTarget
-    try {
-      before = resolveTarget(seen, req.action, req.target)
-    } catch {
-      // Not offered in the frame the agent named: if it is now, the agent acted on a view it
-      // never had; if it is not, the lookup step reports it against the current frame.
-      const offeredNow = frame.targets.some((t) => t.contract === req.action)
-      return offeredNow ? stale(`"${req.action}" was not offered in frame ${req.frameId.slice(0, 12)}…; the surface now shows ${frame.id.slice(0, 12)}…`) : { frame }
-    }
-    let now: ResolvedTarget
-    try {
-      now = resolveTarget(frame, req.action, req.target ?? before.target.ref)
-    } catch {
-      return stale(`"${req.action}" on ${before.target.ref} is gone since frame ${req.frameId.slice(0, 12)}…`, { ref: before.target.ref })
-    }
-    const drift = targetDrift(before, now)
-    if (drift !== null) return stale(`${drift} since frame ${req.frameId.slice(0, 12)}…`, { ref: before.target.ref })
-    if (req.target === undefined) req.target = before.target.ref
+    const answer = judgeStaleness(req, frame, (frameId) => this.frames.recall(req.surface.id, frameId))
+    if (!answer.fresh) return { end: answer.end, frameId: frame.id }
+    req.target = answer.target
     return { frame }
-  }
-
-  #inputStep(contract: ActionContract, input: JsonValue): StepEnd | null {
-    if (contract.inputSchema === undefined) return null
-    let problems
-    try {
-      problems = this.#inputs.validate(contract.inputSchema, input)
-    } catch (error) {
-      return { status: 'invalid_input', error: { code: 'invalid_contract', message: `action "${contract.id}" has an input schema that does not compile: ${(error as Error).message}` } }
-    }
-    if (problems.length === 0) return null
-    const first = problems[0]
-    return {
-      status: 'invalid_input',
-      error: { code: 'invalid_input', message: `invalid input for "${contract.id}": ${first?.path} ${first?.message}`, details: { expected: contract.inputSchema, issues: problems } },
-    }
-  }
-
-  #conditionStep(sources: readonly string[], scope: JsonObject, failStatus: 'precondition_failed' | 'postcondition_failed'): StepEnd | null {
-    for (const source of sources) {
-      try {
-        if (!this.#compiled(source).check(scope)) {
-          return { status: failStatus, error: { code: 'conflict', message: `${failStatus === 'precondition_failed' ? 'precondition' : 'postcondition'} does not hold: ${source}`, details: { condition: source } } }
-        }
-      } catch (error) {
-        return { status: 'condition_error', error: toErrorShape(error, `condition could not be evaluated: ${source}`) }
-      }
-    }
-    return null
   }
 
   async #policyStep(req: Accepted, call: ActionCall, assessed: { risk: Risk; reason: string | undefined }, frame: Frame): Promise<ActionResult | null> {
@@ -473,7 +417,7 @@ export class Gateway {
     if (output !== undefined) extra.output = output
     const budgetKey = `${req.session}:${risk}`
     this.#budgetUsed.set(budgetKey, (this.#budgetUsed.get(budgetKey) ?? 0) + 1)
-    const post = this.#conditionStep(
+    const post = this.#conditions.check(
       call.contract.postconditions,
       { ...next.state, input: req.input, actor: principalJson(req.actor), prev: frame.state },
       'postcondition_failed',
@@ -501,15 +445,6 @@ export class Gateway {
   }
 
   // ── helpers ─────────────────────────────────────────────────────────────────────
-
-  #compiled(source: string): CompiledCondition {
-    let compiled = this.#conditions.get(source)
-    if (compiled === undefined) {
-      compiled = compileCondition(source)
-      this.#conditions.set(source, compiled)
-    }
-    return compiled
-  }
 
   /**
    * A `frame` event the first time this session meets a stored form of the frame: the frame
@@ -606,10 +541,4 @@ export class Gateway {
 
 function principalJson(principal: Principal): JsonObject {
   return { id: principal.id, roles: [...principal.roles] }
-}
-
-export function toErrorShape(error: unknown, fallback: string): ErrorShape {
-  if (error instanceof TesseraError) return error.toJSON()
-  if (error instanceof Error) return { code: 'internal', message: `${fallback}: ${error.message}` }
-  return { code: 'internal', message: fallback, details: { found: String(error) } }
 }

@@ -1,4 +1,5 @@
 export * from './gateway.js'
+export * from './frames/frame-cache.js'
 export * from './policy/policy-config.js'
 export * from './policy/policy-engine.js'
 export * from './policy/rate-limiter.js'
