@@ -26,7 +26,7 @@ function refuse(socket: Duplex, problem: GuardProblem): void {
 }
 
 /**
- * `/api/events`: a WebSocket that pushes tiles, new frames (id and route: clients fetch
+ * `/api/events`: a WebSocket that pushes tiles, new frames (id, version and route: clients fetch
  * the frame if they want it), trace events and approval changes as they happen.
  */
 export function attachEventSocket(server: Server, ctx: HubContext, deps: EventSocketDeps): { close(): void } {
@@ -39,13 +39,17 @@ export function attachEventSocket(server: Server, ctx: HubContext, deps: EventSo
   const listeners = {
     tile: (tile: unknown) => broadcast({ type: 'tile', tile }),
     tileRemoved: (id: string) => broadcast({ type: 'tileRemoved', id }),
-    frame: (frame: { surface: string; id: string; route: string }) => broadcast({ type: 'frame', surface: frame.surface, frameId: frame.id, route: frame.route }),
+    frame: (frame: { surface: string; id: string; version: number; route: string }) => broadcast({ type: 'frame', surface: frame.surface, frameId: frame.id, version: frame.version, route: frame.route }),
+    // The tile changed and its cached frame was dropped: a client that shows it fetches the
+    // frame again, and however many do, the hub takes one snapshot.
+    changed: (surface: string) => broadcast({ type: 'changed', surface }),
     trace: (events: unknown) => broadcast({ type: 'trace', events }),
     approval: (approval: unknown) => broadcast({ type: 'approval', approval }),
   }
   ctx.events.on('tile', listeners.tile)
   ctx.events.on('tileRemoved', listeners.tileRemoved)
   ctx.events.on('frame', listeners.frame)
+  ctx.events.on('changed', listeners.changed)
   ctx.events.on('trace', listeners.trace)
   ctx.events.on('approval', listeners.approval)
 
@@ -76,6 +80,7 @@ export function attachEventSocket(server: Server, ctx: HubContext, deps: EventSo
       ctx.events.off('tile', listeners.tile)
       ctx.events.off('tileRemoved', listeners.tileRemoved)
       ctx.events.off('frame', listeners.frame)
+      ctx.events.off('changed', listeners.changed)
       ctx.events.off('trace', listeners.trace)
       ctx.events.off('approval', listeners.approval)
       for (const client of clients) client.terminate()
