@@ -117,7 +117,7 @@ export class FrameCache {
     const frame = redactFrame(await entry.surface.snapshot())
     // Invalidated while the snapshot ran: the answer may already be old, so it is handed to
     // the readers who asked for it but not kept for the next one.
-    if (entry.generation !== generation || !this.#entries.has(entry.surface.id)) return withVersion(frame, entry.version + 1)
+    if (entry.generation !== generation || !this.#entries.has(entry.surface.id)) return withVersion(frame, ++entry.version)
     return this.#store(entry, frame)
   }
 

@@ -6,7 +6,6 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
   type RequestId,
-  type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
 import { toExecutionResult } from '@tessera/gateway'
 import type { ToolAnswer, ToolContext } from '@tessera/kit'

@@ -126,7 +126,8 @@ export class MapSurface implements Surface {
       ...(input.x === undefined ? {} : { x: input.x }),
       ...(input.y === undefined ? {} : { y: input.y }),
     })
-    if (kind !== 'app') this.manager.focus(tile.id)
+    // What an agent (or the hub) just opened is what it means to work with next.
+    this.manager.focus(tile.id)
     return { tile: tile.id, kind, x: tile.x, y: tile.y }
   }
 
