@@ -47,10 +47,28 @@ export interface DefinedAction<S> {
   timeoutFor(call: ActionCall): number | null
 }
 
+/**
+ * Drops what zod writes but says nothing to a reader: the ±2^53 bounds of every `.int()` the
+ * type beside a `const`, and `additionalProperties: false` on outputs. Tool schemas are read by models on every session; each word costs.
+ */
+function withoutNoise(value: unknown, io: 'input' | 'output'): unknown {
+  if (Array.isArray(value)) return value.map((item) => withoutNoise(item, io))
+  if (value === null || typeof value !== 'object') return value
+  const out: Record<string, unknown> = {}
+  for (const [key, inner] of Object.entries(value)) {
+    if ((key === 'minimum' && inner === Number.MIN_SAFE_INTEGER) || (key === 'maximum' && inner === Number.MAX_SAFE_INTEGER)) continue
+    if (key === 'type' && 'const' in value) continue
+    // An output is what the tool sends; saying it sends nothing more is for inputs.
+    if (key === 'additionalProperties' && inner === false && io === 'output') continue
+    out[key] = withoutNoise(inner, io)
+  }
+  return out
+}
+
 /** The JSON Schema an MCP client and the gateway read, derived from the zod schema. */
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonObject {
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>
-  return json as JsonObject
+  return withoutNoise(json, io) as JsonObject
 }
 
 /** Each problem as "where: what was expected, what was found", as every error of the project says it. */

@@ -31,6 +31,17 @@ export interface FacadeTool {
   inputSchema: JsonObject
   /** The highest risk the tool can reach: MCP annotations come from it. */
   risk: Risk
+  /**
+   * The JSON Schema (type object) of what a completed call answers: its output is the
+   * result's `structuredContent`, validated by clients against this.
+   */
+  outputSchema?: JsonObject
+  /**
+   * A completed call's output as the model reads it, compactly (a command's stdout and exit
+   * code, a listing one entry per line). Without it the output is shown as JSON. Any other
+   * status is answered with the gateway's envelope instead.
+   */
+  text?: (output: JsonValue) => string
   run(args: JsonObject, ctx: ToolContext): Promise<ToolAnswer>
 }
 
@@ -43,6 +54,8 @@ export interface ActionFacadeOptions {
   tileArg?: string
   /** A fixed tile (the map) instead of one of `kind`. */
   tile?: string
+  /** How a completed call's output reads (see FacadeTool.text). */
+  text?: (output: JsonValue) => string
 }
 
 /**
@@ -57,14 +70,17 @@ export function actionFacade(options: ActionFacadeOptions): FacadeTool {
     type: 'object',
     properties: {
       ...(schema.properties ?? {}),
-      ...(options.tile === undefined ? { [arg]: { type: 'string', description: `which ${options.kind} tile; default: the focused one, else the first` } } : {}),
+      ...(options.tile === undefined ? { [arg]: { type: 'string', description: 'default: the focused one' } } : {}),
     },
   }
+  const output = options.contract.outputSchema
   return {
     name: options.name,
-    description: `${options.description} (${options.contract.risk} action "${options.contract.id}")`,
+    description: options.description,
     inputSchema,
     risk: options.contract.risk,
+    ...(output !== undefined && output.type === 'object' ? { outputSchema: output } : {}),
+    ...(options.text === undefined ? {} : { text: options.text }),
     async run(args, ctx) {
       const { [arg]: named, ...input } = args
       const surface = options.tile ?? ctx.tile(options.kind, typeof named === 'string' ? named : undefined)

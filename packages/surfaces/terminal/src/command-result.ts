@@ -7,8 +7,11 @@ const SIGNALS: Record<number, string> = {
   9: 'SIGKILL', 10: 'SIGUSR1', 11: 'SIGSEGV', 12: 'SIGUSR2', 13: 'SIGPIPE', 14: 'SIGALRM', 15: 'SIGTERM',
 }
 
-/** What a finished `execute` answers: its captured output, exit code and what went unusually. */
-export function commandResult(exec: Execution, context: { captureBytes: number; cwd: string }): CommandResult {
+/**
+ * What a finished `execute` answers: its output and exit code, and only what went unusually
+ * (a capture limit, a signal, a changed directory, a shell that exited).
+ */
+export function commandResult(exec: Execution, context: { captureBytes: number; cwd: string; cwdBefore: string; restarted: boolean }): CommandResult {
   const finished = exec.finished as NonNullable<Execution['finished']>
   let stdout = exec.stdout.result()
   let stderr = exec.stderr.result()
@@ -22,30 +25,27 @@ export function commandResult(exec: Execution, context: { captureBytes: number; 
     stdout = new CaptureBuffer(context.captureBytes).result()
   }
   const exitCode = finished.exitCode
-  const result: CommandResult = {
-    stdout: stdout.text,
-    stderr: stderr.text,
-    exit_code: exitCode,
-    success: exitCode === 0,
-    duration_ms: round(finished.at - exec.startedAt),
-    truncated: stdout.truncated || stderr.truncated,
-    timed_out: false,
-    stdout_bytes: stdout.bytes,
-    stderr_bytes: stderr.bytes,
-    offset: exec.offset,
-    cwd: context.cwd,
-  }
+  // An interactive bash says "exit" on stderr as it ends: its own words, not the command's output.
+  const stderrText = finished.shellExited ? stderr.text.replace(/(^|\n)exit\n$/, '$1') : stderr.text
+  const result: CommandResult = { stdout: stdout.text, stderr: stderrText, exit_code: exitCode, success: exitCode === 0 }
   if (stdout.truncated || stderr.truncated) {
+    result.truncated = true
     result.omitted_bytes = stdout.omittedBytes + stderr.omittedBytes
-    result.capture_limit_bytes = context.captureBytes
+    result.hint = `stdout was ${stdout.bytes} bytes and stderr ${stderr.bytes}; each keeps its first and last ${Math.floor(context.captureBytes / 2)} bytes. Redirect to a file and read it for all of it`
   }
-  if (exitCode !== null && exitCode > 128 && SIGNALS[exitCode - 128] !== undefined) {
+  if (context.cwd !== context.cwdBefore) result.cwd = context.cwd
+  if (exitCode !== null && exitCode > 128 && SIGNALS[exitCode - 128] !== undefined && !finished.shellExited) {
     // bash reports death by signal n as 128 + n; a program that exits with such a code itself looks the same.
     result.signal = SIGNALS[exitCode - 128] as string
   }
   if (finished.shellExited) {
-    result.shell_exited = true
-    result.hint = 'the shell itself exited; kill with restart: true starts a new one'
+    if (context.restarted) {
+      result.shell_restarted = true
+      result.cwd = context.cwd
+      result.hint = `the shell exited${exitCode === null ? '' : ` with ${exitCode}`}; a new shell started in ${context.cwd} (variables and functions of the old one are gone)`
+    } else {
+      result.hint = 'the shell itself exited; kill with restart: true starts a new one'
+    }
   }
   if (exec.incomplete) {
     result.incomplete = true
@@ -55,26 +55,19 @@ export function commandResult(exec: Execution, context: { captureBytes: number; 
   return result
 }
 
-export function timedOutResult(exec: Execution, timeoutMs: number, cwd: string): CommandResult {
+export function timedOutResult(exec: Execution, timeoutMs: number): CommandResult {
   const stdout = exec.stdout.result()
   const stderr = exec.stderr.result()
-  return {
+  const result: CommandResult = {
     stdout: stdout.text,
     stderr: stderr.text,
     exit_code: null,
     success: false,
-    duration_ms: round(performance.now() - exec.startedAt),
-    truncated: stdout.truncated || stderr.truncated,
     timed_out: true,
-    stdout_bytes: stdout.bytes,
-    stderr_bytes: stderr.bytes,
-    offset: exec.offset,
-    cwd,
     timeout_ms: timeoutMs,
+    offset: exec.offset,
     hint: `still running after ${timeoutMs} ms and left running: read its further output (read from offset ${exec.offset}), wait_for the prompt, interrupt or kill it`,
   }
-}
-
-function round(ms: number): number {
-  return Math.round(ms * 100) / 100
+  if (stdout.truncated || stderr.truncated) result.truncated = true
+  return result
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { isRunning, pidExists, processTree } from './processes.js'
 import { ShellSession } from './shell-session.js'
 
@@ -16,7 +16,8 @@ describe('ShellSession on a real PTY', () => {
   })
 
   it('reports exit codes 0, 1 and 127, and death by signal', async () => {
-    expect(await shell.execute('true')).toMatchObject({ exit_code: 0, success: true, stdout: '', stderr: '', timed_out: false, truncated: false })
+    // A plain run says only what it did: no timed_out, truncated or cwd when they say nothing.
+    expect(await shell.execute('true')).toEqual({ exit_code: 0, success: true, stdout: '', stderr: '' })
     expect(await shell.execute('false')).toMatchObject({ exit_code: 1, success: false })
     const missing = await shell.execute('no-such-command-here')
     expect(missing).toMatchObject({ exit_code: 127, success: false, stdout: '' })
@@ -76,7 +77,7 @@ describe('ShellSession on a real PTY', () => {
       expect(result.stdout.startsWith('1\n2\n3\n')).toBe(true)
       expect(result.stdout.endsWith('1999\n2000\n')).toBe(true)
       expect(result.stdout).toMatch(/\[… \d+ bytes omitted …\]/)
-      expect(result.stdout_bytes).toBe(8893)
+      expect(result.hint).toMatch(/stdout was 8893 bytes/)
       expect(result.omitted_bytes).toBeGreaterThan(7000)
     } finally {
       await small.close()
@@ -84,7 +85,7 @@ describe('ShellSession on a real PTY', () => {
   })
 
   it('accepts timeouts beyond the 24.8-day timer limit and returns a timed-out result that leaves the command running', async () => {
-    expect(await shell.execute('sleep 0.2; echo done', { timeoutMs: 3_000_000_000 })).toMatchObject({ stdout: 'done\n', timed_out: false })
+    expect(await shell.execute('sleep 0.2; echo done', { timeoutMs: 3_000_000_000 })).toEqual({ stdout: 'done\n', stderr: '', exit_code: 0, success: true })
     const slow = await shell.execute('echo begun; sleep 30', { timeoutMs: 300 })
     expect(slow).toMatchObject({ timed_out: true, exit_code: null, success: false, stdout: 'begun\n' })
     expect(String(slow.hint)).toMatch(/interrupt/)
@@ -226,15 +227,20 @@ describe('closing a terminal', () => {
     }
   })
 
-  it('reports the shell exiting under a command', async () => {
+  it('answers `exit 7` with exit code 7 and goes on in a new shell in the same directory', async () => {
     const shell = await ShellSession.start({ cwd: '/' })
     try {
+      await shell.execute('cd /tmp && export GONE=1')
       const result = await shell.execute('exit 7')
-      expect(result).toMatchObject({ exit_code: null, shell_exited: true })
-      expect(shell.exited?.exitCode).toBe(7)
-      await expect(shell.execute('true')).rejects.toThrow(/exited/)
-      await shell.kill({ restart: true })
+      expect(result).toMatchObject({ exit_code: 7, success: false, shell_restarted: true, cwd: '/tmp', stderr: '' })
+      expect(result.hint).toMatch(/new shell started in \/tmp/)
+      expect(shell.exited).toBeNull()
+      expect(await shell.execute('pwd; echo "${GONE:-unset}"')).toMatchObject({ stdout: '/tmp\nunset\n', exit_code: 0 })
+      // A shell ended from outside a command (typed `exit`) is replaced by the next command too.
+      shell.input('exit 3', { enter: true })
+      await vi.waitFor(() => expect(shell.status).toBe('exited'))
       expect((await shell.execute('echo back')).stdout).toBe('back\n')
+      expect(shell.history).toEqual(['cd /tmp && export GONE=1', 'exit 7', 'pwd; echo "${GONE:-unset}"', 'echo back'])
     } finally {
       await shell.close()
     }

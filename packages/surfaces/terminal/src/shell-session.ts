@@ -48,6 +48,7 @@ export * from './shell-types.js'
 
 /** Longest a stderr chunk waits for the PTY stream to reach a line start before it is shown anyway. */
 const STDERR_HOLD_MS = 30
+const HISTORY_LENGTH = 100
 
 /**
  * One bash in a real PTY, mirrored into a screen model, with the shell integration that
@@ -85,6 +86,7 @@ export class ShellSession {
   #closed = false
   #shellPid: number | null = null
   #generation = 0
+  #history: string[] = []
 
   private constructor(options: ShellSessionOptions) {
     this.#options = options
@@ -159,6 +161,11 @@ export class ShellSession {
     return this.busy ? this.#current : null
   }
 
+  /** Command lines run or started here, oldest first (the last HISTORY_LENGTH). */
+  get history(): readonly string[] {
+    return this.#history
+  }
+
   get exited(): { exitCode: number; signal: number | undefined } | null {
     return this.#exited
   }
@@ -194,7 +201,10 @@ export class ShellSession {
   async execute(command: string, options: ExecuteOptions = {}): Promise<CommandResult> {
     const timeoutMs = checkTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS)
     const line = checkCommand(command)
+    await this.#reviveExitedShell()
     this.#assertIdle()
+    this.#remember(line)
+    const cwdBefore = this.#cwd
     const exec: Execution = {
       command: line,
       pipe: null as unknown as StderrPipe,
@@ -228,7 +238,7 @@ export class ShellSession {
       this.#pipes.drain(pipe)
       exec.detached = true
       if (options.signal?.aborted) throw options.signal.reason
-      return timedOutResult(exec, timeoutMs, this.#cwd)
+      return timedOutResult(exec, timeoutMs)
     }
     await this.screen.settle()
     if (exec.incomplete && !exec.sawStart) {
@@ -239,13 +249,22 @@ export class ShellSession {
       })
     }
     this.#exec = null
-    return commandResult(exec, { captureBytes: this.#captureBytes, cwd: this.#cwd })
+    // `exit 4` (or a sourced script that exits) ends this shell: its code is the command's,
+    // and the terminal goes on with a fresh shell in the same directory.
+    let restarted: boolean | Error = false
+    if (exec.finished?.shellExited === true) restarted = await this.#reviveExitedShell().catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))
+    const result = commandResult(exec, { captureBytes: this.#captureBytes, cwd: this.#cwd, cwdBefore, restarted: restarted === true })
+    // The command's result stands; why no new shell came up is said with it, not lost.
+    if (restarted instanceof Error) result.hint = `the shell exited and a new one failed to start (${restarted.message}); kill with restart: true tries again`
+    return result
   }
 
   /** Starts a command line without waiting for it to end: for long-running and interactive programs. stderr stays on the terminal. */
   async start(command: string, options: { signal?: AbortSignal | undefined } = {}): Promise<StartResult> {
     const line = checkCommand(command)
+    await this.#reviveExitedShell()
     this.#assertIdle()
+    this.#remember(line)
     const job: Job = { command: line, offset: this.log.end, started: false, finished: false, incomplete: false }
     this.#writeCommandFile('', line)
     this.#job = job
@@ -587,7 +606,8 @@ export class ShellSession {
     const exec = this.#exec
     if (exec !== null && exec.finished === null) {
       this.#pipes.drain(exec.pipe)
-      exec.finished = { exitCode: null, at: performance.now(), shellExited: true }
+      // The shell's own exit status is the command's: `exit 4` ran as this command.
+      exec.finished = { exitCode: signal ? 128 + signal : exitCode, at: performance.now(), shellExited: true }
       this.#pipes.release(exec.pipe)
       if (exec.detached) this.#exec = null
     }
@@ -596,6 +616,18 @@ export class ShellSession {
       this.#job = null
     }
     this.#changed()
+  }
+
+  #remember(line: string): void {
+    this.#history.push(line)
+    if (this.#history.length > HISTORY_LENGTH) this.#history.splice(0, this.#history.length - HISTORY_LENGTH)
+  }
+
+  /** A shell that exited (`exit`, a sourced script) is replaced by a new one in the same directory; false if none was needed. */
+  async #reviveExitedShell(): Promise<boolean> {
+    if (this.#exited === null || this.#closed) return false
+    await this.#spawn()
+    return true
   }
 
   #writeCommandFile(pipePath: string, command: string): void {

@@ -32,24 +32,8 @@ export interface ShellSessionOptions {
   startTimeoutMs?: number | undefined
 }
 
-/** What `execute` reports. snake_case: this object is a tool result. */
-export interface CommandResult {
-  [key: string]: string | number | boolean | null | string[]
-  stdout: string
-  stderr: string
-  /** null when the command has not finished (timed out) or the shell died first. */
-  exit_code: number | null
-  success: boolean
-  duration_ms: number
-  /** True when stdout or stderr exceeded the capture limit and its middle was left out. */
-  truncated: boolean
-  timed_out: boolean
-  stdout_bytes: number
-  stderr_bytes: number
-  /** Output offset where this command's output starts; `read({since})` from here. */
-  offset: number
-  cwd: string
-}
+/** What `execute` reports: the protocol's CommandResult (snake_case: it is a tool result). */
+export type { CommandResult } from '@tessera/protocol'
 
 export interface ExecuteOptions {
   /** How long to wait for the command to finish; any positive number, no upper bound. Default 30 s. */

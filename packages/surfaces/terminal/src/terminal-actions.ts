@@ -1,30 +1,18 @@
 import { actionSet, defineAction } from '@tessera/kit'
+import { CommandResult } from '@tessera/protocol'
 import { z } from 'zod'
 import { classifyCommand } from './command-policy.js'
-import { KEYS } from './shell-session.js'
 import type { TerminalSurface } from './terminal-surface.js'
 
 const terminalAction = defineAction<TerminalSurface>()
 
-const Since = z.union([z.number().int().min(0), z.literal('last')]).describe('An output offset, or "last": where the previous read or wait_for ended (the default).')
-const Timeout = z.number().int().min(1).describe('Milliseconds; any positive value, no upper bound. Default 30000.')
+const Since = z.union([z.number().int().min(0), z.literal('last')]).describe('an output offset; default "last": where the last read ended')
+const Timeout = z.number().int().min(1).describe('default 30000')
 const Signal = z.enum(['SIGKILL', 'SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT'])
 const exitCode = z.number().int().nullable()
 
-export const CommandResultSchema = z.object({
-  stdout: z.string(),
-  stderr: z.string(),
-  exit_code: exitCode,
-  success: z.boolean(),
-  duration_ms: z.number(),
-  truncated: z.boolean(),
-  timed_out: z.boolean(),
-  stdout_bytes: z.number(),
-  stderr_bytes: z.number(),
-  offset: z.number(),
-  cwd: z.string(),
-  note: z.string().optional(),
-})
+/** The protocol's CommandResult: the same schema the client and the tools' outputSchema use. */
+export const CommandResultSchema = CommandResult
 
 /** Raises execute, start and input to the risk of the command they carry, as classified from its parsed words (docs/terminal.md says where that ends). */
 function commandRisk(source: string | undefined) {
@@ -72,9 +60,9 @@ export const TERMINAL_ACTIONS = actionSet<TerminalSurface>([
     risk: 'read',
     input: z.strictObject({
       since: Since.optional(),
-      line: z.number().int().min(0).optional().describe('Absolute line number, 0-based, counted from the terminal start.'),
-      tail: z.number().int().min(0).optional().describe('Only the last N lines.'),
-      max_chars: z.number().int().min(1).optional().describe('At most this many characters (default 65536); `more` says when output was left for the next read.'),
+      line: z.number().int().min(0).optional().describe('0-based, from the terminal start'),
+      tail: z.number().int().min(0).optional().describe('the last N lines'),
+      max_chars: z.number().int().min(1).optional().describe('default 65536'),
     }),
     output: z.object({ text: z.string(), offset: z.number(), next_offset: z.number(), more: z.boolean(), busy: z.boolean(), prompt_ready: z.boolean(), exit_code: exitCode }).loose(),
     run: (input, { surface }) => surface.session.read({ since: input.since, line: input.line, tail: input.tail, maxChars: input.max_chars }),
@@ -87,8 +75,9 @@ export const TERMINAL_ACTIONS = actionSet<TerminalSurface>([
     risk: 'write',
     input: z.strictObject({
       text: z.string().optional(),
-      enter: z.boolean().optional().describe('Press Enter after the text.'),
-      keys: z.array(z.enum(Object.keys(KEYS) as [string, ...string[]])).max(64).optional().describe('Named keys pressed after the text.'),
+      enter: z.boolean().optional(),
+      // Named in the description, not as an enum of 42: the session names them all when one is unknown.
+      keys: z.array(z.string()).max(64).optional().describe('pressed after the text: enter, tab, escape, backspace, delete, up, down, left, right, home, end, pageup, pagedown, ctrl-a … ctrl-z'),
     }),
     output: z.looseObject({}),
     assess: (input) => commandRisk(input.text),
@@ -101,16 +90,42 @@ export const TERMINAL_ACTIONS = actionSet<TerminalSurface>([
     title: 'Wait for output matching a pattern, or for the shell prompt',
     risk: 'read',
     input: z.strictObject({
-      pattern: z.string().min(1).max(1000).optional().describe('Plain text, or /regex/flags.'),
-      prompt: z.boolean().optional().describe('Wait until the shell is back at its prompt.'),
+      pattern: z.string().min(1).max(1000).optional().describe('text or /regex/flags'),
+      prompt: z.boolean().optional(),
       timeout_ms: Timeout.optional(),
       since: Since.optional(),
-      screen: z.boolean().optional().describe('Match the visible screen instead of the output stream.'),
+      screen: z.boolean().optional().describe('match the screen, not the output'),
     }),
     output: z.object({ matched: z.boolean(), timed_out: z.boolean(), match: z.string().nullable(), text: z.string(), next_offset: z.number(), busy: z.boolean(), prompt_ready: z.boolean(), exit_code: exitCode }).loose(),
     timeout: (input) => input.timeout_ms ?? null,
     run: (input, { surface, signal }) =>
       surface.session.waitFor({ pattern: input.pattern, prompt: input.prompt, timeoutMs: input.timeout_ms, since: input.since, screen: input.screen, signal }),
+  }),
+  terminalAction({
+    id: 'describe',
+    exclusive: false,
+    kind: 'read',
+    title: 'Describe the terminal: directory, status, command history and the visible screen',
+    risk: 'read',
+    input: z.strictObject({}),
+    output: z.object({
+      working_dir: z.string(),
+      busy: z.boolean(),
+      status: z.string(),
+      cols: z.number().int(),
+      rows: z.number().int(),
+      command_history: z.array(z.string()),
+      lines: z.array(z.string()),
+    }),
+    run: (_input, { surface }) => ({
+      working_dir: surface.session.cwd,
+      busy: surface.session.busy,
+      status: surface.session.status,
+      cols: surface.session.screen.cols,
+      rows: surface.session.screen.rows,
+      command_history: [...surface.session.history],
+      lines: surface.session.screen.lines(),
+    }),
   }),
   terminalAction({
     id: 'interrupt',

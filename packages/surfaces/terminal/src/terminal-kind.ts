@@ -1,7 +1,8 @@
-import { type FacadeTool, type ToolAnswer, type ToolContext, actionFacade, defineKind } from '@tessera/kit'
-import type { ActionResult, JsonObject, JsonValue } from '@tessera/protocol'
+import { type FacadeTool, type ToolAnswer, type ToolContext, actionFacade, defineKind, jsonSchemaOf } from '@tessera/kit'
+import { type ActionResult, CommandResult, type JsonObject, type JsonValue, TerminalInfo } from '@tessera/protocol'
 import { quote } from 'shell-quote'
 import { z } from 'zod'
+import { commandText, killText, readText, startText, terminalListText, waitText } from './result-texts.js'
 import { TERMINAL_ACTIONS } from './terminal-actions.js'
 import { TerminalSurface } from './terminal-surface.js'
 
@@ -27,10 +28,16 @@ export type TerminalConfig = z.infer<typeof TerminalConfig>
 const TerminalOpen = z.strictObject({ cwd: z.string().optional(), shell: z.string().optional(), title: z.string().max(200).optional() })
 
 const TERMINAL_ARG = 'terminal_id'
+const TerminalArg = { type: 'string' }
 
 function stepFailed(result: ActionResult): ToolAnswer | null {
   return result.status === 'completed' ? null : { result }
 }
+
+const Created = z.object({ terminal_id: z.string(), x: z.number(), y: z.number() })
+const TerminalList = z.object({ terminals: z.array(TerminalInfo) })
+const RanInNew = z.object({ terminal_id: z.string(), output: CommandResult })
+const FoundAndOpened = z.object({ files_found: z.array(z.string()), terminal_id: z.string().nullable() })
 
 async function openTerminal(ctx: ToolContext, args: JsonObject): Promise<{ answer: ToolAnswer } | { id: string; x: number; y: number; result: ActionResult }> {
   const input: JsonObject = { kind: 'terminal' }
@@ -47,12 +54,47 @@ async function openTerminal(ctx: ToolContext, args: JsonObject): Promise<{ answe
   return { id: tile.tile, x: tile.x, y: tile.y, result: opened }
 }
 
+/** A terminal as seed 004 describes it: the map's tile (place, size, focus) with the shell's own state. */
+async function terminalInfos(ctx: ToolContext): Promise<{ answer: ToolAnswer } | { terminals: TerminalInfo[]; result: ActionResult }> {
+  const listed = await ctx.request({ surface: 'map', action: 'list', input: { kind: 'terminal' } })
+  const failed = stepFailed(listed)
+  if (failed !== null) return { answer: failed }
+  const terminals: TerminalInfo[] = []
+  for (const tile of (listed.output as { tiles: Array<{ id: string; focused: boolean; x: number; y: number; width: number; height: number }> }).tiles) {
+    const described = await ctx.request({ surface: tile.id, action: 'describe', input: {} })
+    const failedTile = stepFailed(described)
+    if (failedTile !== null) return { answer: failedTile }
+    const shell = described.output as { working_dir: string; busy: boolean; status: string; command_history: string[]; lines: string[] }
+    terminals.push({
+      id: tile.id,
+      working_dir: shell.working_dir,
+      focused: tile.focused,
+      busy: shell.busy,
+      status: shell.status,
+      x: tile.x,
+      y: tile.y,
+      width: tile.width,
+      height: tile.height,
+      command_history: shell.command_history,
+      lines: shell.lines,
+    })
+  }
+  return { terminals, result: listed }
+}
+
+const tileArg = { type: 'object', properties: { [TERMINAL_ARG]: TerminalArg }, required: [TERMINAL_ARG], additionalProperties: false }
+
 const terminalTools: FacadeTool[] = [
   {
     name: 'terminal_create',
-    description: 'Open a terminal tile (a real shell) at x, y → {terminal_id, x, y}.',
+    description: 'Open a new terminal tile (a real bash) at x, y.',
     risk: 'write',
     inputSchema: { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' }, cwd: { type: 'string' }, shell: { type: 'string' } }, additionalProperties: false },
+    outputSchema: jsonSchemaOf(Created, 'output'),
+    text: (output) => {
+      const created = output as { terminal_id: string; x: number; y: number }
+      return `${created.terminal_id} at ${created.x},${created.y}`
+    },
     async run(args, ctx) {
       const opened = await openTerminal(ctx, args)
       if ('answer' in opened) return opened.answer
@@ -62,49 +104,49 @@ const terminalTools: FacadeTool[] = [
   },
   {
     name: 'terminal_list',
-    description: 'Terminals: [{id, working_dir, focused, busy, status}].',
+    description: 'The terminals: id, directory, status, place, command history and screen lines.',
     risk: 'read',
     inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    outputSchema: jsonSchemaOf(TerminalList, 'output'),
+    text: (output) => terminalListText((output as { terminals: TerminalInfo[] }).terminals),
     async run(_args, ctx) {
-      const listed = await ctx.request({ surface: 'map', action: 'list', input: { kind: 'terminal' } })
-      const failed = stepFailed(listed)
-      if (failed !== null) return failed
-      const terminals: JsonValue[] = []
-      for (const tile of (listed.output as { tiles: Array<{ id: string; focused: boolean; x: number; y: number }> }).tiles) {
-        const state = (await ctx.frame(tile.id).then((frame) => frame.state).catch(() => ({}))) as JsonObject
-        terminals.push({ id: tile.id, working_dir: typeof state.cwd === 'string' ? state.cwd : '', focused: tile.focused, busy: state.busy === true, status: typeof state.status === 'string' ? state.status : 'unknown', x: tile.x, y: tile.y })
-      }
-      return { result: { ...listed, output: terminals } }
+      const found = await terminalInfos(ctx)
+      if ('answer' in found) return found.answer
+      return { result: { ...found.result, output: { terminals: found.terminals as unknown as JsonValue[] } } }
     },
   },
   {
     name: 'terminal_focus',
     description: 'Focus a terminal tile.',
     risk: 'read',
-    inputSchema: { type: 'object', properties: { [TERMINAL_ARG]: { type: 'string' } }, required: [TERMINAL_ARG], additionalProperties: false },
+    inputSchema: tileArg,
+    text: () => 'focused',
     run: async (args, ctx) => ({ result: await ctx.request({ surface: 'map', action: 'focus', input: { tile: ctx.tile('terminal', String(args[TERMINAL_ARG])) } }) }),
   },
   {
     name: 'terminal_close',
-    description: 'Close a terminal tile and everything its shell started.',
+    description: 'Close a terminal tile and end everything its shell started.',
     risk: 'write',
-    inputSchema: { type: 'object', properties: { [TERMINAL_ARG]: { type: 'string' } }, required: [TERMINAL_ARG], additionalProperties: false },
+    inputSchema: tileArg,
+    text: () => 'closed',
     run: async (args, ctx) => ({ result: await ctx.request({ surface: 'map', action: 'close', input: { tile: ctx.tile('terminal', String(args[TERMINAL_ARG])) } }) }),
   },
   ...(
     [
-      ['terminal_execute', 'execute', "Run a command in the terminal's own shell and wait for it → CommandResult {stdout, stderr, exit_code, success, duration_ms, truncated}. cwd and environment persist. Destructive commands wait for a human."],
-      ['terminal_start', 'start', 'Start a long-running or interactive program without waiting; then terminal_read, terminal_input, terminal_wait_for.'],
-      ['terminal_read', 'read', 'New output since an offset (default: since the last read), a line, or the tail.'],
-      ['terminal_input', 'input', 'Type into the running program (enter: true presses Enter).'],
-      ['terminal_wait_for', 'wait_for', 'Wait until output matches a text or /regex/ (e.g. a prompt), or times out.'],
-      ['terminal_interrupt', 'interrupt', 'Send Ctrl-C to the running program.'],
-      ['terminal_kill', 'kill', 'Kill the running program (and optionally restart the shell).'],
+      ['terminal_execute', 'execute', 'Run a command line in the terminal\'s persistent bash and wait for it: stdout, stderr, exit code. A risky command waits for a human.', commandText],
+      ['terminal_start', 'start', 'Start a long-running or interactive command without waiting.', startText],
+      ['terminal_read', 'read', 'Output since the last read (or an offset, a line, the tail).', readText],
+      ['terminal_input', 'input', 'Type text or keys into the running program.', () => 'sent'],
+      ['terminal_wait_for', 'wait_for', 'Wait until output matches a text or /regex/, or the prompt is back.', waitText],
+      ['terminal_interrupt', 'interrupt', 'Send Ctrl-C.', () => 'sent Ctrl-C'],
+      ['terminal_kill', 'kill', 'Kill the running program, all of this terminal\'s programs, or restart the shell.', killText],
     ] as const
-  ).map(([name, action, description]) => actionFacade({ name, kind: 'terminal', contract: TERMINAL_ACTIONS.contract(action), description, tileArg: TERMINAL_ARG })),
+  ).map(([name, action, description, text]) =>
+    actionFacade({ name, kind: 'terminal', contract: TERMINAL_ACTIONS.contract(action), description, tileArg: TERMINAL_ARG, text }),
+  ),
   {
     name: 'run_in_new_terminal',
-    description: 'Open a terminal tile and run one command in it → {terminal_id, output: CommandResult}. Each step passes the gateway; a risky command waits for a human.',
+    description: 'Open a terminal tile and run one command in it.',
     risk: 'destructive',
     inputSchema: {
       type: 'object',
@@ -112,18 +154,19 @@ const terminalTools: FacadeTool[] = [
       required: ['command'],
       additionalProperties: false,
     },
+    outputSchema: jsonSchemaOf(RanInNew, 'output'),
     async run(args, ctx) {
       const opened = await openTerminal(ctx, { ...(typeof args.x === 'number' ? { x: args.x } : {}), ...(typeof args.y === 'number' ? { y: args.y } : {}) })
       if ('answer' in opened) return opened.answer
       const input: JsonObject = { command: String(args.command) }
       if (typeof args.timeout_ms === 'number') input.timeout_ms = args.timeout_ms
       const ran = await ctx.request({ surface: opened.id, action: 'execute', input })
-      return stepFailed(ran) ?? { json: { terminal_id: opened.id, output: ran.output ?? null } }
+      return stepFailed(ran) ?? { json: { terminal_id: opened.id, output: ran.output ?? null }, text: `${opened.id}\n${commandText(ran.output ?? null)}` }
     },
   },
   {
     name: 'find_and_edit',
-    description: 'Find files by glob in the file tile, then open them in an editor (nano or vim) in a new terminal → {files_found, terminal_id}.',
+    description: 'Find files by glob in the file tile and open them in nano or vim in a new terminal.',
     risk: 'write',
     inputSchema: {
       type: 'object',
@@ -131,6 +174,7 @@ const terminalTools: FacadeTool[] = [
       required: ['pattern'],
       additionalProperties: false,
     },
+    outputSchema: jsonSchemaOf(FoundAndOpened, 'output'),
     async run(args, ctx) {
       const files = ctx.tile('files')
       const query: JsonObject = { pattern: String(args.pattern) }
@@ -146,7 +190,8 @@ const terminalTools: FacadeTool[] = [
       // argv is quoted word by word (shell-quote), never spliced into a command string.
       const argv = [args.editor === 'vim' ? 'vim' : 'nano', '--', ...matches.slice(0, 50).map((m) => `.${m.path}`)]
       const started = await ctx.request({ surface: opened.id, action: 'start', input: { command: quote(argv) } })
-      return stepFailed(started) ?? { json: { files_found: matches.map((m) => m.path), terminal_id: opened.id } }
+      const paths = matches.map((m) => m.path)
+      return stepFailed(started) ?? { json: { files_found: paths, terminal_id: opened.id }, text: `${opened.id}: ${argv[0]} ${paths.join(' ')}` }
     },
   },
 ]

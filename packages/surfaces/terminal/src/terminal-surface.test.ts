@@ -30,7 +30,7 @@ describe('TerminalSurface', () => {
     expect(frame.surface).toBe('term-test')
     expect(frame.state).toMatchObject({ cwd: '/tmp', busy: false, promptReady: true, cols: 120, rows: 32, lastExitCode: null, status: 'ready' })
     expect(frame.contracts.map((contract) => [contract.id, contract.risk])).toEqual([
-      ['execute', 'write'], ['start', 'write'], ['read', 'read'], ['input', 'write'], ['wait_for', 'read'], ['interrupt', 'write'], ['kill', 'write'],
+      ['execute', 'write'], ['start', 'write'], ['read', 'read'], ['input', 'write'], ['wait_for', 'read'], ['describe', 'read'], ['interrupt', 'write'], ['kill', 'write'],
     ])
     // Actions of the whole terminal: no invented toolbar nodes.
     expect(frame.targets.every((target) => target.nodeId === undefined && target.ref === target.contract)).toBe(true)
