@@ -1,5 +1,5 @@
 import { ActionNotCompleted, HubClient } from '@tessera/client'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { removeDir, startTestHub, type TestHub } from '../support/hub.js'
 
 describe('the scripting client against a real hub', () => {
@@ -18,15 +18,24 @@ describe('the scripting client against a real hub', () => {
 
   it('runCommand returns a CommandResult from the focused terminal', async () => {
     const result = await hub.runCommand('echo hello; echo warn >&2')
-    expect(result).toMatchObject({ stdout: 'hello\n', stderr: 'warn\n', exit_code: 0, success: true, truncated: false })
-    expect(result.duration_ms).toBeGreaterThanOrEqual(0)
+    expect(result).toEqual({ stdout: 'hello\n', stderr: 'warn\n', exit_code: 0, success: true })
   })
 
-  it('createTerminal gives a terminal whose shell keeps its state between executes', async () => {
+  it('createTerminal gives a terminal whose shell keeps its state, with its place, history and screen', async () => {
     const terminal = await hub.createTerminal({ x: 3000, y: 0 })
+    expect(terminal).toMatchObject({ x: 3000, y: 0, width: 1024, height: 768, command_history: [], status: 'ready' })
     await terminal.execute('cd src && X=42')
     expect((await terminal.execute('echo "$PWD $X"')).stdout).toMatch(/demo-files\/src 42\n$/)
+    expect(terminal.command_history).toEqual(['cd src && X=42', 'echo "$PWD $X"'])
+    expect(terminal.working_dir).toMatch(/demo-files\/src$/)
+    expect(terminal.lines.some((line) => line.includes('src 42'))).toBe(true)
+    await terminal.clear()
+    await vi.waitFor(async () => expect((await terminal.refresh()).lines.some((line) => line.includes('src 42'))).toBe(false))
+    await terminal.input('echo typed', { enter: true })
+    await vi.waitFor(async () => expect((await terminal.refresh()).lines.some((line) => line === 'typed')).toBe(true))
+    expect((await hub.terminal(terminal.id)).id).toBe(terminal.id)
     await terminal.close()
+    await expect(terminal.refresh()).rejects.toMatchObject({ code: 'not_found' })
   })
 
   it('listFiles, findFile and readFile speak FileInfo', async () => {

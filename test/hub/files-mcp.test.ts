@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { actionResult, connectHttpClient, useTestHub } from '../support/hub.js'
+import { connectHttpClient, toolAnswer, useTestHub } from '../support/hub.js'
 
-const result = actionResult
+const result = toolAnswer
 
 describe('file tools over MCP, through the gateway', () => {
   const t = useTestHub()
@@ -14,7 +14,9 @@ describe('file tools over MCP, through the gateway', () => {
     const names = tools.map((tool) => tool.name)
     for (const name of ['file_list', 'file_navigate', 'file_find', 'file_read', 'file_write', 'file_edit']) expect(names).toContain(name)
     expect(tools.find((tool) => tool.name === 'file_read')?.inputSchema).toMatchObject({ required: ['path'], properties: { surface: { type: 'string' } } })
-    expect(tools.find((tool) => tool.name === 'file_write')?.annotations?.readOnlyHint).toBe(false)
+    // Only hints that differ from MCP's defaults (not read-only, destructive, open world) are sent.
+    expect(tools.find((tool) => tool.name === 'file_write')?.annotations).toEqual({ destructiveHint: false, openWorldHint: false })
+    expect(tools.find((tool) => tool.name === 'file_read')?.annotations).toEqual({ readOnlyHint: true, openWorldHint: false })
     await client.close()
   })
 
@@ -22,7 +24,7 @@ describe('file tools over MCP, through the gateway', () => {
     const client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
     const listed = result(await client.callTool({ name: 'file_list', arguments: { path: '/' } }))
     expect(listed.status).toBe('completed')
-    const entries = listed.output as Array<{ name: string; file_type: string; x: number; y: number; color: number }>
+    const entries = (listed.output as { files: Array<{ name: string; file_type: string; x: number; y: number; color: number }> }).files
     expect(entries.map((e) => e.name)).toEqual(expect.arrayContaining(['notes', 'src', 'README.md', 'claims.csv']))
     expect(entries[0]).toMatchObject({ file_type: 'directory', x: expect.any(Number), y: expect.any(Number), color: expect.any(Number) })
 
@@ -53,7 +55,7 @@ describe('file tools over MCP, through the gateway', () => {
     for (const path of ['../../etc/passwd', '/../../../etc/shadow', 'a\u0000b']) {
       const refused = result(await client.callTool({ name: 'file_read', arguments: { path } }))
       expect(refused.status).not.toBe('completed')
-      expect(JSON.stringify(refused.error)).toMatch(/forbidden|invalid_request|invalid_input|not_found/)
+      expect(JSON.stringify(refused.result?.error)).toMatch(/forbidden|invalid_request|invalid_input|not_found/)
       expect(JSON.stringify(refused)).not.toContain('root:x:0:0')
     }
     const noTile = await client.callTool({ name: 'file_list', arguments: { surface: 'nope' } })

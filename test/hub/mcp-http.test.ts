@@ -16,7 +16,8 @@ describe('MCP over Streamable HTTP, official SDK client', () => {
     const names = tools.map((tool) => tool.name)
     for (const generic of ['surfaces_list', 'surface_snapshot', 'action_request', 'surface_act', 'approval_status', 'trace_tail']) expect(names).toContain(generic)
     const exportTool = tools.find((tool) => tool.name === 'claims__export-claims')
-    expect(exportTool?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, openWorldHint: true })
+    // MCP's defaults (not read-only, open world) left unsaid.
+    expect(exportTool?.annotations).toEqual({ title: 'Export claims', destructiveHint: false })
     expect(exportTool?.inputSchema).toMatchObject({ type: 'object', required: ['format'] })
     expect(tools.find((tool) => tool.name === 'claims__open-claim')?.annotations).toMatchObject({ readOnlyHint: true })
     await client.close()

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { Surface } from '@tessera/protocol'
 import { describe, expect, it } from 'vitest'
-import { actionResult, connectHttpClient, useTestHub } from '../support/hub.js'
+import { actionResult, connectHttpClient, toolAnswer, useTestHub } from '../support/hub.js'
 import { agent } from '../support/principals.js'
 
 const TOY_KIND = fileURLToPath(new URL('../fixtures/toy-kind/index.js', import.meta.url))
@@ -48,7 +48,7 @@ describe('one frame cache: an action takes one snapshot, however many sessions w
       const result =
         clients[0] === undefined
           ? await t.hub.ctx.gateway.request({ surface: 'files', action: 'write', input }, agent)
-          : actionResult(await clients[0].callTool({ name: 'file_write', arguments: input }))
+          : toolAnswer(await clients[0].callTool({ name: 'file_write', arguments: input }))
       expect(result.status).toBe('completed')
       // Every session reads the tile after the write, as an agent looking at the result would.
       await Promise.all(clients.map((client) => client.readResource({ uri: 'tessera://surfaces/files/outline' })))
@@ -85,9 +85,9 @@ describe('a surface kind added as one module, with no hub edit', () => {
 
     const opened = actionResult(await client.callTool({ name: 'action_request', arguments: { surface: 'map', action: 'open', input: { kind: 'toy', config: { start: 3 } } } }))
     expect(opened).toMatchObject({ status: 'completed', output: { tile: 'toy-1', kind: 'toy' } })
-    const bumped = actionResult(await client.callTool({ name: 'toy_bump', arguments: { by: 2 } }))
-    expect(bumped).toMatchObject({ status: 'completed', output: { count: 5 }, diff: [{ op: 'replace', path: '/count', value: 5 }] })
-    expect(actionResult(await client.callTool({ name: 'toy_wipe', arguments: {} })).status).toBe('awaiting_approval')
+    const bumped = toolAnswer(await client.callTool({ name: 'toy_bump', arguments: { by: 2 } }))
+    expect(bumped).toMatchObject({ status: 'completed', output: { count: 5 } })
+    expect(toolAnswer(await client.callTool({ name: 'toy_wipe', arguments: {} })).status).toBe('awaiting_approval')
 
     // An agent chooses only what the kind lets it: no configuration beyond the open schema.
     const tooBig = actionResult(await client.callTool({ name: 'action_request', arguments: { surface: 'map', action: 'open', input: { kind: 'toy', config: { start: 99 } } } }))
@@ -101,7 +101,9 @@ describe('a surface kind added as one module, with no hub edit', () => {
     expect(after).toEqual(before)
 
     expect(actionResult(await client.callTool({ name: 'action_request', arguments: { surface: 'map', action: 'focus', input: { tile: 'toy-2' } } })).status).toBe('completed')
-    expect(actionResult(await client.callTool({ name: 'toy_bump', arguments: {} }))).toMatchObject({ surface: 'toy-2', output: { count: 1 } })
+    expect(toolAnswer(await client.callTool({ name: 'toy_bump', arguments: {} })).output).toEqual({ count: 1 })
+    // The focused tile is the one bumped (the answer is the output alone; the frame says where).
+    expect((await t.hub.ctx.gateway.frames.current('toy-2')).state).toMatchObject({ count: 1 })
     expect(actionResult(await client.callTool({ name: 'action_request', arguments: { surface: 'map', action: 'close', input: { tile: 'toy-1' } } })).status).toBe('completed')
     const tiles = t.hub.ctx.surfaces.list('toy').map((tile) => tile.id)
     expect(tiles).toEqual(['toy-2', 'toy-3', 'toy-4'])

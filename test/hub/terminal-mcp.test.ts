@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { actionResult, connectHttpClient, resultText, useTestHub } from '../support/hub.js'
+import { connectHttpClient, resultText, toolAnswer, useTestHub } from '../support/hub.js'
 
-const result = actionResult
+const result = toolAnswer
 const text = resultText
 
 describe('terminal tools over MCP, through the gateway', () => {
@@ -14,7 +14,8 @@ describe('terminal tools over MCP, through the gateway', () => {
       expect(names).toContain(name)
     }
     const list = result(await client.callTool({ name: 'terminal_list', arguments: {} }))
-    expect(list.output).toEqual([expect.objectContaining({ id: 'term-1', focused: true, busy: false })])
+    expect(list.output).toEqual({ terminals: [expect.objectContaining({ id: 'term-1', focused: true, busy: false, width: 1024, height: 768, command_history: [] })] })
+    expect((list.output as { terminals: Array<{ lines: string[] }> }).terminals[0]?.lines[0]).toMatch(/demo-files #/)
     await client.close()
   })
 
@@ -47,7 +48,7 @@ describe('terminal tools over MCP, through the gateway', () => {
 
     for (const id of [created, editorTerminal]) expect(result(await client.callTool({ name: 'terminal_close', arguments: { terminal_id: id } })).status).toBe('completed')
     const after = result(await client.callTool({ name: 'terminal_list', arguments: {} }))
-    expect((after.output as Array<{ id: string }>).map((x) => x.id)).toEqual(['term-1'])
+    expect((after.output as { terminals: Array<{ id: string }> }).terminals.map((x) => x.id)).toEqual(['term-1'])
     const tail = text(await client.callTool({ name: 'trace_tail', arguments: { limit: 60 } }))
     expect(tail).toContain('map/open')
     expect(tail).toContain('files/find')
@@ -56,8 +57,7 @@ describe('terminal tools over MCP, through the gateway', () => {
 
   it('drives an interactive program with terminal_start, input, wait_for, read, interrupt and kill', async () => {
     const client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
-    const opened = (await client.callTool({ name: 'terminal_create', arguments: {} })).structuredContent as { result: { output: { terminal_id: string } } }
-    const id = opened.result.output.terminal_id
+    const id = (result(await client.callTool({ name: 'terminal_create', arguments: {} })).output as { terminal_id: string }).terminal_id
     expect(result(await client.callTool({ name: 'terminal_start', arguments: { terminal_id: id, command: 'bc -q' } })).status).toBe('completed')
     expect(result(await client.callTool({ name: 'terminal_input', arguments: { terminal_id: id, text: '6*7', enter: true } })).status).toBe('completed')
     const waited = result(await client.callTool({ name: 'terminal_wait_for', arguments: { terminal_id: id, pattern: '42', timeout_ms: 5000 } }))

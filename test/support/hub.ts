@@ -89,3 +89,15 @@ export function resultText(result: unknown): string {
 export function actionResult(result: unknown): ActionResult {
   return (result as { structuredContent: { result: ActionResult } }).structuredContent.result
 }
+
+/**
+ * What a seed tool (terminal_*, file_*) answered: its output when the call completed (the
+ * structuredContent itself), or the gateway's envelope (in `_meta`) as `{status, result}` otherwise.
+ */
+export function toolAnswer<T = Record<string, unknown>>(call: unknown): { status: string; output: T; text: string; result?: ActionResult } {
+  const answer = call as { isError?: boolean; structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown> }
+  const envelope = (answer._meta?.['tessera/result'] ?? answer.structuredContent?.result) as ActionResult | undefined
+  if (envelope !== undefined && typeof envelope === 'object' && 'status' in envelope) return { status: envelope.status, output: envelope.output as T, text: resultText(call), result: envelope }
+  if (answer.isError) throw new Error(`the tool failed: ${resultText(call)}`)
+  return { status: 'completed', output: answer.structuredContent as T, text: resultText(call) }
+}

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { type ActionResult, type JsonObject, TesseraError } from '@tessera/protocol'
 import { ActionNotCompleted } from './action-error.js'
-import type { CommandResult, FileInfo, FoundFile, ReadResult } from './types.js'
+import type { CommandResult, FileInfo, FoundFile, ReadResult, TerminalInfo } from './types.js'
 
 export interface ConnectOptions {
   /** The hub's MCP URL; or give `dataDir` to read it from DATA/hub.json. */
@@ -14,23 +14,57 @@ export interface ConnectOptions {
   token?: string
 }
 
-/** A terminal tile, as the scripting API of docs/hub.md has it. */
-export class Terminal {
+/**
+ * A terminal tile, as the scripting API of docs/hub.md has it (seed 004's MapTerminal): its
+ * place and size on the map, directory, command history and screen lines, as of the last
+ * `refresh()` — which every call that changes the terminal does for you.
+ */
+export class Terminal implements TerminalInfo {
+  working_dir = ''
+  focused = false
+  busy = false
+  status = 'unknown'
+  x = 0
+  y = 0
+  width = 0
+  height = 0
+  command_history: string[] = []
+  lines: string[] = []
+
   constructor(
     private readonly hub: HubClient,
     readonly id: string,
   ) {}
 
-  execute(command: string, options: { timeoutMs?: number } = {}): Promise<CommandResult> {
-    return this.hub.runCommand(command, { terminalId: this.id, ...options })
+  /** Reads this terminal's current state from the hub. */
+  async refresh(): Promise<this> {
+    const info = (await this.hub.listTerminals()).find((terminal) => terminal.id === this.id)
+    if (info === undefined) throw new TesseraError('not_found', `no terminal "${this.id}" on the hub; it was closed`, { found: this.id })
+    const { id: _id, ...fields } = info
+    Object.assign(this, fields)
+    return this
+  }
+
+  async execute(command: string, options: { timeoutMs?: number } = {}): Promise<CommandResult> {
+    const result = await this.hub.runCommand(command, { terminalId: this.id, ...options })
+    await this.refresh()
+    return result
   }
 
   async read(options: { since?: number | 'last'; tail?: number } = {}): Promise<{ text: string; next_offset: number }> {
     return (await this.hub.tool('terminal_read', { terminal_id: this.id, ...options })) as { text: string; next_offset: number }
   }
 
+  /** Types into the terminal (to a running program, or a line for the shell with enter: true). */
   async input(text: string, options: { enter?: boolean } = {}): Promise<void> {
     await this.hub.tool('terminal_input', { terminal_id: this.id, text, ...options })
+    await this.refresh()
+  }
+
+  /** Clears the screen (Ctrl-L: bash redraws its prompt at the top; a running program gets the key). */
+  async clear(): Promise<void> {
+    await this.hub.tool('terminal_input', { terminal_id: this.id, keys: ['ctrl-l'] })
+    await this.refresh()
   }
 
   async interrupt(): Promise<void> {
@@ -59,17 +93,24 @@ export class HubClient {
     return new HubClient(client)
   }
 
-  /** Calls a hub tool and returns the action's output; throws unless it completed. */
+  /**
+   * Calls a hub tool and returns the action's output; throws unless it completed. A seed tool
+   * answers a completed call with its output alone, anything else with the gateway's envelope
+   * or an error in `_meta` (other tools: `{result}` or `{error}` as structuredContent).
+   */
   async tool(name: string, args: JsonObject): Promise<unknown> {
     const response = await this.client.callTool({ name, arguments: args })
     const structured = response.structuredContent as { result?: ActionResult; error?: { code: string; message: string } } | undefined
-    if (structured?.result) {
-      if (structured.result.status !== 'completed') throw new ActionNotCompleted(structured.result)
-      return structured.result.output
+    const meta = response._meta as { 'tessera/result'?: ActionResult; 'tessera/error'?: { code: string; message: string } } | undefined
+    const envelope = meta?.['tessera/result'] ?? (structured?.result && typeof structured.result === 'object' && 'status' in structured.result ? structured.result : undefined)
+    if (envelope !== undefined) {
+      if (envelope.status !== 'completed') throw new ActionNotCompleted(envelope)
+      return envelope.output
     }
     if (response.isError) {
+      const error = meta?.['tessera/error'] ?? structured?.error
       const text = (response.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n')
-      throw new TesseraError((structured?.error?.code as never) ?? 'internal', structured?.error?.message ?? text)
+      throw new TesseraError((error?.code as never) ?? 'internal', error?.message ?? text)
     }
     return structured
   }
@@ -83,11 +124,23 @@ export class HubClient {
 
   async createTerminal(options: { x?: number; y?: number; cwd?: string } = {}): Promise<Terminal> {
     const created = (await this.tool('terminal_create', options as JsonObject)) as { terminal_id: string }
-    return new Terminal(this, created.terminal_id)
+    return new Terminal(this, created.terminal_id).refresh()
+  }
+
+  async listTerminals(): Promise<TerminalInfo[]> {
+    return ((await this.tool('terminal_list', {})) as { terminals: TerminalInfo[] }).terminals
+  }
+
+  /** A terminal already on the map, by id (default: the focused one). */
+  async terminal(id?: string): Promise<Terminal> {
+    const terminals = await this.listTerminals()
+    const found = id === undefined ? (terminals.find((t) => t.focused) ?? terminals[0]) : terminals.find((t) => t.id === id)
+    if (found === undefined) throw new TesseraError('not_found', id === undefined ? 'no terminal on the hub' : `no terminal "${id}"`, { expected: terminals.map((t) => t.id), found: id ?? null })
+    return new Terminal(this, found.id).refresh()
   }
 
   async listFiles(path = '/'): Promise<FileInfo[]> {
-    return (await this.tool('file_list', { path })) as FileInfo[]
+    return ((await this.tool('file_list', { path })) as { files: FileInfo[] }).files
   }
 
   async findFiles(pattern: string, path?: string): Promise<FoundFile[]> {

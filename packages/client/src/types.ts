@@ -1,28 +1,5 @@
-/** What a command run in a terminal returns (CommandResult, docs/terminal.md). */
-export interface CommandResult {
-  stdout: string
-  stderr: string
-  exit_code: number | null
-  success: boolean
-  duration_ms: number
-  truncated: boolean
-  timed_out?: boolean
-  cwd?: string
-  [extra: string]: unknown
-}
-
-/** One entry of a directory listing (FileInfo, docs/files.md). */
-export interface FileInfo {
-  name: string
-  path: string
-  file_type: 'file' | 'directory' | 'symlink' | 'other'
-  size: number
-  permissions: string
-  modified: string
-  x: number
-  y: number
-  color: number
-}
+/** CommandResult, FileInfo and TerminalInfo are the protocol's: one schema for the hub and its clients. */
+export type { CommandResult, FileInfo, TerminalInfo } from '@tessera/protocol'
 
 export interface FoundFile {
   name: string

@@ -34,6 +34,15 @@ export const HubConfig = z.object({
       elicitation: z.boolean().default(false),
     })
     .default({ elicitation: false }),
+  tools: z
+    .object({
+      /**
+       * Tool families or tools an MCP client does not see: a kind (`terminal`, `files`,
+       * `app`: its façade tools and its tiles' action tools) or a tool's exact name.
+       */
+      exclude: z.array(z.string().min(1)).default([]),
+    })
+    .default({ exclude: [] }),
   limits: z
     .object({
       bodyBytes: z.number().int().positive().default(1_048_576),

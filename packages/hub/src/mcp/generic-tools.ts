@@ -5,23 +5,22 @@ export const GENERIC_TOOLS: Tool[] = [
   {
     name: 'surfaces_list',
     title: 'List surfaces',
-    description: 'Every surface (tile) on the map: id, kind, title, state, focus and current frame id.',
+    description: 'The tiles on the map: id, kind, title, state, focus.',
     inputSchema: { type: 'object', properties: {}, additionalProperties: false },
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
     name: 'surface_snapshot',
     title: 'Snapshot a surface',
-    description:
-      'The current frame of a surface as a compact outline: one line per meaningful node, @refs for what can be acted on, [action risk flags] for contracts, then the business state. format "json" returns the full frame instead.',
+    description: 'A surface as a compact outline: a line per node, @refs to act on, [action risk] markers, then its state.',
     inputSchema: {
       type: 'object',
       properties: {
-        surface: { type: 'string', description: 'surface id from surfaces_list' },
-        format: { type: 'string', enum: ['outline', 'json'], default: 'outline' },
-        bounds: { type: 'boolean', default: false, description: 'append <x,y wxh> to each line' },
-        scope: { type: 'string', description: 'only the subtree at this @ref or node id' },
-        max_nodes: { type: 'integer', minimum: 1, description: 'at most this many nodes, breadth first; the outline says how many were left out' },
+        surface: { type: 'string' },
+        format: { type: 'string', enum: ['outline', 'json'] },
+        bounds: { type: 'boolean', description: 'add <x,y wxh>' },
+        scope: { type: 'string', description: 'only the subtree at this @ref' },
+        max_nodes: { type: 'integer', minimum: 1, description: 'breadth first' },
       },
       required: ['surface'],
       additionalProperties: false,
@@ -31,15 +30,14 @@ export const GENERIC_TOOLS: Tool[] = [
   {
     name: 'action_request',
     title: 'Request an action',
-    description:
-      'Ask the gateway to run an action of a surface by id, with input matching its schema. Pass frameId (from the snapshot): the request is refused as stale only if its target changed since you looked. Risky actions wait for a human approval.',
+    description: 'Run a surface\'s action with input per its schema. Pass the frameId you saw: refused only if the target changed since. Risky actions wait for a human.',
     inputSchema: {
       type: 'object',
       properties: {
         surface: { type: 'string' },
         action: { type: 'string' },
-        target: { type: 'string', description: 'the element (@ref) when the action runs on several' },
-        input: { type: 'object', description: 'input for the action, per its inputSchema' },
+        target: { type: 'string', description: '@ref, when the action is on several' },
+        input: { type: 'object' },
         frameId: { type: 'string' },
       },
       required: ['surface', 'action'],
@@ -50,18 +48,17 @@ export const GENERIC_TOOLS: Tool[] = [
   {
     name: 'surface_act',
     title: 'Act on a node',
-    description:
-      'Click, type, press a key, select or scroll on a node by its @ref from surface_snapshot. Goes through the same gateway as every action: on agent-native apps a click runs the action the node carries.',
+    description: 'Click, type, key, select or scroll on a node by @ref; on an app, a click runs the action the node carries.',
     inputSchema: {
       type: 'object',
       properties: {
         surface: { type: 'string' },
-        ref: { type: 'string', description: 'a ref such as n1k2 (with or without @)' },
+        ref: { type: 'string' },
         op: { type: 'string', enum: ['click', 'type', 'key', 'select', 'scroll'] },
         text: { type: 'string' },
         key: { type: 'string' },
         value: { type: 'string' },
-        input: { type: 'object', description: 'input for the action the node carries, if any' },
+        input: { type: 'object' },
         frameId: { type: 'string' },
       },
       required: ['surface', 'ref', 'op'],
@@ -72,17 +69,17 @@ export const GENERIC_TOOLS: Tool[] = [
   {
     name: 'approval_status',
     title: 'Approval status',
-    description: 'Whether a human has approved or denied a pending action, and the result once it ran.',
+    description: 'Whether a human approved or denied an action, and its result once it ran.',
     inputSchema: { type: 'object', properties: { approvalId: { type: 'string' } }, required: ['approvalId'], additionalProperties: false },
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {
     name: 'trace_tail',
     title: 'Trace tail',
-    description: 'The latest events of a trace session (this MCP session by default): what was requested, approved, denied, completed.',
+    description: 'The latest trace events of a session (default: this one).',
     inputSchema: {
       type: 'object',
-      properties: { session: { type: 'string' }, limit: { type: 'integer', minimum: 1, maximum: 200, default: 20 } },
+      properties: { session: { type: 'string' }, limit: { type: 'integer', minimum: 1, maximum: 200 } },
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, openWorldHint: false },

@@ -7,8 +7,7 @@ import {
   ReadResourceRequestSchema,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js'
-import { toExecutionResult } from '@tessera/gateway'
-import type { ToolAnswer, ToolContext } from '@tessera/kit'
+import type { FacadeTool, ToolAnswer, ToolContext } from '@tessera/kit'
 import {
   type ActionResult,
   type Frame,
@@ -24,7 +23,6 @@ import {
 } from '@tessera/protocol'
 import type { HubContext } from '../startup/hub-context.js'
 import { isToolError, resultText } from './result-text.js'
-import type { ActionTool } from './tool-catalog.js'
 
 const VERSION = '0.1.0'
 const ACTING_ROLES = new Set(['agent', 'admin'])
@@ -58,9 +56,6 @@ export class McpSession {
   readonly principal: Principal
   readonly traceSession: string
   readonly #ctx: HubContext
-  #tools = new Map<string, ActionTool>()
-  #announced = ''
-  #pendingAnnounce: NodeJS.Timeout | null = null
   #inFlight = 0
   readonly #detach: () => void
 
@@ -76,35 +71,32 @@ export class McpSession {
           'Tessera guards real user interfaces. Call surfaces_list, then surface_snapshot to read a surface as an outline with @refs and [action risk] markers. Act with the per-action tools or action_request; pass the frameId you saw. Risky actions return awaiting_approval: a human decides; poll approval_status, never retry.',
       },
     )
-    this.server.setRequestHandler(ListToolsRequestSchema, async () => {
-      const actions = this.#actionTools(await this.#currentFrames())
-      return { tools: [...this.#ctx.tools.staticTools(), ...actions.map((t) => t.tool)] }
-    })
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.#ctx.toolList.tools() }))
     this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       this.#inFlight += 1
       try {
-        return await this.#call(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, extra.requestId)
+        return this.#shapedFor(request.params.name, await this.#call(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, extra.requestId))
       } catch (error) {
-        return errorResult(error)
+        return this.#shapedFor(request.params.name, errorResult(error))
       } finally {
         this.#inFlight -= 1
       }
     })
     this.server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await this.#resources() }))
     this.server.setRequestHandler(ReadResourceRequestSchema, async (request) => this.#readResource(request.params.uri))
-    // Only tiles with per-action tools can change the tool list; their frames arrive in the event.
-    const onFrame = (frame: Frame): void => {
-      if (this.#perActionTile(frame.surface)) this.#scheduleAnnounce()
-    }
-    const onTiles = (): void => this.#scheduleAnnounce()
-    ctx.events.on('frame', onFrame)
-    ctx.events.on('tileRemoved', onTiles)
-    ctx.events.on('tile', onTiles)
-    this.#detach = () => {
-      ctx.events.off('frame', onFrame)
-      ctx.events.off('tileRemoved', onTiles)
-      ctx.events.off('tile', onTiles)
-    }
+    this.#detach = ctx.toolList.onChange(() => void this.server.sendToolListChanged().catch(() => undefined))
+  }
+
+  /**
+   * A client checks any structuredContent of a tool with an outputSchema against it, errors
+   * included; so a façade's envelope or error travels in `_meta` (`tessera/result`,
+   * `tessera/error`) and its text, never as structuredContent.
+   */
+  #shapedFor(name: string, result: CallToolResult): CallToolResult {
+    if (!result.isError || result.structuredContent === undefined || this.#ctx.tools.facade(name)?.outputSchema === undefined) return result
+    const { structuredContent, ...rest } = result
+    const key = 'error' in structuredContent ? 'tessera/error' : 'tessera/result'
+    return { ...rest, _meta: { ...(rest._meta ?? {}), [key]: (structuredContent as { error?: unknown; result?: unknown }).error ?? (structuredContent as { result?: unknown }).result } }
   }
 
   /** A tool call is running (it may be waiting on an elicitation): not an idle session. */
@@ -114,51 +106,10 @@ export class McpSession {
 
   async close(): Promise<void> {
     this.#detach()
-    if (this.#pendingAnnounce) clearTimeout(this.#pendingAnnounce)
     await this.server.close()
   }
 
   // ── tools ──────────────────────────────────────────────────────────────────────
-
-  #perActionTile(surface: string): boolean {
-    const tile = this.#ctx.surfaces.list().find((candidate) => candidate.id === surface)
-    return tile !== undefined && this.#ctx.tools.perAction(tile.kind)
-  }
-
-  /** Frames of the tiles that get per-action tools, from the cache (a snapshot only if none is cached). */
-  async #currentFrames(): Promise<Frame[]> {
-    const frames: Frame[] = []
-    for (const tile of this.#ctx.surfaces.list()) {
-      if (!this.#ctx.tools.perAction(tile.kind)) continue
-      try {
-        frames.push(await this.#ctx.gateway.frames.current(tile.id))
-      } catch {
-        // A surface that cannot render offers no action tools; surfaces_list shows its error.
-      }
-    }
-    return frames
-  }
-
-  #actionTools(frames: readonly Frame[]): ActionTool[] {
-    const tools = this.#ctx.tools.actionTools(frames)
-    this.#tools = new Map(tools.map((t) => [t.tool.name, t]))
-    this.#announced = [...this.#tools.keys()].sort().join(',')
-    return tools
-  }
-
-  /** Tells the client when the set of action tools changed (debounced: frames come in bursts). */
-  #scheduleAnnounce(): void {
-    if (this.#pendingAnnounce) return
-    this.#pendingAnnounce = setTimeout(() => {
-      this.#pendingAnnounce = null
-      void this.#currentFrames().then(async (frames) => {
-        const names = this.#ctx.tools.actionTools(frames).map((t) => t.tool.name).sort().join(',')
-        if (names === this.#announced) return
-        this.#announced = names
-        await this.server.sendToolListChanged().catch(() => undefined)
-      })
-    }, 50)
-  }
 
   #requireActing(): void {
     if (!this.principal.roles.some((role) => ACTING_ROLES.has(role))) {
@@ -168,6 +119,7 @@ export class McpSession {
 
   /** `callId` is the JSON-RPC id of the tool call: an elicitation travels on its stream. */
   async #call(name: string, args: Record<string, unknown>, callId: RequestId): Promise<CallToolResult> {
+    if (this.#ctx.tools.excluded(name)) throw new TesseraError('not_found', `the tool "${name}" is switched off on this hub (tools.exclude)`, { found: name })
     switch (name) {
       case 'surfaces_list':
         return this.#json({ surfaces: this.#ctx.surfaces.list() as unknown as JsonValue })
@@ -187,13 +139,9 @@ export class McpSession {
         const facade = this.#ctx.tools.facade(name)
         if (facade) {
           this.#requireActing()
-          return this.#answer(await facade.run(args as JsonObject, this.#toolContext(callId)))
+          return this.#facadeAnswer(facade, await facade.run(args as JsonObject, this.#toolContext(callId)))
         }
-        let tool = this.#tools.get(name)
-        if (tool === undefined) {
-          this.#actionTools(await this.#currentFrames())
-          tool = this.#tools.get(name)
-        }
+        const tool = await this.#ctx.toolList.actionTool(name)
         if (tool === undefined) {
           throw new TesseraError('not_found', `no tool "${name}"; the UI may have changed — list tools or take a snapshot`, { found: name })
         }
@@ -221,9 +169,25 @@ export class McpSession {
     }
   }
 
-  async #answer(answer: ToolAnswer): Promise<CallToolResult> {
-    if ('json' in answer) return this.#json(answer.json, answer.text)
-    return this.#resultAnswer(answer.result)
+  /**
+   * A façade answers like the tool it stands for: a completed call with its output alone (the
+   * kind's compact text, the output object as structuredContent, valid against the tool's
+   * outputSchema); anything else with the gateway's envelope. The whole result, delta and ids
+   * included, is in the trace.
+   */
+  async #facadeAnswer(facade: FacadeTool, answer: ToolAnswer): Promise<CallToolResult> {
+    if ('json' in answer) return { content: [{ type: 'text', text: answer.text ?? JSON.stringify(answer.json) }], structuredContent: answer.json }
+    const result = answer.result
+    if (result.status !== 'completed') {
+      const envelope = await this.#resultAnswer(result)
+      // Not the tool's output, so not shaped like it: an approval still pending is marked as
+      // an error too, and #shapedFor moves the envelope to `_meta`.
+      return facade.outputSchema === undefined ? envelope : { ...envelope, isError: true }
+    }
+    const output = result.output ?? null
+    const text = facade.text ? facade.text(output) : JSON.stringify(output)
+    const structured = output !== null && typeof output === 'object' && !Array.isArray(output) ? { structuredContent: output } : {}
+    return { content: [{ type: 'text', text }], ...structured }
   }
 
   async #request(surface: string, action: string, input: JsonValue | undefined, frameId: unknown, callId: RequestId, target?: string): Promise<CallToolResult> {
@@ -240,7 +204,7 @@ export class McpSession {
     return {
       isError: isToolError(result),
       content: [{ type: 'text', text: resultText(result, this.#ctx.consoleUrl(), await this.#frameAfter(result)) }],
-      structuredContent: { result: result as unknown as JsonObject, execution: toExecutionResult(result) as unknown as JsonObject },
+      structuredContent: { result: result as unknown as JsonObject },
     }
   }
 

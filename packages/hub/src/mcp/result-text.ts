@@ -3,7 +3,9 @@ import type { ActionResult, Frame } from '@tessera/protocol'
 
 /** A result as a model reads it: the status first, then what changed, then the output. */
 export function resultText(result: ActionResult, consoleUrl: string, after?: Frame): string {
-  const lines = [`${result.status}: ${result.surface}/${result.action} (request ${result.requestId})`]
+  // The request id is what a later question (approval_status, the trace) names: only a call
+  // that did not simply complete needs it.
+  const lines = [result.status === 'completed' ? `completed: ${result.surface}/${result.action}` : `${result.status}: ${result.surface}/${result.action} (request ${result.requestId})`]
   if (result.status === 'awaiting_approval') {
     lines.push(
       `A person must approve this first. Approval ${result.approvalId} is pending; it can be resolved in the console (${consoleUrl}), with \`tessera approvals approve ${result.approvalId}\`, or over the HTTP API by an approver. Call approval_status to learn the outcome; do not retry the action.`,

@@ -12,8 +12,17 @@ export interface ActionTool {
   tool: Tool
 }
 
+/**
+ * MCP's hints, only where they differ from the spec's defaults (not read-only, destructive,
+ * open world): every tool list a client fetches carries them.
+ */
 function annotations(risk: Risk, title?: string): Tool['annotations'] {
-  return { ...(title === undefined ? {} : { title }), readOnlyHint: risk === 'read', destructiveHint: risk === 'destructive', openWorldHint: risk === 'external', idempotentHint: risk === 'read' }
+  const hints: Tool['annotations'] = title === undefined ? {} : { title }
+  if (risk === 'read') return { ...hints, readOnlyHint: true, openWorldHint: false }
+  if (risk === 'write') return { ...hints, destructiveHint: false, openWorldHint: false }
+  if (risk === 'destructive') return { ...hints, openWorldHint: false }
+  // External: reaches outside (open world, the default), without destroying anything here.
+  return { ...hints, destructiveHint: false }
 }
 
 function actionTool(surface: string, contract: ActionContract, risk: Risk, enabled: boolean): ActionTool {
@@ -45,18 +54,30 @@ function actionTool(surface: string, contract: ActionContract, risk: Risk, enabl
 export class ToolCatalog {
   readonly #facades = new Map<string, FacadeTool>()
   readonly #perAction: ReadonlySet<string>
+  readonly #excluded: ReadonlySet<string>
 
-  constructor(kinds: KindRegistry) {
+  /** `exclude`: kinds whose tools are left out, or tools by name (config `tools.exclude`). */
+  constructor(kinds: KindRegistry, exclude: readonly string[] = []) {
     const generic = new Set(GENERIC_TOOLS.map((tool) => tool.name))
+    const kindNames = new Set(kinds.list().map((kind) => kind.kind))
+    const known = new Set([...generic, ...kindNames, ...kinds.list().flatMap((kind) => (kind.facadeTools ?? []).map((tool) => tool.name))])
+    for (const entry of exclude) {
+      // An app tile's action tools (`claims__approve-payout`) exist only once it is open.
+      if (!known.has(entry) && !entry.includes('__')) {
+        throw new TesseraError('invalid_request', `tools.exclude: expected a kind or a tool name, found "${entry}"`, { expected: [...known].sort(), found: entry })
+      }
+    }
+    this.#excluded = new Set(exclude)
     for (const kind of kinds.list()) {
       for (const facade of kind.facadeTools ?? []) {
         if (generic.has(facade.name) || this.#facades.has(facade.name)) {
           throw new TesseraError('conflict', `the tool "${facade.name}" of kind "${kind.kind}" is already defined`, { found: facade.name })
         }
+        if (this.#excluded.has(kind.kind) || this.#excluded.has(facade.name)) continue
         this.#facades.set(facade.name, facade)
       }
     }
-    this.#perAction = new Set(kinds.list().filter((kind) => kind.perActionTools === true).map((kind) => kind.kind))
+    this.#perAction = new Set(kinds.list().filter((kind) => kind.perActionTools === true && !this.#excluded.has(kind.kind)).map((kind) => kind.kind))
   }
 
   facade(name: string): FacadeTool | undefined {
@@ -68,14 +89,20 @@ export class ToolCatalog {
     return this.#perAction.has(kind)
   }
 
+  /** Left out by config `tools.exclude`: not listed, not callable. */
+  excluded(name: string): boolean {
+    return this.#excluded.has(name)
+  }
+
   staticTools(): Tool[] {
-    const facades = [...this.#facades.values()].map((facade) => ({
+    const facades: Tool[] = [...this.#facades.values()].map((facade) => ({
       name: facade.name,
       description: facade.description,
       inputSchema: facade.inputSchema as Tool['inputSchema'],
+      ...(facade.outputSchema === undefined ? {} : { outputSchema: facade.outputSchema as Tool['outputSchema'] }),
       annotations: annotations(facade.risk),
     }))
-    return [...GENERIC_TOOLS, ...facades]
+    return [...GENERIC_TOOLS.filter((tool) => !this.#excluded.has(tool.name)), ...facades]
   }
 
   /** The per-action tools of frames whose tiles asked for them; each contract once per surface. */
@@ -86,6 +113,7 @@ export class ToolCatalog {
       for (const resolved of resolvedTargets(frame)) {
         if (seen.has(resolved.contract.id)) continue
         seen.add(resolved.contract.id)
+        if (this.#excluded.has(toolNameFor(frame.surface, resolved.contract.id))) continue
         const enabled = frame.targets.some((target) => target.contract === resolved.contract.id && target.enabled)
         tools.push(actionTool(frame.surface, resolved.contract, resolved.risk, enabled))
       }

@@ -1,6 +1,7 @@
 import type { Gateway, TraceStore } from '@tessera/gateway'
 import type { HubConfig } from '../config/hub-config.js'
 import type { ToolCatalog } from '../mcp/tool-catalog.js'
+import type { ToolList } from '../mcp/tool-list.js'
 import type { SurfaceManager } from '../tiles/surface-manager.js'
 import type { HubEvents } from './hub-events.js'
 
@@ -12,6 +13,8 @@ export interface HubContext {
   surfaces: SurfaceManager
   /** The tools every MCP session lists, built once from the kinds. */
   tools: ToolCatalog
+  /** The tool list every MCP session answers `tools/list` with: one copy for the hub. */
+  toolList: ToolList
   events: HubEvents
   /** Where humans resolve approvals, for messages to agents. */
   consoleUrl: () => string

@@ -12,6 +12,7 @@ import { createApi } from '../http/api.js'
 import { attachEventSocket } from '../http/event-socket.js'
 import { McpHttpEndpoint } from '../mcp/mcp-http.js'
 import { ToolCatalog } from '../mcp/tool-catalog.js'
+import { ToolList } from '../mcp/tool-list.js'
 import { KindRegistry, loadKindModule } from '../tiles/kind-registry.js'
 import { MapSurface, type TilePreset, presetName } from '../tiles/map-surface.js'
 import { SurfaceManager } from '../tiles/surface-manager.js'
@@ -50,12 +51,14 @@ function hostForUrl(host: string): string {
 export async function startHub(config: HubConfig, options: { writeHubFile?: boolean } = {}): Promise<StartedHub> {
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
   const events = new HubEvents()
-  const spec = storeSpec(config)
-  const store = observeStore(await openStore(spec), events)
-  const gateway = new Gateway({ store, policy: config.policy, dispatchTimeoutMs: config.limits.dispatchTimeoutMs })
+  // Kinds and the tool catalog first: a bad kind module or tools.exclude fails before anything opens.
   const kinds = new KindRegistry()
   const baseDir = config.baseDir ?? process.cwd()
   for (const spec of config.kindModules) kinds.add(await loadKindModule(spec, baseDir))
+  const tools = new ToolCatalog(kinds, config.tools.exclude)
+  const spec = storeSpec(config)
+  const store = observeStore(await openStore(spec), events)
+  const gateway = new Gateway({ store, policy: config.policy, dispatchTimeoutMs: config.limits.dispatchTimeoutMs })
   const surfaces = new SurfaceManager(gateway, events, { kinds, dataDir: resolve(config.dataDir), baseDir, defaults: { terminal: terminalDefaults(config) } })
   const presets = configuredTiles(config) as TilePreset[]
   const map = new MapSurface(surfaces, presets)
@@ -67,7 +70,8 @@ export async function startHub(config: HubConfig, options: { writeHubFile?: bool
   const initial = await tokens.store.ensureInitial()
   const logins = new LoginLinks()
   let baseUrl = ''
-  const ctx: HubContext = { config, gateway, store, surfaces, tools: new ToolCatalog(kinds), events, consoleUrl: () => `${baseUrl}/` }
+  const toolList = new ToolList(tools, surfaces, gateway, events)
+  const ctx: HubContext = { config, gateway, store, surfaces, tools, toolList, events, consoleUrl: () => `${baseUrl}/` }
   const mcp = new McpHttpEndpoint(ctx)
   // Filled in once the port is known (port 0 picks one).
   const allowed = { hosts: [] as string[], origins: [] as string[] }
@@ -80,6 +84,7 @@ export async function startHub(config: HubConfig, options: { writeHubFile?: bool
     })
   } catch (error) {
     await mcp.closeAll()
+    toolList.close()
     await store.close().catch(() => undefined)
     const code = (error as NodeJS.ErrnoException).code
     const where = `${config.host}:${config.port}`
@@ -97,6 +102,7 @@ export async function startHub(config: HubConfig, options: { writeHubFile?: bool
   const closeAfterFailedStart = async (): Promise<void> => {
     sockets.close()
     await mcp.closeAll()
+    toolList.close()
     await new Promise<void>((done) => server.close(() => done()))
     await surfaces.closeAll()
     await gateway.close()
@@ -129,6 +135,7 @@ export async function startHub(config: HubConfig, options: { writeHubFile?: bool
       clearInterval(sweep)
       sockets.close()
       await mcp.closeAll()
+      toolList.close()
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
         // Idle keep-alive connections would hold close() open; end them.

@@ -25,11 +25,11 @@ export function presetName(preset: TilePreset): string {
   return preset.name ?? preset.id ?? preset.kind
 }
 
-const TileSummary = z.object({ id: z.string(), kind: z.string(), title: z.string(), x: z.number(), y: z.number(), focused: z.boolean(), state: z.string() })
+const TileSummary = z.object({ id: z.string(), kind: z.string(), title: z.string(), x: z.number(), y: z.number(), width: z.number(), height: z.number(), focused: z.boolean(), state: z.string() })
 const TileRef = z.strictObject({ tile: z.string().min(1).max(128).describe('The tile id (surfaces_list shows them).') })
 
 function summary(tile: Tile): z.infer<typeof TileSummary> {
-  return { id: tile.id, kind: tile.kind, title: tile.title, x: tile.x, y: tile.y, focused: tile.focused, state: tile.state }
+  return { id: tile.id, kind: tile.kind, title: tile.title, x: tile.x, y: tile.y, width: tile.width, height: tile.height, focused: tile.focused, state: tile.state }
 }
 
 const mapAction = defineAction<MapSurface>()

@@ -17,15 +17,12 @@ export const FILE_ACTIONS = actionSet<FileSurface>([
     risk: 'read',
     input: ListInput,
     output: ListOutput,
-    run: async (input, { surface, signal }) =>
-      (
-        await listDirectory(await surface.roots(), input.path ?? surface.cwd, {
-          offset: input.offset ?? 0,
-          limit: input.limit ?? LIMITS.listDefaultLimit,
-          grid: surface.grid,
-          signal,
-        })
-      ).files,
+    run: async (input, { surface, signal }) => {
+      const offset = input.offset ?? 0
+      const listing = await listDirectory(await surface.roots(), input.path ?? surface.cwd, { offset, limit: input.limit ?? LIMITS.listDefaultLimit, grid: surface.grid, signal })
+      const whole = offset === 0 && listing.files.length === listing.total
+      return { path: listing.directory.display, files: listing.files, ...(whole ? {} : { total: listing.total }) }
+    },
   }),
   fileAction({
     id: 'navigate',
@@ -44,15 +41,24 @@ export const FILE_ACTIONS = actionSet<FileSurface>([
     risk: 'read',
     input: FindInput,
     output: FindOutput,
-    run: async (input, { surface, signal }) =>
-      findFiles(await surface.roots(), {
+    run: async (input, { surface, signal }) => {
+      const found = await findFiles(await surface.roots(), {
         pattern: input.pattern,
         path: input.path ?? surface.cwd,
         maxResults: input.max_results ?? LIMITS.findDefaultResults,
         maxDepth: input.max_depth ?? LIMITS.findDefaultDepth,
         includeHidden: input.include_hidden ?? false,
         signal,
-      }),
+      })
+      // What stopped the search, and what could not be searched, only when something did.
+      return {
+        base: found.base,
+        matches: found.matches,
+        truncated: found.truncated,
+        ...(found.truncated ? { limits: found.limits } : {}),
+        ...(found.skipped_directories > 0 ? { skipped_directories: found.skipped_directories } : {}),
+      }
+    },
   }),
   fileAction({
     id: 'read',

@@ -1,29 +1,8 @@
 import type { StatsLike } from './safe-path.js'
 
-export type FileType = 'file' | 'directory' | 'symlink' | 'other'
-
-/**
- * One directory entry, as the FileInfo of docs/files.md has it. A type alias, not an interface, so
- * it is assignable to JsonValue.
- */
-export type FileInfo = {
-  name: string
-  /** Root-relative display path: "/src/a.ts", or "docs:/a.md" in a root other than the default. */
-  path: string
-  /** From lstat: a symlink is reported as one, never followed. */
-  file_type: FileType
-  /** Bytes (lstat size: for a symlink, the length of its target text). */
-  size: number
-  /** "rwxr-xr-x" style, with s/S and t/T for setuid, setgid and sticky as ls shows them. */
-  permissions: string
-  /** Last modification, ISO 8601 UTC. */
-  modified: string
-  /** Position of the entry's cell on the tile, in the frame's coordinates. */
-  x: number
-  y: number
-  /** 0xRRGGBB by type and extension: see COLOR_TABLE. */
-  color: number
-}
+/** One directory entry: the protocol's FileInfo (docs/files.md says what each field holds). */
+export type { FileInfo, FileType } from '@tessera/protocol'
+import type { FileInfo, FileType } from '@tessera/protocol'
 
 /**
  * The tile's spatial grid: entries in sorted order (directories first, then by name) fill

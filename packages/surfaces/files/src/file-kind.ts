@@ -2,6 +2,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs'
 import { actionFacade, defineKind } from '@tessera/kit'
 import { z } from 'zod'
 import { FILE_ACTIONS } from './file-actions.js'
+import { editText, findText, listText, navigateText, readText, writeText } from './result-texts.js'
 import { createFileSurface } from './file-surface.js'
 
 const RootConfig = z.strictObject({
@@ -27,12 +28,12 @@ export const FilesConfig = z.strictObject({
 export type FilesConfig = z.infer<typeof FilesConfig>
 
 const FACADES = [
-  ['file_list', 'list', 'List a directory: FileInfo {name, path, file_type, size, permissions, modified, x, y, color} per entry.'],
-  ['file_navigate', 'navigate', 'Move the file tile to a directory → {success, files_count}.'],
-  ['file_find', 'find', 'Find files by glob (e.g. **/*.ts), bounded in count and depth → matches [{name, path, type}].'],
-  ['file_read', 'read', 'Read a file → {content, truncated, encoding}; binary comes back as base64; bounded by max_bytes from offset.'],
-  ['file_write', 'write', 'Write a whole file, atomically.'],
-  ['file_edit', 'edit', 'Replace exact text in a file; fails unless the number of matches equals expected_count (default 1).'],
+  ['file_list', 'list', 'List a directory: one FileInfo per entry.', listText],
+  ['file_navigate', 'navigate', 'Show a directory in the file tile.', navigateText],
+  ['file_find', 'find', 'Find files by glob (**/*.ts; a name without / matches at any depth).', findText],
+  ['file_read', 'read', 'Read a file (binary as base64), from offset, at most max_bytes.', readText],
+  ['file_write', 'write', 'Write a whole file, atomically.', writeText],
+  ['file_edit', 'edit', 'Replace exact text in a file; nothing changes unless it occurs expected_count times (default 1).', editText],
 ] as const
 
 /** The files kind: sandboxed roots shown as a grid of the current directory. */
@@ -42,7 +43,7 @@ export const filesKind = defineKind<FilesConfig>({
   idPrefix: 'files',
   configSchema: FilesConfig,
   contracts: FILE_ACTIONS.contracts,
-  facadeTools: FACADES.map(([name, action, description]) => actionFacade({ name, kind: 'files', contract: FILE_ACTIONS.contract(action), description })),
+  facadeTools: FACADES.map(([name, action, description, text]) => actionFacade({ name, kind: 'files', contract: FILE_ACTIONS.contract(action), description, text })),
   async open(config, env) {
     const roots = config.roots.map((root) => {
       const path = env.resolvePath(root.path ?? (root.copyOf === undefined ? root.name : `data:${root.name}-files`))

@@ -75,10 +75,16 @@ function isWithin(node: UiNode, id: string): boolean {
   return node.id === id || (node.children ?? []).some((child) => isWithin(child, id))
 }
 
+
+/** The entries of a `list` (its output is {path, files, total?}). */
+async function listFiles(surface: FileSurface, input: JsonValue = {}): Promise<FileInfo[]> {
+  return ((await act(surface, 'list', input)) as { files: FileInfo[] }).files
+}
+
 describe('list', () => {
   it('returns FileInfo in a deterministic order with grid positions and colours', async () => {
     const surface = await createFileSurface(surfaceOptions())
-    const files = (await act(surface, 'list', {})) as FileInfo[]
+    const files = await listFiles(surface, {})
     expect(files.map((f) => f.name)).toEqual(['docs', 'src', '.hidden', 'Makefile', 'a.png', 'archive.tar.gz', 'b.txt', 'etc', 'link', 'out'])
     const byName = new Map(files.map((f) => [f.name, f]))
     expect(byName.get('docs')).toMatchObject({ path: '/docs', file_type: 'directory', x: 0, y: 80, color: COLOR_TABLE.directory.color })
@@ -94,10 +100,13 @@ describe('list', () => {
       expect(file.permissions).toMatch(/^[r-][w-][xsS-][r-][w-][xsS-][r-][w-][xtT-]$/)
       expect(new Date(file.modified).toISOString()).toBe(file.modified)
     }
-    expect(await act(surface, 'list', {})).toEqual(files)
+    expect(await listFiles(surface, {})).toEqual(files)
     // Pages keep each entry's place in the whole listing.
-    expect(await act(surface, 'list', { path: '/', offset: 8, limit: 5 })).toEqual(files.slice(8))
-    expect(await act(surface, 'list', { path: 'notes:/' })).toMatchObject([{ name: 'todo.md', path: 'notes:/todo.md', x: 0, y: 80 }])
+    expect(await listFiles(surface, { path: '/', offset: 8, limit: 5 })).toEqual(files.slice(8))
+    // A page that is not the whole directory says how many entries there are; the whole one does not.
+    expect(await act(surface, 'list', { path: '/', offset: 8, limit: 5 })).toMatchObject({ path: '/', total: 10 })
+    expect(await act(surface, 'list', {})).not.toHaveProperty('total')
+    expect(await listFiles(surface, { path: 'notes:/' })).toMatchObject([{ name: 'todo.md', path: 'notes:/todo.md', x: 0, y: 80 }])
     await surface.close()
   })
 
@@ -117,7 +126,7 @@ describe('navigate', () => {
     const surface = await createFileSurface(surfaceOptions())
     expect(await act(surface, 'navigate', { path: 'src' })).toEqual({ success: true, files_count: 3, path: '/src' })
     expect(surface.cwd).toBe('/src')
-    expect(((await act(surface, 'list')) as FileInfo[]).map((f) => f.path)).toEqual(['/src/deep', '/src/index.ts', '/src/util.ts'])
+    expect((await listFiles(surface)).map((f) => f.path)).toEqual(['/src/deep', '/src/index.ts', '/src/util.ts'])
     expect(((await act(surface, 'find', { pattern: '*.ts' })) as { matches: Array<{ path: string }> }).matches.map((m) => m.path)).toEqual([
       '/src/index.ts',
       '/src/util.ts',
@@ -227,7 +236,7 @@ describe('the frame', () => {
     const frame = await one.snapshot()
     expect((await two.snapshot()).id).toBe(frame.id)
     expect((await one.snapshot()).id).toBe(frame.id)
-    const files = (await act(one, 'list', {})) as FileInfo[]
+    const files = await listFiles(one, {})
     for (const file of files) {
       const node = findByPath(frame.tree, file.path)
       expect(node, file.path).not.toBeNull()
@@ -281,7 +290,7 @@ describe('the frame', () => {
     }
     collect(frame.tree)
     expect(texts).toContain('6 more entries not drawn; list with offset 4 to page through them')
-    const files = (await act(surface, 'list', {})) as FileInfo[]
+    const files = await listFiles(surface, {})
     expect(files[3]).toMatchObject({ x: 120, y: 200 })
     await surface.close()
   })
@@ -320,7 +329,7 @@ describe('through the gateway', () => {
     gateway.addSurface(surface)
     const listed = await gateway.request({ surface: 'files', action: 'list', input: { path: 'docs' } }, agent)
     expect(listed.status).toBe('completed')
-    expect(listed.output).toMatchObject([{ name: 'readme.md', path: '/docs/readme.md' }])
+    expect(listed.output).toMatchObject({ path: '/docs', files: [{ name: 'readme.md', path: '/docs/readme.md' }] })
     const moved = await gateway.request({ surface: 'files', action: 'navigate', input: { path: 'docs' } }, agent)
     expect(moved).toMatchObject({ status: 'completed', output: { success: true, files_count: 1 } })
     const escape = await gateway.request({ surface: 'files', action: 'read', input: { path: '../../etc/passwd' } }, agent)

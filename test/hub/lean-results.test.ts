@@ -1,0 +1,151 @@
+import { Ajv } from 'ajv'
+import { describe, expect, it, vi } from 'vitest'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { connectHttpClient, resultText, startTestHub, toolAnswer, useTestHub } from '../support/hub.js'
+
+type Tool = Awaited<ReturnType<Client['listTools']>>['tools'][number]
+
+/** Every seed tool call a session makes here, with the structured answer checked against the tool's own outputSchema. */
+async function call(client: Client, tools: readonly Tool[], name: string, args: Record<string, unknown>): Promise<{ text: string; structured: Record<string, unknown> | undefined; meta: Record<string, unknown> | undefined; isError: boolean }> {
+  const answer = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown> }
+  const tool = tools.find((candidate) => candidate.name === name)
+  if (!answer.isError && tool?.outputSchema !== undefined) {
+    const validate = new Ajv({ strict: false }).compile(tool.outputSchema)
+    expect(validate(answer.structuredContent), `${name}: ${JSON.stringify(validate.errors)}`).toBe(true)
+  }
+  return { text: resultText(answer), structured: answer.structuredContent, meta: answer._meta, isError: answer.isError === true }
+}
+
+describe('lean results: a completed seed tool answers with its output alone', () => {
+  const t = useTestHub()
+
+  it('terminal_execute says stdout, stderr and the exit code; no request id, frame id or screen delta', async () => {
+    const client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
+    const { tools } = await client.listTools()
+    const hello = await call(client, tools, 'terminal_execute', { command: 'echo hello' })
+    expect(hello.text).toBe('hello\n[exit 0]')
+    expect(hello.structured).toEqual({ stdout: 'hello\n', stderr: '', exit_code: 0, success: true })
+    const frame = await t.hub.ctx.gateway.frames.current('term-1')
+    expect(hello.text).not.toContain(frame.id.slice(0, 12))
+    expect(hello.text).not.toMatch(/req_|request|frame/)
+    const mixed = await call(client, tools, 'terminal_execute', { command: 'echo out; echo err >&2; cd notes; (exit 3)' })
+    expect(mixed.text).toBe(`out\nstderr:\nerr\n[exit 3 · cwd ${String(mixed.structured?.cwd)}]`)
+    expect(mixed.structured).toMatchObject({ exit_code: 3, success: false, cwd: expect.stringMatching(/demo-files\/notes$/) })
+    // The whole result, ids and delta included, stays in the trace.
+    const tail = resultText(await client.callTool({ name: 'trace_tail', arguments: { limit: 40 } }))
+    expect(tail).toMatch(/completed agent term-1\/execute/)
+    await call(client, tools, 'terminal_execute', { command: 'cd ..' })
+    await client.close()
+  })
+
+  it('every seed tool answers valid against its outputSchema, and a pending approval with the envelope', async () => {
+    const client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
+    const { tools } = await client.listTools()
+    for (const name of ['terminal_execute', 'terminal_list', 'terminal_create', 'file_list', 'file_find', 'file_read', 'file_write', 'file_edit', 'file_navigate', 'run_in_new_terminal', 'find_and_edit']) {
+      expect(tools.find((tool) => tool.name === name)?.outputSchema, name).toMatchObject({ type: 'object' })
+    }
+    expect((await call(client, tools, 'file_list', { path: '/' })).text).toMatch(/^notes\/\nsrc\/\nREADME\.md \d+\nclaims\.csv \d+$/)
+    expect((await call(client, tools, 'file_find', { pattern: '*.md' })).text).toBe('/README.md\n/notes/todo.md')
+    expect((await call(client, tools, 'file_read', { path: '/notes/todo.md' })).structured).toMatchObject({ path: '/notes/todo.md', encoding: 'utf8' })
+    expect((await call(client, tools, 'file_write', { path: '/lean.txt', content: 'one two' })).text).toBe('wrote /lean.txt (7 bytes, new file)')
+    expect((await call(client, tools, 'file_edit', { path: '/lean.txt', old_text: 'two', new_text: '2' })).text).toBe('edited /lean.txt: 1 replacement')
+    expect((await call(client, tools, 'file_navigate', { path: '/notes' })).text).toBe('now in /notes (1 entries)')
+    await call(client, tools, 'file_navigate', { path: '/' })
+    const created = await call(client, tools, 'terminal_create', {})
+    const id = String(created.structured?.terminal_id)
+    expect(created.text).toMatch(new RegExp(`^${id} at \\d+,\\d+$`))
+    const listed = await call(client, tools, 'terminal_list', {})
+    expect(listed.text.split('\n')).toHaveLength(2)
+    const ran = await call(client, tools, 'run_in_new_terminal', { command: 'echo composite' })
+    expect(ran.text).toMatch(/^term-\d+\ncomposite\n\[exit 0\]$/)
+    for (const terminal of [id, String(ran.structured?.terminal_id)]) await call(client, tools, 'terminal_close', { terminal_id: terminal })
+
+    const risky = await call(client, tools, 'terminal_execute', { command: 'rm -rf ./src' })
+    // Not the tool's output, so not shaped like it: the envelope is the text and `_meta`.
+    expect(risky.isError).toBe(true)
+    expect(risky.structured).toBeUndefined()
+    expect(risky.text).toMatch(/^awaiting_approval: term-1\/execute \(request req_/)
+    expect(risky.text).toMatch(/tessera approvals approve/)
+    expect(risky.meta).toMatchObject({ 'tessera/result': { status: 'awaiting_approval', approvalId: expect.any(String) } })
+    const refused = await call(client, tools, 'file_read', { path: '../../etc/passwd' })
+    expect(refused).toMatchObject({ isError: true, structured: undefined, meta: { 'tessera/result': { status: 'failed', error: { code: 'forbidden' } } } })
+    const unknownTile = await call(client, tools, 'terminal_execute', { command: 'true', terminal_id: 'term-404' })
+    expect(unknownTile).toMatchObject({ isError: true, structured: undefined, meta: { 'tessera/error': { code: 'not_found' } } })
+    await client.close()
+  })
+
+  it('`exit 4` answers exit_code 4, and the terminal goes on in a new shell in the same directory', async () => {
+    const client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
+    const { tools } = await client.listTools()
+    await call(client, tools, 'terminal_execute', { command: 'cd notes' })
+    const exited = await call(client, tools, 'terminal_execute', { command: 'exit 4' })
+    expect(exited.structured).toMatchObject({ exit_code: 4, success: false, shell_restarted: true, cwd: expect.stringMatching(/notes$/) })
+    expect(exited.text).toMatch(/^\[exit 4 · new shell in .*notes\]$/)
+    const next = await call(client, tools, 'terminal_execute', { command: 'pwd' })
+    expect(next.structured).toMatchObject({ exit_code: 0, stdout: expect.stringMatching(/notes\n$/) })
+    const script = await call(client, tools, 'terminal_execute', { command: "printf 'exit 9\\n' > /tmp/tessera-exit.sh && . /tmp/tessera-exit.sh" })
+    expect(script.structured).toMatchObject({ exit_code: 9, shell_restarted: true })
+    const history = await call(client, tools, 'terminal_list', {})
+    expect((history.structured as { terminals: Array<{ id: string; command_history: string[] }> }).terminals.find((x) => x.id === 'term-1')?.command_history.slice(-3)).toEqual([
+      'exit 4',
+      'pwd',
+      "printf 'exit 9\\n' > /tmp/tessera-exit.sh && . /tmp/tessera-exit.sh",
+    ])
+    await call(client, tools, 'terminal_execute', { command: 'cd ..' })
+    await client.close()
+  })
+})
+
+describe('a tool list that does not grow with the map', () => {
+  const t = useTestHub()
+
+  it('opening three terminals leaves tools/list unchanged, and no seed kind gets per-action tools', async () => {
+    const client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
+    const before = (await client.listTools()).tools
+    expect(before.map((tool) => tool.name).filter((name) => name.includes('__') && !name.startsWith('claims__'))).toEqual([])
+    const opened: string[] = []
+    for (let i = 0; i < 3; i += 1) opened.push(String(toolAnswer<{ terminal_id: string }>(await client.callTool({ name: 'terminal_create', arguments: {} })).output.terminal_id))
+    expect((await client.listTools()).tools).toEqual(before)
+    for (const id of opened) await client.callTool({ name: 'terminal_close', arguments: { terminal_id: id } })
+    await client.close()
+  })
+
+  it('is built once for the hub and shared by every session', async () => {
+    const catalog = t.hub.ctx.tools
+    const built = vi.spyOn(catalog, 'staticTools')
+    const clients = await Promise.all(Array.from({ length: 5 }, () => connectHttpClient(t.hub.mcpUrl, t.agentToken)))
+    const lists = await Promise.all(clients.map((client) => client.listTools()))
+    for (const list of lists) expect(list.tools).toEqual(lists[0]?.tools)
+    expect(built.mock.calls.length).toBeLessThanOrEqual(1)
+    // A tile opening rebuilds it once, for everyone.
+    const opened = toolAnswer<{ terminal_id: string }>(await clients[0]!.callTool({ name: 'terminal_create', arguments: {} })).output.terminal_id
+    built.mockClear()
+    await Promise.all(clients.map((client) => client.listTools()))
+    expect(built.mock.calls.length).toBe(1)
+    await clients[0]!.callTool({ name: 'terminal_close', arguments: { terminal_id: opened } })
+    built.mockRestore()
+    await Promise.all(clients.map((client) => client.close()))
+  })
+})
+
+describe('tools.exclude', () => {
+  it('switches a family off: not listed, not callable', async () => {
+    const t = await startTestHub({ tools: { exclude: ['terminal', 'surface_act'] } })
+    try {
+      const client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
+      const names = (await client.listTools()).tools.map((tool) => tool.name)
+      expect(names.filter((name) => name.startsWith('terminal_') || name === 'run_in_new_terminal' || name === 'surface_act')).toEqual([])
+      expect(names).toContain('file_list')
+      const refused = (await client.callTool({ name: 'terminal_execute', arguments: { command: 'true' } })) as { isError?: boolean; structuredContent?: { error?: { code: string } } }
+      expect(refused.isError).toBe(true)
+      expect(refused.structuredContent?.error?.code).toBe('not_found')
+      await client.close()
+    } finally {
+      await t.stop()
+    }
+  })
+
+  it('refuses an entry that names no kind and no tool, saying what it expected', async () => {
+    await expect(startTestHub({ tools: { exclude: ['terminals'] } })).rejects.toMatchObject({ code: 'invalid_request', details: { found: 'terminals' } })
+  })
+})
