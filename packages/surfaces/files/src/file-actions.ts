@@ -1,7 +1,8 @@
 import { defineAction, actionSet } from '@tessera/kit'
 import { EditInput, EditOutput, FindInput, FindOutput, ListInput, ListOutput, NavigateInput, NavigateOutput, ReadInput, ReadOutput, WriteInput, WriteOutput } from './file-schemas.js'
 import type { FileSurface } from './file-surface.js'
-import { LIMITS, editFile, findFiles, listDirectory, readFile, writeFile } from './operations.js'
+import { findFiles } from './find-files.js'
+import { LIMITS, editFile, listDirectory, readFile, writeFile } from './operations.js'
 
 const fileAction = defineAction<FileSurface>()
 

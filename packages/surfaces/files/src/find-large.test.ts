@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { findFiles } from './operations.js'
+import { findFiles } from './find-files.js'
 import { type ResolvedRoot, prepareRoots } from './safe-path.js'
 
 // 20 × 20 directories of 50 files: 20,000 files and 420 directories; per directory 13 *.ts

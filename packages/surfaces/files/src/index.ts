@@ -39,7 +39,6 @@ export {
 export {
   LIMITS,
   listDirectory,
-  findFiles,
   readFile,
   writeFile,
   editFile,
@@ -49,10 +48,6 @@ export {
   type ListOptions,
   type DirectoryEntry,
   type DirectoryScan,
-  type FindMatch,
-  type FindResult,
-  type FindLimit,
-  type FindOptions,
   type ReadResult,
   type ReadOptions,
   type WriteResult,
@@ -63,3 +58,4 @@ export {
 export { writeFileAtomic, versionOf, type AtomicWriteOptions, type AtomicWriteOutcome, type FileVersion } from './atomic-write.js'
 export { compileGlob, expandBraces, MAX_PATTERN_LENGTH, MAX_BRACE_ALTERNATIVES, type CompiledGlob, type GlobOptions, type GlobState } from './glob.js'
 export { filesKind, FilesConfig } from './file-kind.js'
+export { findFiles, type FindLimit, type FindMatch, type FindOptions, type FindResult } from './find-files.js'

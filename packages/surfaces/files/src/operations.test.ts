@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { TesseraError } from '@tessera/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { LIMITS, editFile, findFiles, listDirectory, readFile, writeFile } from './operations.js'
+import { findFiles } from './find-files.js'
+import { LIMITS, editFile, listDirectory, readFile, writeFile } from './operations.js'
 import { type ResolvedRoot, prepareRoots } from './safe-path.js'
 
 let base: string

@@ -54,7 +54,7 @@ export interface DirectoryScan {
   capped: boolean
 }
 
-function direntType(dirent: Dirent): FileType {
+export function direntType(dirent: Dirent): FileType {
   if (dirent.isSymbolicLink()) return 'symlink'
   if (dirent.isDirectory()) return 'directory'
   if (dirent.isFile()) return 'file'
@@ -88,7 +88,7 @@ export async function scanDirectory(dir: SafeDirectory, signal?: AbortSignal, ca
   return { entries, total, capped: total > entries.length }
 }
 
-function childRelative(relative: string, name: string): string {
+export function childRelative(relative: string, name: string): string {
   return relative === '' ? name : `${relative}/${name}`
 }
 
@@ -152,140 +152,6 @@ export async function listDirectory(roots: readonly (Root | ResolvedRoot)[], req
     return { directory, files: files.filter((file): file is FileInfo => file !== null), total: scan.total, capped: scan.capped }
   } finally {
     await dir.close()
-  }
-}
-
-export type FindMatch = { name: string; path: string; type: FileType }
-
-export type FindLimit = 'max_results' | 'max_depth' | 'max_scanned'
-
-export type FindResult = {
-  /** The directory searched, as a display path. */
-  base: string
-  matches: FindMatch[]
-  count: number
-  /** True when a bound was hit and more matches may exist; `limits` says which. */
-  truncated: boolean
-  limits: FindLimit[]
-  /** Entries examined. */
-  scanned: number
-  /** Directories that could not be opened (vanished, permission, swapped for a symlink). */
-  skipped_directories: number
-}
-
-export interface FindOptions {
-  pattern: string
-  path: string
-  maxResults?: number
-  maxDepth?: number
-  includeHidden?: boolean
-  signal?: AbortSignal
-  /** Overrides LIMITS.findMaxScanned (for tests). */
-  maxScanned?: number
-}
-
-const FIND_PREFETCH = 8
-
-async function readDirectory(root: ResolvedRoot, relative: string, signal: AbortSignal | undefined): Promise<DirectoryScan> {
-  const dir = await openDirectory(root, relative)
-  try {
-    return await scanDirectory(dir, signal)
-  } finally {
-    await dir.close()
-  }
-}
-
-interface PendingDirectory {
-  relative: string
-  depth: number
-  state: GlobState
-}
-
-/**
- * Finds entries below `path` whose path relative to it matches a glob. An iterative,
- * depth-first walk in sorted order (so results are deterministic): each directory is
- * opened through a verified handle and streamed with opendir; symlinks are reported as
- * entries but never followed; a directory is entered only while the glob can still
- * match below it and its depth is under max_depth. Bounded by max_results, max_depth
- * and LIMITS.findMaxScanned entries; `limits` reports which bound cut the search short.
- * Entries directly in `path` have depth 1.
- */
-export async function findFiles(roots: readonly (Root | ResolvedRoot)[], options: FindOptions): Promise<FindResult> {
-  const glob = compileGlob(options.pattern, { dot: options.includeHidden === true })
-  const base = await resolveDirectory(roots, options.path)
-  const root = base.root
-  const maxResults = options.maxResults ?? LIMITS.findDefaultResults
-  const maxDepth = options.maxDepth ?? LIMITS.findDefaultDepth
-  const maxScanned = options.maxScanned ?? LIMITS.findMaxScanned
-  const matches: FindMatch[] = []
-  const limits = new Set<FindLimit>()
-  let scanned = 0
-  let skipped = 0
-  const stack: PendingDirectory[] = [{ relative: base.relative, depth: 0, state: glob.initial }]
-
-  // Directories are read a few ahead of the walk (the next ones it will pop), so the
-  // open/verify/read round trips overlap; they are consumed in walk order, so results
-  // stay deterministic. At most FIND_PREFETCH + 1 listings are held at once.
-  const scans = new Map<PendingDirectory, Promise<DirectoryScan | Error>>()
-  const scanOf = (pending: PendingDirectory): Promise<DirectoryScan | Error> => {
-    let scan = scans.get(pending)
-    if (scan === undefined) {
-      scan = readDirectory(root, pending.relative, options.signal).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))
-      scans.set(pending, scan)
-    }
-    return scan
-  }
-
-  try {
-    walk: while (stack.length > 0) {
-      options.signal?.throwIfAborted()
-      const current = stack.pop() as PendingDirectory
-      for (let i = stack.length - 1; i >= Math.max(0, stack.length - FIND_PREFETCH); i--) void scanOf(stack[i] as PendingDirectory)
-      const scan = await scanOf(current)
-      scans.delete(current)
-      if (scan instanceof Error) {
-        if (current.depth === 0 || !(scan instanceof TesseraError)) throw scan
-        skipped += 1
-        continue
-      }
-      if (scan.capped) limits.add('max_scanned')
-      const below: PendingDirectory[] = []
-      for (const entry of scan.entries) {
-        if (scanned >= maxScanned) {
-          limits.add('max_scanned')
-          break walk
-        }
-        scanned += 1
-        const state = glob.step(current.state, entry.name)
-        if (state.length === 0) continue
-        const relative = childRelative(current.relative, entry.name)
-        if (glob.accepts(state)) {
-          if (matches.length >= maxResults) {
-            limits.add('max_results')
-            break walk
-          }
-          matches.push({ name: entry.name, path: displayPath(root, relative), type: entry.file_type })
-        }
-        if (entry.file_type === 'directory' && glob.canDescend(state)) {
-          if (current.depth + 1 < maxDepth) below.push({ relative, depth: current.depth + 1, state })
-          else limits.add('max_depth')
-        }
-      }
-      for (let i = below.length - 1; i >= 0; i--) stack.push(below[i] as PendingDirectory)
-    }
-  } finally {
-    // Reads started ahead of a walk that stopped early still close their handles.
-    await Promise.all(scans.values())
-  }
-  const order: FindLimit[] = ['max_results', 'max_depth', 'max_scanned']
-  return {
-    base: base.display,
-    matches,
-    count: matches.length,
-    truncated: limits.size > 0,
-    limits: order.filter((limit) => limits.has(limit)),
-    scanned,
-    skipped_directories: skipped,
   }
 }
 
