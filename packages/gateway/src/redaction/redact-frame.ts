@@ -1,10 +1,15 @@
-import { type Frame, isSensitive, type JsonObject, type UiNode, withFreshId } from '@tessera/protocol'
+import { canonicalJson, type Frame, isSensitive, type JsonObject, type UiNode, withFreshId } from '@tessera/protocol'
 import { redactJson } from './redact-json.js'
 import { REDACTED } from './secret-names.js'
 
+/** The node itself when nothing in it is sensitive, so an unchanged frame keeps its id without hashing it again. */
 function redactNode(node: UiNode): UiNode {
-  const children = node.children?.map(redactNode)
-  if (!isSensitive(node)) return children ? { ...node, children } : node
+  let children = node.children
+  if (children !== undefined) {
+    const redacted = children.map(redactNode)
+    if (redacted.some((child, i) => child !== children?.[i])) children = redacted
+  }
+  if (!isSensitive(node)) return children === node.children ? node : { ...node, children }
   const out: UiNode = { ...node }
   if (out.value !== undefined && out.value !== null && out.value !== '') out.value = REDACTED
   if (out.text !== undefined && out.text !== '') out.text = REDACTED
@@ -28,6 +33,10 @@ export function redactFrame(frame: Frame): Frame {
 }
 
 function redactUncached(frame: Frame): Frame {
-  const redacted = withFreshId({ ...frame, tree: redactNode(frame.tree), state: redactJson(frame.state) as JsonObject })
+  const tree = redactNode(frame.tree)
+  const state = redactJson(frame.state) as JsonObject
+  // Most frames hold no secret: the same tree and equal state need no second hash.
+  if (tree === frame.tree && canonicalJson(state) === canonicalJson(frame.state)) return frame
+  const redacted = withFreshId({ ...frame, tree, state })
   return redacted.id === frame.id ? frame : redacted
 }

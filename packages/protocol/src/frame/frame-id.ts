@@ -35,10 +35,20 @@ export function frameId(body: FrameBody | Frame): string {
  * geometry, so two layouts of one meaning are two stored frames.
  */
 export function storedFrame(frame: Frame): { hash: string; text: string } {
+  const known = storedCache.get(frame)
+  if (known !== undefined) return known
   const { version: _version, ...content } = frame
   const text = canonicalJson(content)
-  return { hash: sha256Hex(text), text }
+  const stored = { hash: sha256Hex(text), text }
+  storedCache.set(frame, stored)
+  return stored
 }
+
+/**
+ * Frames are not changed once sealed, and the frame an action starts from is the one the
+ * previous action ended with: each is serialized for the trace once, not at every step.
+ */
+const storedCache = new WeakMap<Frame, { hash: string; text: string }>()
 
 /** A sealed frame whose content was changed (redacted, say), with its id computed again. */
 export function withFreshId(frame: Frame): Frame {
