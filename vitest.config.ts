@@ -7,6 +7,8 @@ export default defineConfig({
   resolve: {
     // Tests run against the TypeScript sources of sibling workspaces, never a stale dist.
     alias: {
+      // Before '@tessera/protocol', which would otherwise take it as a prefix.
+      '@tessera/protocol/errors': source('./packages/protocol/src/tessera-error.ts'),
       '@tessera/protocol': source('./packages/protocol/src/index.ts'),
       '@tessera/kit': source('./packages/kit/src/index.ts'),
       '@tessera/ui': source('./packages/ui/src/index.ts'),

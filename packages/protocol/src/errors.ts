@@ -1,28 +1,10 @@
 import { z } from 'zod'
+import { ERROR_CODES } from './tessera-error.js'
 
-/**
- * Every error Tessera reports has a stable machine-readable code, a sentence a human can
- * act on, and details that say what was expected and what was found.
- */
-export const ErrorCode = z.enum([
-  'invalid_frame',
-  'invalid_request',
-  'invalid_input',
-  'invalid_contract',
-  'invalid_condition',
-  'condition_error',
-  'unsupported_version',
-  'not_found',
-  'conflict',
-  'forbidden',
-  'unauthorized',
-  'rate_limited',
-  'timed_out',
-  'store_error',
-  'chain_broken',
-  'replay_diverged',
-  'internal',
-])
+export { ERROR_CODES, TesseraError, isTesseraError } from './tessera-error.js'
+
+/** The schemas of tessera-error.ts's codes and shape, for messages that carry an error. */
+export const ErrorCode = z.enum(ERROR_CODES)
 export type ErrorCode = z.infer<typeof ErrorCode>
 
 export const ErrorShape = z.object({
@@ -31,28 +13,6 @@ export const ErrorShape = z.object({
   details: z.record(z.string(), z.unknown()).optional(),
 })
 export type ErrorShape = z.infer<typeof ErrorShape>
-
-export class TesseraError extends Error {
-  readonly code: ErrorCode
-  readonly details: Record<string, unknown> | undefined
-
-  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
-    super(message)
-    this.name = 'TesseraError'
-    this.code = code
-    this.details = details
-  }
-
-  toJSON(): ErrorShape {
-    return this.details === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, details: this.details }
-  }
-}
-
-export function isTesseraError(value: unknown): value is TesseraError {
-  return value instanceof TesseraError
-}
 
 /** Describes a value for an error message without dumping it whole. */
 export function describeValue(value: unknown): string {

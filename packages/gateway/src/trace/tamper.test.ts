@@ -90,6 +90,16 @@ describe('tampering with a SQLite trace', () => {
     return db.prepare('SELECT body FROM events WHERE session = ? AND seq = ?').pluck().get('s', seq) as string
   }
 
+  it('says a session that does not exist is not_found, not an intact chain of 0 events', async () => {
+    const store = await openSqliteStore(path)
+    try {
+      await expect(verifyStore(store, 'ghost')).rejects.toMatchObject({ code: 'not_found', details: { found: 'ghost' } })
+      expect(await verifyStore(store, 's')).toMatchObject([{ ok: true }])
+    } finally {
+      await store.close()
+    }
+  })
+
   it('names the event whose body had one character changed by an UPDATE', async () => {
     withRawDb((db) => {
       const original = body(db, 5)

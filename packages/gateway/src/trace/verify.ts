@@ -1,3 +1,4 @@
+import { TesseraError } from '@tessera/protocol'
 import { verifyEvents, type ChainVerification } from './hash-chain.js'
 import type { TraceStore } from './store.js'
 
@@ -9,7 +10,8 @@ export interface VerifyStoreOptions {
 }
 
 /**
- * Verifies one session's chain, or every session's. Beyond the chain itself, the result is
+ * Verifies one session's chain, or every session's; a named session that does not exist is
+ * `not_found`. Beyond the chain itself, the result is
  * held against the head the store recorded when it last appended, which the chain alone
  * cannot prove: a truncated tail, or a last event rewritten with a fresh hash, is reported.
  */
@@ -25,7 +27,10 @@ export async function verifyStore(
     const chain = store.verifyChain
       ? await store.verifyChain(name, chainOptions)
       : await verifyEvents(store.readRaw(name), chainOptions)
-    results.push({ session: name, ...againstRecordedHead(chain, await store.head(name)) })
+    const head = await store.head(name)
+    // A named session with no events and no recorded head does not exist: not "intact".
+    if (session !== undefined && head === null && chain.count === 0) throw new TesseraError('not_found', `no session "${name}" in the trace store`, { found: name })
+    results.push({ session: name, ...againstRecordedHead(chain, head) })
   }
   return results
 }

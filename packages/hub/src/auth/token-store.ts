@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { Role, TesseraError, type Principal } from '@tessera/protocol'
+import { LOCAL_TOKEN_FILES } from './local-token.js'
 
 /**
  * Bearer tokens for the hub, persisted under `<dataDir>/tokens.json`.
@@ -19,9 +20,7 @@ import { Role, TesseraError, type Principal } from '@tessera/protocol'
  */
 
 export const TOKENS_FILE = 'tokens.json'
-/** The raw initial secrets, for local clients (the stdio MCP bridge, the CLI). */
-export const LOCAL_TOKEN_FILES = { agent: 'agent.token', admin: 'admin.token' } as const
-export type LocalTokenName = keyof typeof LOCAL_TOKEN_FILES
+export { LOCAL_TOKEN_FILES, type LocalTokenName, localTokenPath, readLocalToken } from './local-token.js'
 
 const SECRET_PREFIX = 'tsr_'
 // A real secret is 4 + 43 characters; anything far longer is not ours and is not worth hashing.
@@ -238,22 +237,6 @@ export class TokenStore implements TokenAuthenticator {
       const content = await fs.readFile(path, 'utf8').catch(() => null)
       if (content !== null && sha256(content.trim()).toString('hex') === hash) await fs.rm(path, { force: true })
     }
-  }
-}
-
-/** Path of a raw local token file (`agent.token`, `admin.token`). */
-export function localTokenPath(dataDir: string, name: LocalTokenName): string {
-  return join(dataDir, LOCAL_TOKEN_FILES[name])
-}
-
-/** Reads a raw local token, or null when the file is absent (e.g. revoked and removed). */
-export async function readLocalToken(dataDir: string, name: LocalTokenName): Promise<string | null> {
-  try {
-    const token = (await fs.readFile(localTokenPath(dataDir, name), 'utf8')).trim()
-    return token === '' ? null : token
-  } catch (error) {
-    if (isNotFound(error)) return null
-    throw error
   }
 }
 

@@ -1,6 +1,6 @@
-import { readLocalToken } from '../auth/token-store.js'
+import { readLocalToken } from '../auth/local-token.js'
 import { requireRunningHub } from '../startup/hub-file.js'
-import { TesseraError } from '@tessera/protocol'
+import { TesseraError } from '@tessera/protocol/errors'
 
 /**
  * How CLI commands talk to a running hub: find it through DATA/hub.json, authenticate

@@ -1,15 +1,9 @@
-import { isTesseraError } from '@tessera/protocol'
-import ora, { type Ora } from 'ora'
+import { isTesseraError } from '@tessera/protocol/errors'
 
 const useColor = process.stdout.isTTY === true && process.env.NO_COLOR === undefined
 
 export function paint(code: number, text: string): string {
   return useColor ? `\u001b[${code}m${text}\u001b[0m` : text
-}
-
-/** A spinner on stderr for a terminal; plain progress lines when piped or in CI. */
-export function progress(text: string): Ora {
-  return ora({ text, stream: process.stderr, isEnabled: process.stderr.isTTY === true && process.env.CI !== 'true' }).start()
 }
 
 /** Exit status for a failed check (e.g. a broken chain), as opposed to an error. */

@@ -190,8 +190,7 @@ export function createApi(ctx: HubContext, deps: ApiDeps): Hono<Env> {
   app.get('/api/trace/:session/verify', async (c) => {
     need(c, READ)
     const session = c.req.param('session')
-    // An unknown session is not "intact": say it does not exist, as `tessera trace verify` does.
-    if ((await ctx.store.head(session)) === null) throw new TesseraError('not_found', `no trace session "${session}"`, { found: session })
+    // An unknown session is not_found (verifyStore says so), never "intact".
     return c.json({ results: await verifyStore(ctx.store, session) })
   })
 

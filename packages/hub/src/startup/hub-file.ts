@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { TesseraError } from '@tessera/protocol'
+import { TesseraError } from '@tessera/protocol/errors'
 
 /** The stable handle scripts and tests use to find a running hub: DATA/hub.json. */
 export interface HubFile {

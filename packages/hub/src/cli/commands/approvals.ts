@@ -10,7 +10,7 @@ function line(a: Approval): string {
 
 /** The human channel for approvals from a terminal: a model cannot type here. */
 export function registerApprovalsCommands(program: Command): void {
-  const approvals = program.command('approvals').description('list, approve or deny pending actions on a running hub')
+  const approvals = program.command('approvals')
   const common = (cmd: Command) => cmd.option('--data <dir>', 'data folder of the hub', '.tessera').option('--token <token>', 'an approver token (default: the local admin token)')
 
   common(approvals.command('list').description('list approvals').option('--status <status>', 'pending, approved, denied, expired or consumed'))

@@ -4,12 +4,12 @@ import { AppRuntime } from '@tessera/ui'
 import type { Command } from 'commander'
 import type { Frame } from '@tessera/protocol'
 import { loadAppModule } from '@tessera/surface-app'
-import { EXIT_CHECK_FAILED, progress } from '../output.js'
+import { EXIT_CHECK_FAILED } from '../output.js'
+import { progress } from '../progress.js'
 
 export function registerConformCommand(program: Command): void {
   program
     .command('conform')
-    .description("run the agent-native conformance checklist against an app module")
     .argument('<module>', 'built ES module or package folder whose default export is an agent app')
     .action(async (spec: string) => {
       const loaded = await loadAppModule(spec)

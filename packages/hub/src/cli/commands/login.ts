@@ -4,7 +4,6 @@ import { hubRequest } from '../hub-client.js'
 export function registerLoginCommand(program: Command): void {
   program
     .command('login')
-    .description('print a one-time console login link for a running hub')
     .option('--data <dir>', 'data folder of the hub', '.tessera')
     .option('--token <token>', 'an admin token (default: the local admin token)')
     .action(async (options: { data: string; token?: string }) => {

@@ -41,7 +41,6 @@ function onClientGone(stop: () => Promise<void>): () => Promise<void> {
 export function registerMcpCommand(program: Command): void {
   program
     .command('mcp')
-    .description('serve MCP over stdio (bridging to a running hub, or starting one)')
     .option('--data <dir>', 'data folder of the hub')
     .option('--token <token>', 'token to use against a running hub (default: the local agent token)')
     .action(async (options: { data?: string; token?: string }) => {

@@ -3,12 +3,12 @@ import { TesseraError } from '@tessera/protocol'
 import { AppSurface } from '@tessera/surface-app'
 import type { Command } from 'commander'
 import { loadAppModule } from '@tessera/surface-app'
-import { EXIT_CHECK_FAILED, paint, progress } from '../output.js'
+import { EXIT_CHECK_FAILED, paint } from '../output.js'
+import { progress } from '../progress.js'
 
 export function registerReplayCommand(program: Command): void {
   program
     .command('replay')
-    .description('reconstruct a session from its trace, or re-execute it on fresh surfaces')
     .argument('<store>', 'SQLite file, postgres://… URL')
     .requiredOption('--session <id>', 'the session to replay')
     .option('--execute', 'drive fresh surfaces with the recorded requests and report the first divergence')

@@ -6,7 +6,7 @@ import { TokenStore } from '../../auth/token-store.js'
 
 /** Tokens live in DATA/tokens.json (hashes only); a running hub picks up changes. */
 export function registerTokenCommands(program: Command): void {
-  const token = program.command('token').description('create, list and revoke access tokens')
+  const token = program.command('token')
 
   token
     .command('create')

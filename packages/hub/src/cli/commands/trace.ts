@@ -2,7 +2,8 @@ import { openStore, type SessionSummary, type TraceStore, verifyStore } from '@t
 import { TesseraError, type TraceEvent } from '@tessera/protocol'
 import { hubRequest } from '../hub-client.js'
 import type { Command } from 'commander'
-import { EXIT_CHECK_FAILED, paint, progress } from '../output.js'
+import { EXIT_CHECK_FAILED, paint } from '../output.js'
+import { progress } from '../progress.js'
 
 async function withStore<T>(spec: string, use: (store: TraceStore) => Promise<T>): Promise<T> {
   const store = await openStore(spec)
@@ -14,7 +15,7 @@ async function withStore<T>(spec: string, use: (store: TraceStore) => Promise<T>
 }
 
 export function registerTraceCommands(program: Command): void {
-  const trace = program.command('trace').description('inspect and verify a trace store')
+  const trace = program.command('trace')
 
   trace
     .command('verify')
@@ -23,13 +24,9 @@ export function registerTraceCommands(program: Command): void {
     .option('--session <id>', 'verify only this session')
     .action(async (spec: string, options: { session?: string }) => {
       await withStore(spec, async (store) => {
-        // verifyStore reports an unknown session as an intact chain of 0 events.
-        if (options.session !== undefined && (await store.head(options.session)) === null) {
-          throw new TesseraError('not_found', `no session "${options.session}" in ${spec}`, { found: options.session })
-        }
         const spinner = progress(`verifying ${spec}`)
-        const results = await verifyStore(store, options.session)
-        spinner.stop()
+        // An unknown session is not_found, from the store API itself.
+        const results = await verifyStore(store, options.session).finally(() => spinner.stop())
         if (results.length === 0) throw new TesseraError('not_found', options.session ? `no session "${options.session}" in ${spec}` : `${spec} holds no sessions`)
         let broken = 0
         for (const result of results) {

@@ -8,7 +8,8 @@ import { startHub } from '../../startup/start-hub.js'
 import { TesseraError } from '@tessera/protocol'
 import type { Command } from 'commander'
 import { clientConfigText } from '../client-config.js'
-import { paint, progress } from '../output.js'
+import { paint } from '../output.js'
+import { progress } from '../progress.js'
 
 export interface UpOptions {
   data?: string
@@ -30,7 +31,6 @@ function parsePort(value: string): number {
 export function registerUpCommand(program: Command): void {
   program
     .command('up')
-    .description('start the hub: surfaces, gateway, trace, HTTP + WebSocket API and MCP endpoint')
     .option('--data <dir>', 'data folder (tokens, trace, hub.json)')
     .option('--port <n>', 'port to listen on; 0 picks a free one')
     .option('--host <address>', 'address to bind (default 127.0.0.1)')
