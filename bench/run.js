@@ -12,6 +12,7 @@ import { benchTraceRates } from './trace-rates.js'
 import { benchTerminalExecute } from './terminal-execute.js'
 import { benchFileFind } from './file-find.js'
 import { benchSurfaceKit } from './surface-kit.js'
+import { benchLeanResults } from './lean-results.js'
 
 const benches = [
   ['gateway', benchGatewayRoundTrip],
@@ -22,6 +23,7 @@ const benches = [
   ['terminal', benchTerminalExecute],
   ['files', benchFileFind],
   ['kit', benchSurfaceKit],
+  ['lean', benchLeanResults],
 ]
 
 const only = process.argv.slice(2)

@@ -1,8 +1,9 @@
 // terminal_execute overhead, in one run, on the same commands:
 //   - Tessera in process: TerminalSurface.session.execute (a persistent bash in a PTY);
 //   - Tessera over MCP: the `terminal_execute` tool over Streamable HTTP on loopback against
-//     a real hub (gateway, policy, SQLite trace, frame diff; the hub's term-1, which runs
-//     inside bubblewrap when bwrap is installed);
+//     a real hub (`tessera up` as its own process: gateway, policy, SQLite trace, frame diff;
+//     the hub's term-1, which runs inside bubblewrap when bwrap is installed), and over stdio
+//     against `tessera mcp` (a hub in the stdio server's process, as Claude Desktop runs it);
 //   - peer: a bare child_process.spawn('bash', ['-c', cmd]) awaited to 'close', stdout and
 //     stderr collected (and `bash -l -c`, the invocation DesktopCommander uses, for context);
 //   - peer: DesktopCommander (@wonderwhy-er/desktop-commander) as an MCP server over stdio,
@@ -36,16 +37,18 @@ import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { loadHubConfig, startHub } from '@tessera/hub'
 import { sandboxAvailable, TerminalSurface } from '@tessera/surface-terminal'
 import { fmt, percentile } from './stats.js'
 
 const COMMANDS = ['true', 'echo hello', 'ls /usr/bin | wc -l']
 const BUDGET_MS = 5
+const MAX_RATIO_TO_DC = 0.8
+const CLI = fileURLToPath(new URL('../packages/hub/dist/cli/main.js', import.meta.url))
 const DC_PACKAGE = '@wonderwhy-er/desktop-commander'
 const DC_VERSION = '0.2.52'
 const DC_DIR = process.env.TESSERA_BENCH_DC_DIR ?? join(tmpdir(), 'tessera-bench-dc')
@@ -96,7 +99,7 @@ const PATH_WITHOUT_SHIMS = (process.env.PATH ?? '/usr/bin:/bin')
   .filter((entry) => !/\/shims\/?$/.test(entry))
   .join(':')
 
-async function startDesktopCommander({ path = PATH_WITHOUT_SHIMS } = {}) {
+export async function startDesktopCommander({ path = PATH_WITHOUT_SHIMS } = {}) {
   const { version, bin } = await ensureDesktopCommander()
   const home = join(DC_DIR, 'home')
   // A stub "Chrome for Testing" in its private puppeteer cache: found at start, so the
@@ -174,23 +177,51 @@ async function startDesktopCommander({ path = PATH_WITHOUT_SHIMS } = {}) {
       }
     }
   }
-  return { version, execute, close, stats, startTool: start.name, readTool: read?.name }
+  return { version, client, execute, close, stats, startTool: start.name, readTool: read?.name }
 }
 
 // ---------------------------------------------------------------- Tessera
 
+/** `tessera up` as its own process, as a user runs it (DesktopCommander is a process of its own too). */
+async function startHubProcess(dataDir) {
+  writeFileSync(join(dataDir, 'tessera.config.json'), JSON.stringify({ limits: { requestsPerMinute: 10_000_000 } }))
+  const child = spawn(process.execPath, [CLI, 'up', '--data', dataDir, '--port', '0', '--config', join(dataDir, 'tessera.config.json')], { stdio: ['ignore', 'ignore', 'pipe'] })
+  let stderr = ''
+  child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr = (stderr + chunk).slice(-2000)))
+  const hubFile = join(dataDir, 'hub.json')
+  for (let waited = 0; !existsSync(hubFile); waited += 50) {
+    if (waited > 30_000 || child.exitCode !== null) throw new Error(`tessera up did not start: ${stderr.trim().split('\n').pop()}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  const { mcpUrl } = JSON.parse(readFileSync(hubFile, 'utf8'))
+  const stop = () =>
+    new Promise((resolve) => {
+      child.once('close', resolve)
+      child.kill('SIGINT')
+    })
+  return { mcpUrl, stop }
+}
+
 async function startTessera() {
   const dataDir = mkdtempSync(join(tmpdir(), 'tessera-bench-hub-'))
-  const hub = await startHub(loadHubConfig({ overrides: { dataDir, port: 0, limits: { requestsPerMinute: 10_000_000, bodyBytes: 1_048_576, dispatchTimeoutMs: 30_000 } }, env: {} }))
+  const hub = await startHubProcess(dataDir)
   const token = readFileSync(join(dataDir, 'agent.token'), 'utf8').trim()
   const http = new Client({ name: 'bench', version: '1' })
   await http.connect(new StreamableHTTPClientTransport(new URL(hub.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } }))
+  // Over stdio: `tessera mcp` with a data folder of its own starts a hub in its process and
+  // serves MCP on stdin/stdout, as Claude Desktop runs it.
+  const stdioDir = mkdtempSync(join(tmpdir(), 'tessera-bench-stdio-'))
+  const stdio = new Client({ name: 'bench', version: '1' })
+  await stdio.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--data', stdioDir], stderr: 'ignore' }))
   const surface = await TerminalSurface.create({ id: 'bench' })
-  const stats = { mcpErrors: 0, inProcessErrors: 0 }
+  const stats = { mcpErrors: 0, stdioErrors: 0, inProcessErrors: 0 }
+  // A completed call answers with the CommandResult itself.
+  const check = (result, expected) => result.isError || result.structuredContent?.exit_code !== 0 || result.structuredContent?.stdout !== expected
   const viaMcp = async (command, expected) => {
-    const result = await http.callTool({ name: 'terminal_execute', arguments: { terminal_id: 'term-1', command } })
-    const done = result.structuredContent?.result
-    if (result.isError || done?.status !== 'completed' || done.output?.exit_code !== 0 || done.output?.stdout !== expected) stats.mcpErrors += 1
+    if (check(await http.callTool({ name: 'terminal_execute', arguments: { terminal_id: 'term-1', command } }), expected)) stats.mcpErrors += 1
+  }
+  const viaStdio = async (command, expected) => {
+    if (check(await stdio.callTool({ name: 'terminal_execute', arguments: { terminal_id: 'term-1', command } }), expected)) stats.stdioErrors += 1
   }
   const inProcess = async (command, expected) => {
     const result = await surface.session.execute(command)
@@ -199,10 +230,12 @@ async function startTessera() {
   const close = async () => {
     await surface.close().catch(() => undefined)
     await http.close().catch(() => undefined)
+    await stdio.close().catch(() => undefined)
     await hub.stop()
     rmSync(dataDir, { recursive: true, force: true })
+    rmSync(stdioDir, { recursive: true, force: true })
   }
-  return { viaMcp, inProcess, close, stats }
+  return { viaMcp, viaStdio, inProcess, close, stats }
 }
 
 // ---------------------------------------------------------------- the run
@@ -248,10 +281,12 @@ export async function benchTerminalExecute({ iterations = 200, warmup = 20 } = {
     { key: 'spawnLogin', run: bare(['-l', '-c'], { env: { PATH: PATH_WITHOUT_SHIMS, HOME: loginHome, SHELL: '/bin/bash', LANG: process.env.LANG ?? 'C.UTF-8' } }) },
     { key: 'inProcess', run: tessera.inProcess },
     { key: 'mcp', run: tessera.viaMcp },
+    { key: 'stdio', run: tessera.viaStdio },
     ...(dc ? [{ key: 'dc', run: dc.execute }] : []),
   ]
   const rows = []
   let worstOverhead = -Infinity
+  let worstRatio = -Infinity
   try {
     for (const command of COMMANDS) {
       const expected = (await run('bash', ['-c', command])).stdout
@@ -266,14 +301,16 @@ export async function benchTerminalExecute({ iterations = 200, warmup = 20 } = {
         [`${label} Tessera in process (session.execute), p50 / p99 (ms)`, pair('inProcess')],
         [`${label} **overhead in process − bare spawn, p50 (ms)**`, fmt(overhead)],
         [`${label} Tessera terminal_execute over MCP (HTTP), p50 / p99 (ms)`, pair('mcp')],
+        [`${label} Tessera terminal_execute over MCP (stdio, \`tessera mcp\`), p50 / p99 (ms)`, pair('stdio')],
         [`${label} overhead over MCP − bare spawn, p50 (ms)`, fmt(p('mcp', 50) - p('spawn', 50))],
         [`${label} peer: bare spawn bash -l -c (DesktopCommander's invocation), p50 / p99 (ms)`, pair('spawnLogin')],
       )
       if (dc) {
         rows.push(
           [`${label} peer: DesktopCommander ${dc.startTool} over MCP (stdio), p50 / p99 (ms)`, pair('dc')],
-          [`${label} ratio DesktopCommander / Tessera, both over MCP (p50)`, fmt(p('dc', 50) / p('mcp', 50), 2)],
+          [`${label} **ratio Tessera / DesktopCommander, HTTP / stdio (p50)**`, `${fmt(p('mcp', 50) / p('dc', 50), 2)} / ${fmt(p('stdio', 50) / p('dc', 50), 2)}`],
         )
+        worstRatio = Math.max(worstRatio, p('mcp', 50) / p('dc', 50), p('stdio', 50) / p('dc', 50))
       }
     }
     // For context: DesktopCommander with the inherited PATH, shims and all (see above).
@@ -293,11 +330,11 @@ export async function benchTerminalExecute({ iterations = 200, warmup = 20 } = {
     if (dc && !dc.closed) await dc.close()
     rmSync(loginHome, { recursive: true, force: true })
   }
-  const correct = tessera.stats.inProcessErrors === 0 && tessera.stats.mcpErrors === 0 && spawnStats.errors === 0
+  const correct = tessera.stats.inProcessErrors === 0 && tessera.stats.mcpErrors === 0 && tessera.stats.stdioErrors === 0 && spawnStats.errors === 0
   rows.push(
     ['iterations per command per method (after warm-up)', `${iterations} (${warmup})`],
     ['hub term-1 sandboxed (bubblewrap); in-process terminal not', sandboxAvailable() ? 'yes' : 'no (bwrap not available)'],
-    ['wrong results (exit ≠ 0 or stdout ≠ bash -c): in process / MCP / spawns', `${tessera.stats.inProcessErrors} / ${tessera.stats.mcpErrors} / ${spawnStats.errors}`],
+    ['wrong results (exit ≠ 0 or stdout ≠ bash -c): in process / HTTP / stdio / spawns', `${tessera.stats.inProcessErrors} / ${tessera.stats.mcpErrors} / ${tessera.stats.stdioErrors} / ${spawnStats.errors}`],
   )
   if (dc) {
     rows.push(
@@ -314,8 +351,8 @@ export async function benchTerminalExecute({ iterations = 200, warmup = 20 } = {
   }
   return {
     name: 'terminal_execute against a bare child process and DesktopCommander',
-    budget: `overhead in process over bare spawn ≤ ${BUDGET_MS} ms (p50 − p50, every command)`,
-    ok: worstOverhead <= BUDGET_MS && correct,
+    budget: `overhead in process over bare spawn ≤ ${BUDGET_MS} ms (p50 − p50, every command); over MCP, HTTP and stdio, ≤ ${MAX_RATIO_TO_DC} × DesktopCommander's start_process (p50, every command)`,
+    ok: worstOverhead <= BUDGET_MS && correct && (dc === undefined || worstRatio <= MAX_RATIO_TO_DC),
     rows,
   }
 }

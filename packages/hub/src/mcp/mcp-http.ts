@@ -99,6 +99,9 @@ export class McpHttpEndpoint {
     const session = new McpSession(this.#ctx, principal, `mcp-${randomUUID()}`)
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => session.traceSession.slice('mcp-'.length),
+      // A call answered as plain JSON costs less than an event stream per POST. A call's own
+      // stream is needed only to ask the client's user mid-call (elicitation, off by default).
+      enableJsonResponse: !this.#ctx.config.approvals.elicitation,
       onsessioninitialized: (id) => {
         this.#live.set(id, { transport, session, principal, lastSeen: Date.now(), streams: 0 })
       },

@@ -1,4 +1,4 @@
-import { canonicalJson, contentHash, sha256Hex } from '../content-hash.js'
+import { contentHash, sha256Hex } from '../content-hash.js'
 import type { Frame, FrameBody } from '../schemas/frame.js'
 import type { UiNode } from '../schemas/node.js'
 
@@ -30,15 +30,18 @@ export function frameId(body: FrameBody | Frame): string {
 }
 
 /**
- * A frame as it is stored: canonical JSON of everything but `version` (which only orders
- * frames), and the hash of that text, which names the stored copy. Unlike the id, it covers
- * geometry, so two layouts of one meaning are two stored frames.
+ * A frame as it is stored: JSON of everything but `version` (which only orders frames), and
+ * the hash of that text, which names the stored copy. Unlike the id, it covers geometry, so
+ * two layouts of one meaning are two stored frames. Plain JSON.stringify, not the canonical
+ * form: the stored text is the evidence and is read back as it is (its id is checked on
+ * reading); a surface builds its frames in one key order, so one frame is still stored once,
+ * and the native writer costs a fraction of the canonical one on every action.
  */
 export function storedFrame(frame: Frame): { hash: string; text: string } {
   const known = storedCache.get(frame)
   if (known !== undefined) return known
   const { version: _version, ...content } = frame
-  const text = canonicalJson(content)
+  const text = JSON.stringify(content)
   const stored = { hash: sha256Hex(text), text }
   storedCache.set(frame, stored)
   return stored

@@ -1,3 +1,4 @@
+import { freezeCanonical } from '../content-hash.js'
 import { TesseraError } from '../errors.js'
 import { ActionContract, type ActionContractInput, type Risk } from '../schemas/action-contract.js'
 import type { ActionTarget } from '../schemas/action-target.js'
@@ -62,6 +63,27 @@ function stripAgentActions(tree: UiNode, found: Array<{ nodeId: string; contract
 }
 
 /**
+ * Contracts checked before, by object: a surface offers the same contract objects in every
+ * frame it seals, and checking one (its JSON Schemas included) costs more than the rest of a
+ * small frame. A contract is not changed once offered.
+ */
+const checkedContracts = new WeakMap<object, { contract: ActionContract; text: string }>()
+
+function checkedContract(input: ActionContractInput, where: string): { contract: ActionContract; text: string } {
+  const known = checkedContracts.get(input)
+  if (known !== undefined) return known
+  const parsed = ActionContract.safeParse(input)
+  if (!parsed.success) {
+    throw invalid(`invalid contract ${where}: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`, { issues: parsed.error.issues as unknown as Record<string, unknown>[] })
+  }
+  // Frozen: its canonical text is written once and reused in every frame id and stored frame.
+  const contract = freezeCanonical(parsed.data)
+  const checked = { contract, text: JSON.stringify(contract) }
+  checkedContracts.set(input, checked)
+  return checked
+}
+
+/**
  * Seals the parts of a snapshot into a frame: contracts each once (from nodes and from the
  * surface), a target per place a contract runs, refs and enabled states from the tree, and
  * the id, a hash of the frame's meaning. It needs no layout engine: a browser or an
@@ -77,12 +99,7 @@ export function sealFrame(parts: FrameParts): Frame {
   const refs = new RefTable(index.nodes.keys())
   const contracts = new Map<string, { contract: ActionContract; text: string }>()
   const addContract = (input: ActionContractInput, where: string): void => {
-    const parsed = ActionContract.safeParse(input)
-    if (!parsed.success) {
-      throw invalid(`invalid contract ${where}: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`, { issues: parsed.error.issues as unknown as Record<string, unknown>[] })
-    }
-    const contract = parsed.data
-    const text = JSON.stringify(contract)
+    const { contract, text } = checkedContract(input, where)
     const earlier = contracts.get(contract.id)
     if (earlier !== undefined && earlier.text !== text) {
       throw invalid(`expected one contract per action id, found two different contracts named "${contract.id}" (${where})`, { action: contract.id })
