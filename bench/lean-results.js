@@ -27,8 +27,8 @@ import { fmt, percentile } from './stats.js'
 import { startDesktopCommander } from './terminal-execute.js'
 
 const PW_PACKAGE = '@playwright/mcp'
-const PW_VERSION = '0.0.41'
-const PW_DIR = process.env.TESSERA_BENCH_PW_DIR ?? join(tmpdir(), 'tessera-bench-pwmcp')
+const PW_VERSION = '0.0.83'
+const PW_DIR = process.env.TESSERA_BENCH_PW_DIR ?? join(tmpdir(), `tessera-bench-pwmcp-${PW_VERSION}`)
 const CLI = fileURLToPath(new URL('../packages/hub/dist/cli/main.js', import.meta.url))
 /** The goals of the lean-results work: text ≤ the peer's; structured ≤ 1.5 × text; tool list ≤ Playwright MCP's. */
 const MAX_STRUCTURED_TO_TEXT = 1.5

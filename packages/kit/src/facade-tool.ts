@@ -50,7 +50,7 @@ export interface ActionFacadeOptions {
   kind: string
   contract: ActionContract
   description: string
-  /** The argument that names the tile; default `surface`. */
+  /** The argument that names the tile; default `surface`. Left out, the focused tile of the kind (the server's instructions say so once, not every schema). */
   tileArg?: string
   /** A fixed tile (the map) instead of one of `kind`. */
   tile?: string
@@ -70,7 +70,7 @@ export function actionFacade(options: ActionFacadeOptions): FacadeTool {
     type: 'object',
     properties: {
       ...(schema.properties ?? {}),
-      ...(options.tile === undefined ? { [arg]: { type: 'string', description: 'default: the focused one' } } : {}),
+      ...(options.tile === undefined ? { [arg]: { type: 'string' } } : {}),
     },
   }
   const output = options.contract.outputSchema

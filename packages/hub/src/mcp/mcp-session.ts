@@ -68,7 +68,7 @@ export class McpSession {
       {
         capabilities: { tools: { listChanged: true }, resources: { listChanged: false } },
         instructions:
-          'Tessera guards real user interfaces. Call surfaces_list, then surface_snapshot to read a surface as an outline with @refs and [action risk] markers. Act with the per-action tools or action_request; pass the frameId you saw. Risky actions return awaiting_approval: a human decides; poll approval_status, never retry.',
+          'Tessera guards real user interfaces. Call surfaces_list, then surface_snapshot to read a surface as an outline with @refs and [action risk] markers. Act with the per-action tools or action_request; pass the frameId you saw. The terminal_* and file_* tools act on the focused tile of their kind unless terminal_id or surface names one, and answer with their output alone. Risky actions return awaiting_approval: a human decides; poll approval_status, never retry.',
       },
     )
     this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.#ctx.toolList.tools() }))
