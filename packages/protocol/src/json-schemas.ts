@@ -7,6 +7,7 @@ import { ActionTarget } from './schemas/action-target.js'
 import { Approval } from './schemas/approval.js'
 import { Capabilities } from './schemas/capabilities.js'
 import { ExecutionResult } from './schemas/execution-result.js'
+import { CommandResult, FileInfo, TerminalInfo } from './schemas/seed-results.js'
 import { Frame } from './schemas/frame.js'
 import { FrameDelta } from './schemas/frame-delta.js'
 import { Layout } from './schemas/geometry.js'
@@ -36,6 +37,9 @@ export const publishedSchemas: Record<string, z.ZodType> = {
   frame_delta: FrameDelta,
   json_patch: JsonPatch,
   error: ErrorShape,
+  command_result: CommandResult,
+  file_info: FileInfo,
+  terminal_info: TerminalInfo,
 }
 
 export function toJsonSchema(name: string, schema: z.ZodType): Record<string, unknown> {
