@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
@@ -6,7 +7,7 @@ import { Gateway, openSqliteStore } from '@tessera/gateway'
 import { AppSurface } from '@tessera/surface-app'
 import { describe, expect, it } from 'vitest'
 import { agent, approver } from '../support/principals.js'
-import { runCli } from '../support/run-cli.js'
+import { cliEnv, repoRoot, runCli } from '../support/run-cli.js'
 import { useTempDir } from '../support/temp-dir.js'
 
 async function recordSession(path: string): Promise<number> {
@@ -24,6 +25,19 @@ async function recordSession(path: string): Promise<number> {
 
 describe('tessera CLI', () => {
   const tempDir = useTempDir()
+
+  it('runs as `npx tessera` in the checkout, from the root package\'s bin', async () => {
+    const npx = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
+      const child = spawn('npx', ['--offline', 'tessera', '--help'], { cwd: repoRoot, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
+      let stdout = ''
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+      child.on('error', reject)
+      child.on('close', (code) => resolve({ code, stdout }))
+    })
+    expect(npx.code).toBe(0)
+    expect(npx.stdout).toContain('Usage: tessera')
+    expect(npx.stdout).toMatch(/approvals\s+list, approve or deny/)
+  })
 
   it('trace verify proves a recorded chain intact', async () => {
     const db = join(tempDir(), 'trace.db')

@@ -102,26 +102,46 @@ export function compileGlob(pattern: string, options: GlobOptions = {}): Compile
 
   const initial = closure(starts)
 
+  // A walk steps once per entry (100,000 for a big tree), and the states it reaches are few:
+  // with up to 31 segments a state is a bit mask, and each reached state is built once.
+  const small = segments.length <= 31
+  const byMask = new Map<number, GlobState>()
+  const EMPTY: GlobState = []
+
   const step = (state: GlobState, name: string): GlobState => {
-    const next: number[] = []
     const hidden = name.charCodeAt(0) === DOT
+    let mask = 0
+    const next: number[] | null = small ? null : []
     for (const s of state) {
       const segment = segments[s] as Segment
+      let reached = -1
       switch (segment.kind) {
         case 'end':
           break
         case 'globstar':
-          if (dot || !hidden) next.push(s)
+          if (dot || !hidden) reached = s
           break
         case 'literal':
-          if (segment.text === name) next.push(s + 1)
+          if (segment.text === name) reached = s + 1
           break
         case 'wild':
-          if (matchWild(segment, name, dot)) next.push(s + 1)
+          if (matchWild(segment, name, dot)) reached = s + 1
           break
       }
+      if (reached < 0) continue
+      if (next === null) mask |= 1 << reached
+      else next.push(reached)
     }
-    return next.length === 0 ? next : closure(next)
+    if (next !== null) return next.length === 0 ? EMPTY : closure(next)
+    if (mask === 0) return EMPTY
+    let known = byMask.get(mask)
+    if (known === undefined) {
+      const seeds: number[] = []
+      for (let s = 0; s < segments.length; s++) if ((mask & (1 << s)) !== 0) seeds.push(s)
+      known = closure(seeds)
+      byMask.set(mask, known)
+    }
+    return known
   }
 
   const accepts = (state: GlobState): boolean => state.some((s) => (segments[s] as Segment).kind === 'end')
