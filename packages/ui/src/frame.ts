@@ -33,6 +33,12 @@ export interface BuildFrameInput {
   contracts?: readonly ActionContractInput[] | undefined
   /** Where those contracts run, when not on the whole surface. */
   targets?: readonly TargetSpec[] | undefined
+  /**
+   * `false` skips checking the tree against the UiNode schema: for a tree the surface's
+   * own code builds with these elements, which TypeScript has checked, snapshotted on every
+   * action (a terminal's screen). A tree from an app module is always checked.
+   */
+  validateTree?: boolean | undefined
 }
 
 /**
@@ -55,7 +61,8 @@ export function buildFrame(input: BuildFrameInput): Frame {
   }
   // Finalizing is idempotent on a finished tree (explicit ids win), and it strips keys,
   // undefined fields and functions either way.
-  const tree = parseOrThrow(UiNode, finalizeTree(input.tree), 'frame tree', 'invalid_frame')
+  const finished = finalizeTree(input.tree)
+  const tree = input.validateTree === false ? finished : parseOrThrow(UiNode, finished, 'frame tree', 'invalid_frame')
   const state = parseOrThrow(JsonObject, input.state, 'frame state', 'invalid_frame')
   const capabilities = parseOrThrow(Capabilities, input.capabilities ?? {}, 'frame capabilities', 'invalid_frame')
   const layout = input.layoutEngine ? input.layoutEngine.layout(tree, input.viewport) : computeLayout(tree, input.viewport)

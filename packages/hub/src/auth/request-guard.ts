@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http'
 import { TesseraError, type ErrorCode, type Principal, type Role } from '@tessera/protocol'
 import type { TokenAuthenticator } from './token-store.js'
 
@@ -217,6 +218,48 @@ export async function readBodyLimited(request: Request, maxBytes: number): Promi
     offset += chunk.byteLength
   }
   return body
+}
+
+/**
+ * The same limit read straight from Node's request stream: the hub's own server hands its
+ * handlers the IncomingMessage, and a web ReadableStream wrapped around it costs more per
+ * request than the small JSON bodies of MCP calls take to arrive. Content-Length was
+ * checked with the headers already (checkContentLength), before any byte is read.
+ */
+export function readIncomingLimited(incoming: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
+  if (incoming.readableEnded) return Promise.resolve(new Uint8Array(0))
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let total = 0
+    const stop = (): void => {
+      incoming.off('data', onData)
+      incoming.off('end', onEnd)
+      incoming.off('error', onError)
+    }
+    const onData = (chunk: Buffer): void => {
+      total += chunk.byteLength
+      if (total <= maxBytes) {
+        chunks.push(chunk)
+        return
+      }
+      // Stop reading, never destroy: the 413 must still reach the client; Node's server
+      // closes the connection if the rest of the body is not drained.
+      stop()
+      incoming.pause()
+      reject(new HttpProblemError(tooLarge(maxBytes, `more than ${maxBytes}`)))
+    }
+    const onEnd = (): void => {
+      stop()
+      resolve(chunks.length === 1 && chunks[0] !== undefined ? chunks[0] : Buffer.concat(chunks, total))
+    }
+    const onError = (error: Error): void => {
+      stop()
+      reject(error)
+    }
+    incoming.on('data', onData)
+    incoming.on('end', onEnd)
+    incoming.on('error', onError)
+  })
 }
 
 function tooLarge(maxBytes: number, found: number | string): GuardProblem {

@@ -1,10 +1,11 @@
 import { verifyStore } from '@tessera/gateway'
 import { ApprovalStatus, type Principal, type Role, TesseraError, type TraceEvent } from '@tessera/protocol'
+import type { HttpBindings } from '@hono/node-server'
 import { Hono, type Context } from 'hono'
 import { getCookie, setCookie } from 'hono/cookie'
 import { formatLoginLink, type LoginLinks } from '../auth/login-link.js'
 import { PrincipalRateLimiter, rateLimitProblem } from '../auth/principal-rate-limit.js'
-import { authenticate, checkContentLength, checkHost, checkOrigin, problemResponse, readBodyLimited, requireRole } from '../auth/request-guard.js'
+import { authenticate, checkContentLength, checkHost, checkOrigin, problemResponse, readBodyLimited, readIncomingLimited, requireRole } from '../auth/request-guard.js'
 import type { LiveTokens } from '../auth/live-tokens.js'
 import type { HubContext } from '../startup/hub-context.js'
 import type { McpHttpEndpoint } from '../mcp/mcp-http.js'
@@ -20,14 +21,15 @@ export interface ApiDeps {
   allowedOrigins: () => string[]
 }
 
-type Env = { Variables: { principal: Principal } }
+type Env = { Variables: { principal: Principal }; Bindings: Partial<HttpBindings> }
 
 const READ: Role[] = ['viewer', 'agent', 'approver', 'admin']
 const ACT: Role[] = ['agent', 'admin']
 const APPROVE: Role[] = ['approver']
 
 async function jsonBody(c: Context<Env>, maxBytes: number): Promise<unknown> {
-  const bytes = await readBodyLimited(c.req.raw, maxBytes)
+  const incoming = c.env?.incoming
+  const bytes = incoming === undefined ? await readBodyLimited(c.req.raw, maxBytes) : await readIncomingLimited(incoming, maxBytes)
   if (bytes.length === 0) return {}
   try {
     return JSON.parse(new TextDecoder().decode(bytes)) as unknown

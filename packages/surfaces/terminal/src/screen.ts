@@ -19,7 +19,8 @@ export interface ScreenOptions {
 
 /**
  * What a human watching the terminal sees: an xterm.js screen model fed with everything
- * the shell prints. Writes are parsed asynchronously; `settle()` waits for all of them.
+ * the shell prints. A write is parsed at once when nothing is queued, later otherwise;
+ * `settle()` waits for all of them.
  */
 export class Screen {
   readonly #term: InstanceType<typeof Terminal>
@@ -41,7 +42,7 @@ export class Screen {
       this.#title = title
     })
     const reply = options.reply
-    if (reply !== undefined) this.#term.onData((data) => reply(data))
+    if (reply !== undefined) this.#term.onData((data) => data.length > 0 && reply(data))
   }
 
   get cols(): number {
@@ -59,6 +60,12 @@ export class Screen {
   write(data: string): void {
     if (this.#disposed || data.length === 0) return
     this.#pending++
+    // xterm parses a write on the next timer tick (≥ 1 ms in Node), unless it follows user
+    // input, which it parses at once to keep typing latency low. Every command waits for
+    // its screen to settle, so an empty "user input" before each write takes that tick off
+    // every call; nothing is sent (onData skips the empty string), and the viewport, which
+    // this screen never scrolls back, stays where it is.
+    this.#term.input('', true)
     this.#term.write(data, () => {
       this.#pending--
       if (this.#pending === 0) {

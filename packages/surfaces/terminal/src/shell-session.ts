@@ -640,9 +640,6 @@ export class ShellSession {
     }
   }
 
-
-
-
   #assertAlive(): void {
     if (this.#closed) throw new TesseraError('conflict', 'the terminal is closed', { expected: 'an open terminal', found: 'closed' })
     if (this.#exited !== null || this.#pty === null) {
@@ -675,8 +672,6 @@ export class ShellSession {
     this.#shellPid ??= findShellPid(pty.pid, this.#options.sandbox !== undefined)
     return readStat(this.#shellPid)
   }
-
-
 
   /** Ends the shell and everything its session started (shell-processes.ts says how). */
   async #terminate(): Promise<number[]> {

@@ -158,6 +158,7 @@ export class TerminalSurface implements Surface {
       viewport: { width, height: height + 2 * CELL_HEIGHT },
       layoutEngine: this.#layout,
       contracts: TERMINAL_ACTIONS.contracts,
+      validateTree: false,
     })
   }
 }
