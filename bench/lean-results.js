@@ -162,6 +162,7 @@ export async function benchLeanResults() {
       const text = tokens(textOf(answer))
       const structured = answer.structuredContent === undefined ? 0 : tokens(JSON.stringify(answer.structuredContent))
       const within = structured <= MAX_STRUCTURED_TO_TEXT * text
+      ok &&= within
       let peer = 'not measured'
       if (dc) {
         const first = await dc.call(peerTool, peerArgs)
@@ -194,7 +195,7 @@ export async function benchLeanResults() {
   }
   return {
     name: 'Tokens an agent reads: tool list and seed tool answers against Playwright MCP and DesktopCommander; CLI start',
-    budget: '`tools/list` ≤ Playwright MCP; each seed tool\'s text ≤ DesktopCommander\'s for the same call; opening terminals adds no tool; `tessera --help` and `approvals list` ≤ 150 ms',
+    budget: '`tools/list` ≤ Playwright MCP; each seed tool\'s text ≤ DesktopCommander\'s for the same call, its structured content ≤ 1.5 × its text; opening terminals adds no tool; `tessera --help` and `approvals list` ≤ 150 ms',
     ok,
     rows,
   }
