@@ -85,7 +85,8 @@ const ENV: Record<string, (value: string) => Partial<HubConfigInput>> = {
 
 /**
  * Configuration in increasing precedence: defaults, `tessera.config.json` (in the working
- * folder, or the file given), environment variables, then command-line flags.
+ * folder, or the file given), environment variables, then command-line flags. A relative
+ * data folder is resolved against the working directory.
  */
 export function loadHubConfig(options: { file?: string; overrides?: Partial<HubConfigInput>; env?: NodeJS.ProcessEnv } = {}): HubConfig {
   const file = resolve(options.file ?? 'tessera.config.json')
@@ -106,7 +107,10 @@ export function loadHubConfig(options: { file?: string; overrides?: Partial<HubC
   }, {})
   const baseDir = existsSync(file) ? dirname(file) : process.cwd()
   const merged = { baseDir, ...(fromFile as object), ...fromEnv, ...stripUndefined(options.overrides ?? {}) }
-  return parseOrThrow(HubConfig, merged, 'hub configuration', 'invalid_request')
+  const config = parseOrThrow(HubConfig, merged, 'hub configuration', 'invalid_request')
+  // Once, here: every later join (tokens, trace, `data:` roots, hub.json) sees an absolute
+  // folder, whatever the working directory is by then.
+  return { ...config, dataDir: resolve(config.dataDir) }
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -1,4 +1,5 @@
-import { join } from 'node:path'
+import { existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { localTokenPath } from '../../auth/token-store.js'
 import { formatLoginLink } from '../../auth/login-link.js'
@@ -10,6 +11,7 @@ import type { Command } from 'commander'
 import { clientConfigText } from '../client-config.js'
 import { paint } from '../output.js'
 import { progress } from '../progress.js'
+import { tileStatusLines } from '../tile-status.js'
 
 export interface UpOptions {
   data?: string
@@ -26,6 +28,19 @@ function parsePort(value: string): number {
     throw new TesseraError('invalid_request', `--port expects an integer from 0 to 65535 (0 picks a free port), found "${value}"`, { expected: '0–65535', found: value })
   }
   return Number(value)
+}
+
+const LABEL_WIDTH = 10
+
+/** A banner line's bold name, padded so the values line up. */
+function label(name: string): string {
+  return `${paint(1, name)}${' '.repeat(Math.max(1, LABEL_WIDTH - name.length))}`
+}
+
+/** The configuration file `up` read, if any (the one given, else ./tessera.config.json when present). */
+function configFileIn(given: string | undefined): string | null {
+  const file = resolve(given ?? 'tessera.config.json')
+  return existsSync(file) ? file : null
 }
 
 export function registerUpCommand(program: Command): void {
@@ -62,10 +77,10 @@ export function registerUpCommand(program: Command): void {
       const login = formatLoginLink(hub.url, hub.logins.issue({ id: 'admin', roles: ['admin', 'approver'] }))
       const out = [
         '',
-        `${paint(1, 'Console')}   ${login}   (one-time login link, valid 10 minutes)`,
-        `${paint(1, 'MCP')}       ${hub.mcpUrl}`,
-        `${paint(1, 'Surfaces')}  ${hub.ctx.surfaces.list().map((t) => `${t.id} (${t.kind})`).join(', ') || 'none'}`,
-        `${paint(1, 'Trace')}     ${hub.ctx.store.kind} — ${storeSpec(config).replace(/\/\/([^:/@]+):[^@/]*@/, '//$1:***@')}`,
+        `${label('Console')}${login}   (one-time login link, valid 10 minutes)`,
+        `${label('MCP')}${hub.mcpUrl}`,
+        ...tileStatusLines(hub.ctx.surfaces.list(), { configFile: configFileIn(options.config), demo: config.demo }).map((line, i) => `${i === 0 ? label('Tiles') : ' '.repeat(LABEL_WIDTH)}${line}`),
+        `${label('Trace')}${hub.ctx.store.kind} — ${storeSpec(config).replace(/\/\/([^:/@]+):[^@/]*@/, '//$1:***@')}`,
         '',
         hub.initialTokens
           ? `First start: created tokens (also in ${config.dataDir}/, mode 0600):\n  admin  ${hub.initialTokens.admin}\n  agent  ${hub.initialTokens.agent}\n`
