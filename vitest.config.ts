@@ -9,6 +9,7 @@ export default defineConfig({
     alias: {
       // Before '@tessera/protocol', which would otherwise take it as a prefix.
       '@tessera/protocol/errors': source('./packages/protocol/src/tessera-error.ts'),
+      '@tessera/protocol/printable': source('./packages/protocol/src/printable.ts'),
       '@tessera/protocol': source('./packages/protocol/src/index.ts'),
       '@tessera/kit': source('./packages/kit/src/index.ts'),
       '@tessera/ui': source('./packages/ui/src/index.ts'),

@@ -69,7 +69,7 @@ describe('tessera up as a real process, driven by the CLI and an MCP client', ()
     const link = /Console\s+(http:\/\/127\.0\.0\.1:\d+\/#code=\S+)/.exec(out)?.[1]
     expect(link).toBeDefined()
     expect(out).toContain(`MCP       ${running.hub.mcpUrl}`)
-    expect(out).toMatch(/Surfaces\s+claims \(app\)/)
+    expect(out).toMatch(/Tiles\s+claims \(app\)\s+running/)
 
     // The Claude Desktop block is real JSON that starts this CLI over stdio on this folder.
     const start = out.indexOf('{', out.indexOf('Claude Desktop'))
@@ -124,7 +124,11 @@ describe('tessera up as a real process, driven by the CLI and an MCP client', ()
 
     const listed = await runCli(['approvals', 'list', '--data', dataDir])
     expect(listed.code).toBe(0)
-    expect(listed.stdout).toMatch(new RegExp(`${id}\\s+pending\\s+claims/approve-payout by agent`))
+    // What a person needs to decide, before any id or JSON.
+    expect(listed.stdout).toMatch(new RegExp(`${id}\\s+pending\\s+Approve payout of €1,250 to Ada Brennan for claim c-1001`))
+    expect(listed.stdout).toMatch(/claims\/approve-payout · risk write · asked by agent/)
+    expect(listed.stdout).toContain('why: write action "approve-payout" needs a human approval')
+    expect(listed.stdout).toContain('held: claim.fraudScore < 0.75   (claim.fraudScore = 0.12)')
 
     // The agent's own token on the human channel: refused, and the approval stays pending.
     const byAgent = await runCli(['approvals', 'approve', id, '--data', dataDir, '--token', agentToken])
@@ -172,7 +176,7 @@ describe('tessera up as a real process, driven by the CLI and an MCP client', ()
     expect(frame.state.claims).toHaveLength(4)
     expect(frame.state.claim?.id).toBe('c-1001')
     const listed = await runCli(['approvals', 'list', '--status', 'denied', '--data', dataDir])
-    expect(listed.stdout).toMatch(new RegExp(`${id}\\s+denied\\s+claims/delete-claim`))
+    expect(listed.stdout).toMatch(new RegExp(`${id}\\s+denied\\s+Delete claim c-1001 of Ada Brennan \\(€1,250\\) for good\\n\\s+claims/delete-claim`))
   })
 
   it('`trace tail -n 5` prints the latest events of the latest session', async () => {
@@ -186,6 +190,20 @@ describe('tessera up as a real process, driven by the CLI and an MCP client', ()
     const chosen = await runCli(['trace', 'tail', '--data', dataDir, '--session', mcpSession, '-n', '200'])
     expect(chosen.stdout).toMatch(/approved\s+admin\s+claims\/approve-payout/)
     expect(chosen.stdout).toMatch(/completed\s+agent\s+claims\/approve-payout {2}completed/)
+  })
+
+  it('`approvals approve` exits non-zero when the approved action could not complete', async () => {
+    await client.callTool({ name: 'claims__close-claim', arguments: {} })
+    await client.callTool({ name: 'claims__open-claim', arguments: { claimId: 'c-1003' } })
+    const pending = await client.callTool({ name: 'claims__approve-payout', arguments: {} })
+    const waiting = (pending.structuredContent as Structured).result
+    expect(waiting.status).toBe('awaiting_approval')
+    const id = waiting.approvalId!
+    // The frame the person would approve on is gone: the claim was closed meanwhile.
+    await client.callTool({ name: 'claims__close-claim', arguments: {} })
+    const approved = await runCli(['approvals', 'approve', id, '--data', dataDir])
+    expect(approved.stdout).toMatch(new RegExp(`approved ${id}: the action ended (stale_frame|precondition_failed)`))
+    expect(approved.code).toBe(2)
   })
 
   it('a second `up` on the same folder, or on the same port, is refused while the first runs, which keeps serving', async () => {
@@ -249,7 +267,7 @@ describe('tessera up configuration', () => {
     const data = join(dir, 'data')
     const first = await startCliHub(data, ['--config', config])
     try {
-      expect(first.stdout()).toMatch(/Surfaces\s+none/)
+      expect(first.stdout()).toMatch(/Tiles\s+none/)
       expect(first.stdout()).toContain('First start: created tokens')
       const admin = readFileSync(join(data, 'admin.token'), 'utf8').trim()
       expect((await get(`${first.hub.url}/api/tiles`, admin)).json).toEqual({ tiles: [] })

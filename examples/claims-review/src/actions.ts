@@ -30,6 +30,7 @@ export const approvePayout = agentAction({
   id: 'approve-payout',
   kind: 'approve',
   title: 'Approve payout',
+  summary: 'Approve payout of {claim.amount | currency EUR} to {claim.claimant} for claim {claim.id}',
   risk: 'write',
   requiresConfirmation: true,
   preconditions: ['claim.status === "ready"', 'claim.fraudScore < 0.75'],
@@ -41,6 +42,7 @@ export const rejectClaim = agentAction({
   id: 'reject-claim',
   kind: 'reject',
   title: 'Reject claim',
+  summary: 'Reject claim {claim.id} of {claim.claimant} ({claim.amount | currency EUR}): {input.reason}',
   risk: 'write',
   inputSchema: {
     type: 'object',
@@ -76,6 +78,7 @@ export const exportClaims = agentAction({
   id: 'export-claims',
   kind: 'export',
   title: 'Export claims',
+  summary: 'Export all {len(claims)} claims as {input.format}, out of the hub',
   risk: 'external',
   inputSchema: {
     type: 'object',
@@ -91,6 +94,7 @@ export const deleteClaim = agentAction({
   id: 'delete-claim',
   kind: 'delete',
   title: 'Delete claim',
+  summary: 'Delete claim {claim.id} of {claim.claimant} ({claim.amount | currency EUR}) for good',
   risk: 'destructive',
   preconditions: [claimOpen],
   postconditions: ['claim === null', 'len(claims) === len(prev.claims) - 1'],

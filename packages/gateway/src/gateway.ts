@@ -18,10 +18,12 @@ import {
   maxRisk,
   resolveTarget,
   storedFrame,
+  withoutControlCharacters,
   type TraceEventDraft,
   type TraceEventType,
   parseOrThrow,
 } from '@tessera/protocol'
+import { explainApproval } from './approvals/explain-approval.js'
 import { ApprovalBook } from './approvals/approval-book.js'
 import { frameDelta } from './diff/frame-delta.js'
 import { stateDiff } from './diff/state-diff.js'
@@ -362,6 +364,15 @@ export class Gateway {
     if (!decision.needsApproval) return null
     const why = assessed.reason === undefined ? '' : ` (${assessed.reason})`
     const sensitive = sensitiveKeysOfSchema(contract.inputSchema)
+    const redactedInput = redactJson(req.input, { sensitiveKeys: sensitive })
+    const explained = explainApproval({
+      contract,
+      risk: contract.risk,
+      scope: { ...frame.state, input: req.input, actor: principalJson(req.actor) },
+      redactedInput,
+      targetName: call.node?.name,
+      surface: req.surface.id,
+    })
     const approval = await this.approvals.open({
       session: req.session,
       requestId: req.requestId,
@@ -369,9 +380,10 @@ export class Gateway {
       action: req.action,
       frameId: frame.id,
       inputHash: contentHash(req.input),
-      redactedInput: redactJson(req.input, { sensitiveKeys: sensitive }),
+      redactedInput,
       requester: req.actor.id,
-      reason: `${decision.reason}${why}`,
+      reason: withoutControlCharacters(`${decision.reason}${why}`),
+      explained,
       ...(req.target === undefined ? {} : { target: req.target }),
       stateHash: contentHash(frame.state),
       ttlMs: this.policy.config.approvalTtlMs,

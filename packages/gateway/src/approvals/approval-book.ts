@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import type { ApprovalExplanation } from './explain-approval.js'
 import { type Approval, type JsonValue, type Principal, TesseraError } from '@tessera/protocol'
 
 export interface ApprovalPersistence {
@@ -19,6 +20,7 @@ export interface OpenApproval {
   redactedInput: JsonValue
   requester: string
   reason: string
+  explained?: ApprovalExplanation | undefined
   ttlMs: number
   now: number
 }
@@ -50,6 +52,7 @@ export class ApprovalBook {
       input: request.redactedInput,
       requester: request.requester,
       reason: request.reason,
+      ...(request.explained ?? {}),
       status: 'pending',
       createdAt: new Date(request.now).toISOString(),
       expiresAt: new Date(request.now + request.ttlMs).toISOString(),

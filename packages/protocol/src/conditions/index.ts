@@ -30,3 +30,4 @@ export {
   MAX_STEPS as MAX_CONDITION_STEPS,
   MAX_STRING_LENGTH as MAX_CONDITION_STRING_LENGTH,
 } from './limits.js'
+export { compileSummary, readableValue, pathsRead, type CompiledSummary } from './summary-template.js'

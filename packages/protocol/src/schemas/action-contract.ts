@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { compileSummary } from '../conditions/summary-template.js'
 import { JsonObject } from './json.js'
 
 export const Risk = z.enum(['read', 'write', 'external', 'destructive'])
@@ -18,6 +19,12 @@ export const ActionContract = z.looseObject({
   title: z.string().min(1).max(200),
   risk: Risk,
   requiresConfirmation: z.boolean().default(false),
+  /**
+   * What a person reads before approving: `{expression}` parts over the frame's state and
+   * `input`, e.g. `Approve payout of {claim.amount | currency EUR} to {claim.claimant}`
+   * (summary-template.ts). Without one, the approval says the title, target and input.
+   */
+  summary: z.string().min(1).max(300).optional(),
   inputSchema: JsonObject.optional(),
   /** JSON Schema of what the action answers when it completes (MCP clients validate structured results against it). */
   outputSchema: JsonObject.optional(),
@@ -29,6 +36,15 @@ export const ActionContract = z.looseObject({
    * interrupting a running command). Absent or true: one at a time per surface.
    */
   exclusive: z.boolean().optional(),
+}).superRefine((contract, ctx) => {
+  // A template that cannot render is the contract author's error, found when the contract
+  // is first offered, not when a person is waiting for an approval.
+  if (contract.summary === undefined) return
+  try {
+    compileSummary(contract.summary)
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', path: ['summary'], message: error instanceof Error ? error.message : String(error) })
+  }
 })
 export type ActionContract = z.infer<typeof ActionContract>
 export type ActionContractInput = z.input<typeof ActionContract>

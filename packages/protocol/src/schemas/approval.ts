@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { Risk } from './action-contract.js'
 import { ActionResult } from './action-result.js'
 import { JsonValue } from './json.js'
 
@@ -24,6 +25,13 @@ export const Approval = z.object({
   input: JsonValue,
   requester: z.string(),
   reason: z.string(),
+  /** One sentence for the person deciding: the contract's summary template, else its title, target and input. */
+  summary: z.string().optional(),
+  /** The action's title and the risk it was judged at (a command can raise its action's). */
+  title: z.string().optional(),
+  risk: Risk.optional(),
+  /** Each precondition and the values it read when the request was made: all held, or there would be no approval. */
+  preconditions: z.array(z.object({ condition: z.string(), values: z.record(z.string(), JsonValue) })).optional(),
   status: ApprovalStatus,
   createdAt: z.string(),
   expiresAt: z.string(),

@@ -1,11 +1,27 @@
 import type { Approval, ActionResult } from '@tessera/protocol'
 import type { Command } from 'commander'
 import { hubRequest } from '../hub-client.js'
-import { paint } from '../output.js'
+import { EXIT_CHECK_FAILED, paint } from '../output.js'
+import { withoutControlCharacters } from '@tessera/protocol/printable'
 
-function line(a: Approval): string {
+/**
+ * An approval as a person reads it before deciding: the sentence, then what runs where at
+ * what risk and why, each precondition with the values it read, and the input. Every
+ * value came from an agent or an app, so none is printed with its control characters.
+ */
+function describe(a: Approval): string {
   const color = a.status === 'pending' ? 33 : a.status === 'denied' || a.status === 'expired' ? 31 : 32
-  return `${a.id}  ${paint(color, a.status.padEnd(8))}  ${a.surface}/${a.action} by ${a.requester}  input ${JSON.stringify(a.input)}  — ${a.reason}${a.status === 'pending' ? ` (expires ${a.expiresAt})` : ''}`
+  const safe = withoutControlCharacters
+  const indent = ' '.repeat(a.id.length + 2)
+  const lines = [`${a.id}  ${paint(color, a.status.padEnd(8))}  ${paint(1, safe(a.summary ?? `${a.surface}/${a.action}`))}`]
+  lines.push(`${indent}${safe(`${a.surface}/${a.action}`)}${a.risk ? ` · risk ${a.risk}` : ''} · asked by ${safe(a.requester)}${a.status === 'pending' ? ` · expires ${a.expiresAt}` : ''}`)
+  lines.push(`${indent}why: ${safe(a.reason)}`)
+  for (const check of a.preconditions ?? []) {
+    const values = Object.entries(check.values).map(([path, value]) => `${path} = ${JSON.stringify(value)}`)
+    lines.push(`${indent}held: ${safe(check.condition)}${values.length > 0 ? `   (${safe(values.join(', '))})` : ''}`)
+  }
+  lines.push(`${indent}input ${safe(JSON.stringify(a.input))}`)
+  return lines.join('\n')
 }
 
 /** The human channel for approvals from a terminal: a model cannot type here. */
@@ -16,7 +32,7 @@ export function registerApprovalsCommands(program: Command): void {
   common(approvals.command('list').description('list approvals').option('--status <status>', 'pending, approved, denied, expired or consumed'))
     .action(async (options: { data: string; token?: string; status?: string }) => {
       const { approvals: list } = await hubRequest<{ approvals: Approval[] }>(options.data, `/api/approvals${options.status ? `?status=${encodeURIComponent(options.status)}` : ''}`, options.token ? { token: options.token } : {})
-      process.stdout.write(list.length === 0 ? 'no approvals\n' : `${list.map(line).join('\n')}\n`)
+      process.stdout.write(list.length === 0 ? 'no approvals\n' : `${list.map(describe).join('\n\n')}\n`)
     })
 
   common(approvals.command('approve').description('approve a pending action; it runs at once').argument('<id>').option('--note <text>'))
@@ -26,7 +42,10 @@ export function registerApprovalsCommands(program: Command): void {
         body: options.note ? { note: options.note } : {},
         ...(options.token ? { token: options.token } : {}),
       })
-      process.stdout.write(`approved ${id}: the action ended ${result.status === 'completed' ? paint(32, result.status) : paint(31, result.status)}${result.error ? ` (${result.error.message})` : ''}\n`)
+      const completed = result.status === 'completed'
+      process.stdout.write(`approved ${id}: the action ended ${completed ? paint(32, result.status) : paint(31, result.status)}${result.error ? ` (${withoutControlCharacters(result.error.message)})` : ''}\n`)
+      // Approved but not done (stale frame, a failed condition): a script must not read success.
+      if (!completed) process.exitCode = EXIT_CHECK_FAILED
     })
 
   common(approvals.command('deny').description('deny a pending action').argument('<id>').option('--note <text>'))
