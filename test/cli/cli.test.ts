@@ -26,15 +26,17 @@ async function recordSession(path: string): Promise<number> {
 describe('tessera CLI', () => {
   const tempDir = useTempDir()
 
-  it('runs as `npx tessera` in the checkout, from the root package\'s bin', async () => {
-    const npx = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
+  it('runs as `npx tessera` in the checkout, from the bin npm links at install', async () => {
+    const npx = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
       const child = spawn('npx', ['--offline', 'tessera', '--help'], { cwd: repoRoot, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
       let stdout = ''
+      let stderr = ''
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
       child.on('error', reject)
-      child.on('close', (code) => resolve({ code, stdout }))
+      child.on('close', (code) => resolve({ code, stdout, stderr }))
     })
-    expect(npx.code).toBe(0)
+    expect({ code: npx.code, stderr: npx.stderr.replace(/^npm warn .*\n/gm, '') }).toEqual({ code: 0, stderr: '' })
     expect(npx.stdout).toContain('Usage: tessera')
     expect(npx.stdout).toMatch(/approvals\s+list, approve or deny/)
   })
