@@ -2,7 +2,7 @@ import { claimsReview } from '@tessera/example-claims-review'
 import { Gateway, openMemoryStore } from '@tessera/gateway'
 import { AppSurface } from '@tessera/surface-app'
 import { describe, expect, it } from 'vitest'
-import { agent } from '../support/principals.js'
+import { agent, approver } from '../support/principals.js'
 
 function setup() {
   const gateway = new Gateway({ store: openMemoryStore(), session: 'summaries', policy: { approvalTtlMs: 60_000 } })
@@ -52,6 +52,7 @@ describe('an approval explains itself', () => {
           contracts: [{ id: 'rotate', kind: 'rotate', title: 'Rotate the key', risk: 'destructive', inputSchema: { type: 'object', properties: { name: { type: 'string' }, password: { type: 'string' } } } }],
         })
       },
+      async close() {},
       async perform() {
         return null
       },
@@ -60,5 +61,44 @@ describe('an approval explains itself', () => {
     const approval = await gateway.approvals.get(pending.approvalId!)
     expect(approval.summary).toBe('Rotate the key on vault: name prod [2J, password [REDACTED]')
     expect(JSON.stringify(approval)).not.toContain('hunter2')
+  })
+
+  it('holds while what the person read reads the same: unrelated state may move, a changed amount makes it stale', async () => {
+    const gateway = setup()
+    const { buildFrame, box } = await import('@tessera/ui')
+    const state = { tick: 0, amount: 5 }
+    const contracts = [
+      { id: 'tick', kind: 'tick', title: 'Tick', risk: 'read' as const },
+      { id: 'reprice', kind: 'reprice', title: 'Reprice', risk: 'read' as const },
+      { id: 'pay', kind: 'pay', title: 'Pay', summary: 'Pay {amount | currency EUR}', risk: 'destructive' as const },
+    ]
+    let paid = 0
+    gateway.addSurface({
+      kind: 'app',
+      id: 'till',
+      title: 'Till',
+      async snapshot() {
+        return buildFrame({ surface: 'till', route: '/', tree: box({ id: 'root', name: 'Till' }), state: { ...state }, viewport: { width: 100, height: 100 }, contracts })
+      },
+      async close() {},
+      async perform(call) {
+        if (call.contract.id === 'tick') state.tick += 1
+        if (call.contract.id === 'reprice') state.amount += 1
+        if (call.contract.id === 'pay') paid += 1
+        return null
+      },
+    })
+    const first = await gateway.request({ surface: 'till', action: 'pay' }, agent)
+    expect((await gateway.approvals.get(first.approvalId!)).summary).toBe('Pay €5')
+    await gateway.request({ surface: 'till', action: 'tick' }, agent)
+    expect((await gateway.approve(first.approvalId!, approver)).result.status).toBe('completed')
+    expect(paid).toBe(1)
+
+    const second = await gateway.request({ surface: 'till', action: 'pay' }, agent)
+    await gateway.request({ surface: 'till', action: 'reprice' }, agent)
+    const { result } = await gateway.approve(second.approvalId!, approver)
+    expect(result.status).toBe('stale_frame')
+    expect(result.error?.message).toBe('approved "Pay €5", but the frame now says "Pay €6"; ask again')
+    expect(paid).toBe(1)
   })
 })

@@ -122,4 +122,22 @@ describe('approvals', () => {
     const { gateway } = setup()
     await expect(gateway.approve('apr_nope', approver)).rejects.toMatchObject({ code: 'not_found' })
   })
+
+  it('one approval per intent: a retried request waits on the pending one, which then runs once', async () => {
+    const { gateway, store } = setup()
+    const first = await pendingPayout(gateway)
+    const retried = await gateway.request({ surface: 'claims', action: 'approve-payout' }, agent)
+    expect(retried).toMatchObject({ status: 'awaiting_approval', approvalId: first.approvalId })
+    expect(await gateway.approvals.list({ status: 'pending' })).toHaveLength(1)
+    // Another agent asking the same is another intent: it gets its own.
+    const other = await gateway.request({ surface: 'claims', action: 'approve-payout' }, otherAgent)
+    expect(other.approvalId).not.toBe(first.approvalId)
+    const { result } = await gateway.approve(first.approvalId!, approver)
+    expect(result.status).toBe('completed')
+    // The retry's own trace says which approval it waits on.
+    const events: TraceEvent[] = []
+    for await (const event of store.read('approvals')) events.push(event)
+    const waits = events.filter((e) => e.type === 'awaiting_approval' && (e.data as { approvalId?: string }).approvalId === first.approvalId)
+    expect(waits).toHaveLength(2)
+  })
 })

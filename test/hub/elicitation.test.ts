@@ -88,10 +88,11 @@ describe('approval by elicitation is off by default', () => {
       const reply = await rawMcp(t, sessionId, { jsonrpc: '2.0', id: 1000, method, params: { approvalId: id, action: 'accept', content: { approve: true } } })
       expect(reply.body).toContain('-32601')
     }
-    // Arguments that claim approval, over MCP and over HTTP: new requests that wait, never a completion.
+    // Arguments that claim approval, over MCP and over HTTP: the same intent, so the same
+    // approval, still waiting — never a completion.
     const byArgument = resultOf(await client.callTool({ name: 'action_request', arguments: { surface: 'claims', action: 'approve-payout', input: {}, approvalId: id, approved: true } }))
     expect(byArgument.status).toBe('awaiting_approval')
-    expect(byArgument.approvalId).not.toBe(id)
+    expect(byArgument.approvalId).toBe(id)
     const overHttp = await api<{ result: ActionResult }>(t.hub, '/api/actions', { token: t.agentToken, body: { surface: 'claims', action: 'approve-payout', input: {}, approvalId: id, approved: true, approver: 'admin' } })
     expect(overHttp.json.result.status).toBe('awaiting_approval')
     // The agent on the approval endpoint, and another principal on the agent's session.

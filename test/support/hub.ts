@@ -15,9 +15,13 @@ export interface TestHub {
   stop(): Promise<void>
 }
 
-/** A real hub on a free loopback port, with its own data folder and SQLite trace. */
+/**
+ * A real hub on a free loopback port, with its own data folder and SQLite trace. A risky call
+ * answers `awaiting_approval` at once (`approvals.waitMs: 0`) unless the test sets
+ * `approvals`: only the tests of waiting should wait.
+ */
 export async function startTestHub(overrides: Partial<HubConfigInput> = {}, dataDir = mkdtempSync(join(tmpdir(), 'tessera-hub-'))): Promise<TestHub> {
-  const config = loadHubConfig({ file: undefined, overrides: { dataDir, port: 0, ...overrides }, env: {} })
+  const config = loadHubConfig({ file: undefined, overrides: { dataDir, port: 0, approvals: { waitMs: 0 }, ...overrides }, env: {} })
   const hub = await startHub(config)
   const agentToken = readFileSync(join(dataDir, 'agent.token'), 'utf8').trim()
   const adminToken = readFileSync(join(dataDir, 'admin.token'), 'utf8').trim()

@@ -99,7 +99,9 @@ export class HubClient {
    * or an error in `_meta` (other tools: `{result}` or `{error}` as structuredContent).
    */
   async tool(name: string, args: JsonObject): Promise<unknown> {
-    const response = await this.client.callTool({ name, arguments: args })
+    // The hub reports progress while a call runs (a long command, a person deciding); each
+    // report restarts the request timeout, so a call lasts as long as it needs.
+    const response = await this.client.callTool({ name, arguments: args }, undefined, { onprogress: () => undefined, resetTimeoutOnProgress: true })
     const structured = response.structuredContent as { result?: ActionResult; error?: { code: string; message: string } } | undefined
     const meta = response._meta as { 'tessera/result'?: ActionResult; 'tessera/error'?: { code: string; message: string } } | undefined
     const envelope = meta?.['tessera/result'] ?? (structured?.result && typeof structured.result === 'object' && 'status' in structured.result ? structured.result : undefined)

@@ -23,7 +23,7 @@ import {
   type TraceEventType,
   parseOrThrow,
 } from '@tessera/protocol'
-import { explainApproval } from './approvals/explain-approval.js'
+import { type ApprovalExplanation, explainApproval } from './approvals/explain-approval.js'
 import { ApprovalBook } from './approvals/approval-book.js'
 import { frameDelta } from './diff/frame-delta.js'
 import { stateDiff } from './diff/state-diff.js'
@@ -37,6 +37,7 @@ import { ConditionBook } from './steps/condition-step.js'
 import { checkInput } from './steps/input-step.js'
 import { judgeStaleness } from './steps/staleness-step.js'
 import { type StepEnd, toErrorShape } from './steps/step-end.js'
+import { redactContent } from './redaction/redact-content.js'
 import { redactJson, sensitiveKeysOfSchema } from './redaction/redact-json.js'
 import type { StoredBlob, TraceStore } from './trace/store.js'
 
@@ -71,6 +72,8 @@ interface Accepted {
   actor: Principal
   /** Set when a human approved: the state the approved frame showed must still hold. */
   approvedState?: string | undefined
+  /** Set when a human approved an action with a summary template: what they read must still read the same. */
+  approvedView?: { hash: string; summary: string } | undefined
   events: number[]
   /**
    * Events written at the next durable point: before the effect (so the intent is on disk
@@ -98,6 +101,7 @@ export class Gateway {
   readonly #store: TraceStore
   readonly #surfaces = new Map<string, Surface>()
   readonly #queue = new SerialQueue()
+  readonly #endListeners = new Set<(result: ActionResult, ms: number) => void>()
   readonly #inputs = new InputValidator()
   readonly #conditions = new ConditionBook()
   readonly #recordedFrames = new Set<string>()
@@ -155,7 +159,39 @@ export class Gateway {
     return frame
   }
 
+  /**
+   * Called once per action that ended (requested, or run after an approval) with how long
+   * the gateway spent on it: what the hub counts for its metrics. Returns the function that
+   * stops listening.
+   */
+  onActionEnd(listener: (result: ActionResult, ms: number) => void): () => void {
+    this.#endListeners.add(listener)
+    return () => this.#endListeners.delete(listener)
+  }
+
+  /** Tasks waiting or running per surface in the dispatch queue. */
+  queueDepths(): ReadonlyMap<string, number> {
+    return this.#queue.depths()
+  }
+
   async request(raw: unknown, actor: Principal, ctx: RequestContext = {}): Promise<ActionResult> {
+    const started = performance.now()
+    return this.#ended(await this.#request(raw, actor, ctx), started)
+  }
+
+  #ended(result: ActionResult, started: number): ActionResult {
+    const ms = performance.now() - started
+    for (const listener of this.#endListeners) {
+      try {
+        listener(result, ms)
+      } catch (error) {
+        console.error(`tessera gateway: an action-end listener failed: ${error instanceof Error ? error.message : String(error)}`)
+      }
+    }
+    return result
+  }
+
+  async #request(raw: unknown, actor: Principal, ctx: RequestContext): Promise<ActionResult> {
     assertJsonBounds(raw, 'the action request')
     const request = parseOrThrow(ActionRequest, raw, 'action request', 'invalid_request')
     const session = ctx.session ?? this.session
@@ -192,6 +228,7 @@ export class Gateway {
     approver: Principal,
     expected: { frameId?: string; action?: string; inputHash?: string; note?: string } = {},
   ): Promise<{ approval: Approval; result: ActionResult }> {
+    const started = performance.now()
     let approval = await this.approvals.get(approvalId)
     await this.#checkResolvableTraced(approval, approver)
     this.approvals.checkBinding(approval, expected)
@@ -206,7 +243,9 @@ export class Gateway {
       input: pending?.input ?? approval.input,
       frameId: approval.frameId,
       actor: pending?.actor ?? { id: approval.requester, roles: ['agent'] },
-      approvedState: approval.stateHash,
+      ...(approval.seenHash === undefined
+        ? { approvedState: approval.stateHash }
+        : { approvedView: { hash: approval.seenHash, summary: approval.summary ?? '' } }),
       events: [],
       staged: [],
       blobs: [],
@@ -225,10 +264,8 @@ export class Gateway {
       surface === undefined
         ? await this.#end(accepted, approval.frameId, { status: 'not_found', error: { code: 'not_found', message: `surface "${approval.surface}" is no longer attached` } })
         : await this.#run(accepted, { approvalGranted: true })
-    approval = await this.approvals.settle(approval, { status: 'consumed' })
-    approval = { ...approval, result }
-    await this.#store.putApproval(approval)
-    return { approval, result }
+    approval = await this.approvals.settle(approval, { status: 'consumed', result })
+    return { approval, result: this.#ended(result, started) }
   }
 
   async deny(approvalId: string, approver: Principal, note?: string): Promise<Approval> {
@@ -299,11 +336,38 @@ export class Gateway {
     if (pre) return this.#end(req, frame.id, pre)
     const call: ActionCall = { frame, contract: resolved.contract, target: resolved.target, node: resolved.node, input: req.input }
     const risk = await this.#assess(req, call, resolved.risk)
+    if (opts.approvalGranted && req.approvedView !== undefined) {
+      const changed = this.#viewChanged(req, req.approvedView, call, risk.risk)
+      if (changed) return this.#end(req, frame.id, changed)
+    }
     if (!opts.approvalGranted) {
       const gate = await this.#policyStep(req, call, risk, frame)
       if (gate) return gate
     }
     return this.#dispatchStep(req, call, risk.risk, slot)
+  }
+
+  /**
+   * An approval given on a summary holds while the summary and the preconditions' values
+   * read the same on the current frame: a person approved those words, not a state hash.
+   */
+  #viewChanged(req: Accepted, approved: { hash: string; summary: string }, call: ActionCall, risk: Risk): StepEnd | null {
+    const now = this.#explain(req, call, risk)
+    if (now.seenHash === approved.hash) return null
+    const summary = now.shown.summary
+    const message = summary === approved.summary ? `the values behind "${approved.summary}" changed since it was approved; ask again` : `approved "${approved.summary}", but the frame now says "${summary}"; ask again`
+    return { status: 'stale_frame', error: { code: 'conflict', message, details: { approved: approved.summary, now: summary } }, extra: { frameId: call.frame.id } }
+  }
+
+  #explain(req: Accepted, call: ActionCall, risk: Risk): { shown: ApprovalExplanation; seenHash: string } {
+    return explainApproval({
+      contract: call.contract,
+      risk,
+      scope: { ...call.frame.state, input: req.input, actor: principalJson(req.actor) },
+      redactedInput: redactJson(req.input, { sensitiveKeys: sensitiveKeysOfSchema(call.contract.inputSchema) }),
+      targetName: call.node?.name,
+      surface: req.surface.id,
+    })
   }
 
   /** The risk policy sees: the contract's, raised (never lowered) by the target's and by the surface's view of this call. */
@@ -362,30 +426,29 @@ export class Gateway {
       return this.#end(req, frame.id, { status: 'denied', error: { code: 'forbidden', message: `the session's budget of ${budget} ${contract.risk} actions is spent`, details: { risk: contract.risk, budget } } }, 'denied')
     }
     if (!decision.needsApproval) return null
+    const inputHash = contentHash(req.input)
+    const same = await this.approvals.pendingFor({ requester: req.actor.id, surface: req.surface.id, action: req.action, target: req.target, inputHash, frameId: frame.id }, now)
+    if (same !== null) {
+      this.#record(req, 'awaiting_approval', frame.id, { status: 'awaiting_approval', approvalId: same.id, reason: 'the same request already waits for this approval', expiresAt: same.expiresAt })
+      return this.#result(req, { status: 'awaiting_approval', extra: { approvalId: same.id, frameId: frame.id } })
+    }
     const why = assessed.reason === undefined ? '' : ` (${assessed.reason})`
-    const sensitive = sensitiveKeysOfSchema(contract.inputSchema)
-    const redactedInput = redactJson(req.input, { sensitiveKeys: sensitive })
-    const explained = explainApproval({
-      contract,
-      risk: contract.risk,
-      scope: { ...frame.state, input: req.input, actor: principalJson(req.actor) },
-      redactedInput,
-      targetName: call.node?.name,
-      surface: req.surface.id,
-    })
+    const redactedInput = redactJson(req.input, { sensitiveKeys: sensitiveKeysOfSchema(contract.inputSchema) })
+    const { shown: explained, seenHash } = this.#explain(req, { ...call, contract }, contract.risk)
     const approval = await this.approvals.open({
       session: req.session,
       requestId: req.requestId,
       surface: req.surface.id,
       action: req.action,
       frameId: frame.id,
-      inputHash: contentHash(req.input),
+      inputHash,
       redactedInput,
       requester: req.actor.id,
       reason: withoutControlCharacters(`${decision.reason}${why}`),
       explained,
       ...(req.target === undefined ? {} : { target: req.target }),
       stateHash: contentHash(frame.state),
+      ...(contract.summary === undefined ? {} : { seenHash }),
       ttlMs: this.policy.config.approvalTtlMs,
       now,
     })
@@ -426,7 +489,8 @@ export class Gateway {
     req.staged.push(...nextDrafts)
     const diff = stateDiff(frame.state, next.state)
     const extra: Partial<ActionResult> = { diff, delta: frameDelta(frame, next), nextFrameId: next.id, frameId: frame.id }
-    if (output !== undefined) extra.output = output
+    // The agent reads an output with its secrets replaced by typed markers, unless a person let this one through.
+    if (output !== undefined) extra.output = req.surface.revealsSecrets?.(call) === true ? output : redactContent(output)
     const budgetKey = `${req.session}:${risk}`
     this.#budgetUsed.set(budgetKey, (this.#budgetUsed.get(budgetKey) ?? 0) + 1)
     const post = this.#conditions.check(
@@ -485,7 +549,9 @@ export class Gateway {
   /** `actor` defaults to the requester; approvals and denials are recorded as the human's. */
   #record(req: Accepted, type: TraceEventType, frameId: string | null, data: JsonValue, actor: string = req.actor.id): void {
     const surfaceId = req.surface?.id ?? null
-    req.staged.push(this.#draft(req.session, type, actor, surfaceId, req.action, frameId, req.requestId, data))
+    // Every event body passes the content scan on its way to the trace: an input, an output
+    // or an error message that quotes a key keeps only its marker.
+    req.staged.push(this.#draft(req.session, type, actor, surfaceId, req.action, frameId, req.requestId, redactContent(data)))
   }
 
   async #flush(req: Accepted): Promise<void> {
@@ -509,7 +575,8 @@ export class Gateway {
       action: req.action,
       status: end.status,
       ...end.extra,
-      ...(end.error ? { error: end.error } : {}),
+      // A failure's message may quote what the surface saw (a command's stderr, a file line).
+      ...(end.error ? { error: redactContent(end.error as unknown as JsonValue) as unknown as typeof end.error } : {}),
       events: [...req.events],
     }
   }

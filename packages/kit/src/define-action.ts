@@ -19,6 +19,12 @@ export interface RunContext<S> extends PerformContext {
 export interface ActionDefinition<S, I extends z.ZodType, O extends z.ZodType> {
   id: string
   title: string
+  /**
+   * The sentence a person approves, `{expression}` parts over the frame's state and `input`
+   * (summary-template.ts). A person's approval then holds while that sentence and the
+   * preconditions' values read the same, not only while the whole state does.
+   */
+  summary?: string
   /** What sort of action it is (list, write, execute…); defaults to the id. */
   kind?: string
   risk: Risk
@@ -94,6 +100,7 @@ export function defineAction<S>() {
       id: definition.id,
       kind: definition.kind ?? definition.id,
       title: definition.title,
+      ...(definition.summary === undefined ? {} : { summary: definition.summary }),
       risk: definition.risk,
       requiresConfirmation: definition.requiresConfirmation ?? CONFIRM_BY_DEFAULT.has(definition.risk),
       inputSchema: jsonSchemaOf(definition.input, 'input'),

@@ -55,6 +55,12 @@ export interface Surface {
    * timeout). The gateway then waits that long plus a margin instead of its default.
    */
   timeoutFor?(call: ActionCall): number | null
+  /**
+   * Whether this call's output may carry secrets to the agent as they are, because a person
+   * configured it so (a file root marked `secrets: "show"`). The gateway otherwise replaces
+   * every secret it finds in an output with a typed marker; the trace is redacted either way.
+   */
+  revealsSecrets?(call: ActionCall): boolean
   capture?(): Promise<Uint8Array>
   /**
    * Tells the host the surface changed on its own (output arrived, a clock ticked). Pass

@@ -16,6 +16,7 @@ export interface OpenApproval {
   frameId: string
   target?: string
   stateHash?: string
+  seenHash?: string
   inputHash: string
   redactedInput: JsonValue
   requester: string
@@ -33,9 +34,42 @@ export interface OpenApproval {
  */
 export class ApprovalBook {
   readonly #store: ApprovalPersistence
+  readonly #settledListeners = new Set<(approval: Approval) => void>()
 
   constructor(store: ApprovalPersistence) {
     this.#store = store
+  }
+
+  /**
+   * Called once an approval reaches its end: denied, expired, or consumed with the result of
+   * the action it let run. The agent that asked hears back this way (MCP sessions wait on it
+   * and notify their client) instead of polling. Returns the function that stops listening.
+   */
+  onSettled(listener: (approval: Approval) => void): () => void {
+    this.#settledListeners.add(listener)
+    return () => this.#settledListeners.delete(listener)
+  }
+
+  /**
+   * The pending approval for the same intent, if one is open: same requester, surface,
+   * action, target, input and frame meaning. A retried request (a client timing out, an
+   * agent asking again) then waits on the one approval a person already sees, instead of
+   * opening a second that would leave the first to go stale.
+   */
+  async pendingFor(intent: { requester: string; surface: string; action: string; target?: string | undefined; inputHash: string; frameId: string }, now: number): Promise<Approval | null> {
+    const pending = await this.#store.listApprovals({ status: 'pending' })
+    return (
+      pending.find(
+        (a) =>
+          a.requester === intent.requester &&
+          a.surface === intent.surface &&
+          a.action === intent.action &&
+          a.target === intent.target &&
+          a.inputHash === intent.inputHash &&
+          a.frameId === intent.frameId &&
+          Date.parse(a.expiresAt) > now,
+      ) ?? null
+    )
   }
 
   async open(request: OpenApproval): Promise<Approval> {
@@ -48,6 +82,7 @@ export class ApprovalBook {
       frameId: request.frameId,
       ...(request.target === undefined ? {} : { target: request.target }),
       ...(request.stateHash === undefined ? {} : { stateHash: request.stateHash }),
+      ...(request.seenHash === undefined ? {} : { seenHash: request.seenHash }),
       inputHash: request.inputHash,
       input: request.redactedInput,
       requester: request.requester,
@@ -110,9 +145,19 @@ export class ApprovalBook {
     }
   }
 
-  async settle(approval: Approval, change: Partial<Pick<Approval, 'status' | 'resolvedBy' | 'resolvedAt' | 'note'>>): Promise<Approval> {
+  async settle(approval: Approval, change: Partial<Pick<Approval, 'status' | 'resolvedBy' | 'resolvedAt' | 'note' | 'result'>>): Promise<Approval> {
     const next: Approval = { ...approval, ...change }
     await this.#store.putApproval(next)
+    if (next.status !== 'pending' && next.status !== 'approved') {
+      for (const listener of this.#settledListeners) {
+        try {
+          listener(next)
+        } catch (error) {
+          // A listener's failure is its own: it must not undo the settled approval or stop the others.
+          console.error(`tessera approvals: a listener failed on ${next.id}: ${error instanceof Error ? error.message : String(error)}`)
+        }
+      }
+    }
     return next
   }
 }

@@ -2,6 +2,7 @@ import {
   type ActionContract,
   compileCondition,
   compileSummary,
+  contentHash,
   type JsonObject,
   type JsonValue,
   pathsRead,
@@ -9,6 +10,7 @@ import {
   type Risk,
   withoutControlCharacters,
 } from '@tessera/protocol'
+import { redactJson } from '../redaction/redact-json.js'
 import { looksSecret, REDACTED } from '../redaction/secret-names.js'
 
 export interface ApprovalExplanation {
@@ -24,8 +26,12 @@ const MAX_INPUT_FIELDS = 4
 /**
  * What a person needs to decide: one sentence (the contract's template, else the title,
  * the element and the input), the risk, and each precondition with the values it read.
- * `input` is the redacted input: a secret never reaches a summary. Everything here is
- * shown raw in terminals and pages, so control characters are removed.
+ * The sentence is rendered from the redacted state and input, so a secret never reaches
+ * it; everything is shown raw in terminals and pages, so control characters are removed.
+ *
+ * `seenHash` binds an approval to what was shown: the sentence, the risk, the
+ * preconditions' values, and the unredacted values of every path the template and the
+ * preconditions read (a redacted value that changed still changes the hash).
  */
 export function explainApproval(options: {
   contract: ActionContract
@@ -34,23 +40,31 @@ export function explainApproval(options: {
   redactedInput: JsonValue
   targetName: string | undefined
   surface: string
-}): ApprovalExplanation {
+}): { shown: ApprovalExplanation; seenHash: string } {
   const { contract, scope } = options
   let summary = defaultSummary(contract.title, options.targetName, options.surface, options.redactedInput)
+  const paths = new Set<string>()
   if (contract.summary !== undefined) {
     try {
-      // The template reads the redacted input too.
-      summary = compileSummary(contract.summary).render({ ...scope, input: options.redactedInput })
+      const template = compileSummary(contract.summary)
+      for (const path of template.paths) paths.add(path)
+      summary = template.render(redactJson({ ...scope, input: options.redactedInput }) as JsonObject)
     } catch (error) {
       summary = `${summary} (summary template failed: ${error instanceof Error ? error.message : String(error)})`
     }
   }
-  return {
+  const shown: ApprovalExplanation = {
     summary: clip(withoutControlCharacters(summary)),
     title: withoutControlCharacters(contract.title),
     risk: options.risk,
-    preconditions: contract.preconditions.map((condition) => ({ condition, values: valuesRead(condition, scope) })),
+    preconditions: contract.preconditions.map((condition) => {
+      const read = conditionPaths(condition)
+      for (const path of read) paths.add(path)
+      return { condition, values: shownValues(read, scope) }
+    }),
   }
+  const raw = Object.fromEntries([...paths].sort().map((path) => [path, readPath(scope, path) ?? null]))
+  return { shown, seenHash: contentHash({ shown: { summary: shown.summary, risk: shown.risk, preconditions: shown.preconditions }, raw }) }
 }
 
 function defaultSummary(title: string, targetName: string | undefined, surface: string, input: JsonValue): string {
@@ -61,18 +75,24 @@ function defaultSummary(title: string, targetName: string | undefined, surface: 
   return `${title}${on}${shown.length > 0 ? `: ${shown.join(', ')}` : ''}`
 }
 
-function valuesRead(condition: string, scope: JsonObject): Record<string, JsonValue> {
-  const values: Record<string, JsonValue> = {}
+function conditionPaths(condition: string): string[] {
   try {
-    for (const path of pathsRead(compileCondition(condition).ast)) {
-      const value = readPath(scope, path)
-      if (value === undefined) continue
-      // A field named like a secret is shown as redacted, as everywhere else.
-      if (path.split('.').some(looksSecret)) values[path] = REDACTED
-      else values[path] = typeof value === 'string' ? clip(withoutControlCharacters(value), 200) : value
-    }
+    return pathsRead(compileCondition(condition).ast)
   } catch {
     // A condition that does not parse failed when the contract was offered; nothing to show.
+    return []
+  }
+}
+
+/** The scalar values a person is shown; a field named like a secret is shown as redacted, as everywhere else. */
+function shownValues(paths: readonly string[], scope: JsonObject): Record<string, JsonValue> {
+  const values: Record<string, JsonValue> = {}
+  for (const path of paths) {
+    const value = readPath(scope, path)
+    // Whole objects and lists are left to the frame; a person reads the scalars.
+    if (value === undefined || (value !== null && typeof value === 'object')) continue
+    if (path.split('.').some(looksSecret)) values[path] = REDACTED
+    else values[path] = typeof value === 'string' ? clip(withoutControlCharacters(value), 200) : value
   }
   return values
 }
@@ -83,8 +103,7 @@ function readPath(scope: JsonObject, path: string): JsonValue | undefined {
     if (value === null || typeof value !== 'object' || Array.isArray(value) || !Object.hasOwn(value, key)) return undefined
     value = value[key]
   }
-  // Whole objects and lists are left to the frame; a person reads the scalars.
-  return value !== null && typeof value === 'object' ? undefined : value
+  return value
 }
 
 function clip(text: string, max = MAX_SUMMARY_CHARS): string {

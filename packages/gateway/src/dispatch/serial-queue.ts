@@ -50,8 +50,16 @@ export function withDeadline<T>(timeoutMs: number, task: (signal: AbortSignal) =
  */
 export class SerialQueue {
   readonly #tails = new Map<string, Promise<void>>()
+  /** Tasks per key not yet settled, the running one included. */
+  readonly #depths = new Map<string, number>()
+
+  /** How many tasks wait or run, per key that has any: what a metrics scrape shows as queue depth. */
+  depths(): ReadonlyMap<string, number> {
+    return this.#depths
+  }
 
   exclusive<T>(key: string, task: (slot: Slot) => Promise<T>): Promise<T> {
+    this.#depths.set(key, (this.#depths.get(key) ?? 0) + 1)
     const previous = this.#tails.get(key) ?? Promise.resolve()
     const held: Promise<unknown>[] = []
     const result = previous.then(() => task({ hold: (work) => held.push(work) }))
@@ -65,6 +73,9 @@ export class SerialQueue {
     this.#tails.set(key, tail)
     void tail.then(() => {
       if (this.#tails.get(key) === tail) this.#tails.delete(key)
+      const left = (this.#depths.get(key) ?? 1) - 1
+      if (left > 0) this.#depths.set(key, left)
+      else this.#depths.delete(key)
     })
     return result
   }

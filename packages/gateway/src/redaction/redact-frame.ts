@@ -1,4 +1,5 @@
-import { canonicalJson, type Frame, isSensitive, type JsonObject, type UiNode, withFreshId } from '@tessera/protocol'
+import { canonicalJson, type Frame, isSensitive, type JsonObject, type JsonValue, type UiNode, withFreshId } from '@tessera/protocol'
+import { redactContent } from './redact-content.js'
 import { redactJson } from './redact-json.js'
 import { REDACTED } from './secret-names.js'
 
@@ -19,7 +20,8 @@ function redactNode(node: UiNode): UiNode {
 
 /**
  * Removes secrets a surface shows: values of password and sensitive nodes, state fields
- * named like secrets. Idempotent, so a frame already redacted at its surface keeps its id.
+ * named like secrets, and secrets found by content anywhere in the tree or the state.
+ * Idempotent, so a frame already redacted at its surface keeps its id.
  */
 const redactedCache = new WeakMap<Frame, Frame>()
 
@@ -33,7 +35,8 @@ export function redactFrame(frame: Frame): Frame {
 }
 
 function redactUncached(frame: Frame): Frame {
-  const tree = redactNode(frame.tree)
+  // Marked nodes first, then what any node's name, value or text shows (a screen line, a cell).
+  const tree = redactContent(redactNode(frame.tree) as unknown as JsonValue) as unknown as UiNode
   const state = redactJson(frame.state) as JsonObject
   // Most frames hold no secret: the same tree and equal state need no second hash.
   if (tree === frame.tree && canonicalJson(state) === canonicalJson(frame.state)) return frame

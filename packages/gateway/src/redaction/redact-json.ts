@@ -1,4 +1,5 @@
 import type { JsonValue } from '@tessera/protocol'
+import { redactContent } from './redact-content.js'
 import { looksSecret, REDACTED } from './secret-names.js'
 
 export interface RedactOptions {
@@ -6,14 +7,21 @@ export interface RedactOptions {
   sensitiveKeys?: ReadonlySet<string>
 }
 
-/** Returns a copy of `value` with every secret-looking field's value replaced. */
+/**
+ * Returns `value` with every secret-looking field's value replaced, and every secret found
+ * in its strings by content (a key, a token, a private key block) replaced by a typed marker.
+ */
 export function redactJson(value: JsonValue, options: RedactOptions = {}): JsonValue {
-  if (Array.isArray(value)) return value.map((item) => redactJson(item, options))
+  return redactContent(redactNamed(value, options))
+}
+
+function redactNamed(value: JsonValue, options: RedactOptions): JsonValue {
+  if (Array.isArray(value)) return value.map((item) => redactNamed(item, options))
   if (value === null || typeof value !== 'object') return value
   const out: { [key: string]: JsonValue } = {}
   for (const [key, child] of Object.entries(value)) {
     const secret = looksSecret(key) || options.sensitiveKeys?.has(key) === true
-    out[key] = secret && child !== null ? REDACTED : redactJson(child, options)
+    out[key] = secret && child !== null ? REDACTED : redactNamed(child, options)
   }
   return out
 }

@@ -32,8 +32,13 @@ export const HubConfig = z.object({
        * auto-accepts would let the model approve its own action.
        */
       elicitation: z.boolean().default(false),
+      /**
+       * How long an acting tool call stays open for a person to decide when the call does not
+       * say (`wait_ms`): decided in time, the agent gets the final result in the same call.
+       */
+      waitMs: z.number().int().min(0).max(600_000).default(5_000),
     })
-    .default({ elicitation: false }),
+    .default({ elicitation: false, waitMs: 5_000 }),
   tools: z
     .object({
       /**

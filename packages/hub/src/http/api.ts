@@ -11,6 +11,7 @@ import type { HubContext } from '../startup/hub-context.js'
 import type { McpHttpEndpoint } from '../mcp/mcp-http.js'
 import { CONSOLE_COOKIE, ConsoleSessions } from './console-sessions.js'
 import { errorResponse } from './error-response.js'
+import type { HubMetrics } from './hub-metrics.js'
 import { statusPage } from './status-page.js'
 
 export interface ApiDeps {
@@ -19,6 +20,7 @@ export interface ApiDeps {
   mcp: McpHttpEndpoint
   allowedHosts: () => string[]
   allowedOrigins: () => string[]
+  metrics: HubMetrics
 }
 
 type Env = { Variables: { principal: Principal }; Bindings: Partial<HttpBindings> }
@@ -71,6 +73,16 @@ export function createApi(ctx: HubContext, deps: ApiDeps): Hono<Env> {
   const limiter = new PrincipalRateLimiter({ burst: Math.max(10, Math.ceil(perMinute / 4)), perSecond: perMinute / 60 })
   const maxBytes = ctx.config.limits.bodyBytes
 
+  // Every request is counted by the route it matched, whatever came of it.
+  app.use('*', async (c, next) => {
+    const started = performance.now()
+    try {
+      await next()
+    } finally {
+      deps.metrics.observeHttp(c.req.method, c.req.routePath === '/*' ? 'unmatched' : c.req.routePath, c.res.status, (performance.now() - started) / 1000)
+    }
+  })
+
   app.onError((error) => errorResponse(error))
   app.notFound((c) => errorResponse(new TesseraError('not_found', `no route ${c.req.method} ${c.req.path}`, { found: c.req.path })))
 
@@ -82,6 +94,18 @@ export function createApi(ctx: HubContext, deps: ApiDeps): Hono<Env> {
   })
 
   app.get('/api/health', (c) => c.json({ ok: true, surfaces: ctx.surfaces.list().length, mcpSessions: deps.mcp.sessionCount }))
+
+  // Ready to serve: the trace store answers. A tile in error does not make the hub unready
+  // (the others work); it is named, so a probe's log says what is wrong.
+  app.get('/api/ready', async (c) => {
+    const tilesInError = ctx.surfaces.list().filter((tile) => tile.state === 'error').map((tile) => tile.id)
+    try {
+      await ctx.store.head('tessera-readiness-probe')
+    } catch (error) {
+      return c.json({ ready: false, store: `failed: ${error instanceof Error ? error.message : String(error)}`, tilesInError }, 503)
+    }
+    return c.json({ ready: true, store: 'ok', tilesInError })
+  })
 
   // The login link carries its code in the URL fragment (never sent to servers or logs);
   // the page posts it here once, and gets an HttpOnly session cookie in exchange.
@@ -119,6 +143,11 @@ export function createApi(ctx: HubContext, deps: ApiDeps): Hono<Env> {
     const principal = c.get('principal')
     const code = deps.logins.issue(principal)
     return c.json({ url: formatLoginLink(new URL(c.req.url).origin, code) })
+  })
+
+  app.get('/metrics', async (c) => {
+    need(c, READ)
+    return c.body(await deps.metrics.registry.metrics(), 200, { 'content-type': deps.metrics.registry.contentType })
   })
 
   app.get('/api/tiles', (c) => {

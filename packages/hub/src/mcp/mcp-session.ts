@@ -22,14 +22,41 @@ import {
   scopeFrame,
 } from '@tessera/protocol'
 import type { HubContext } from '../startup/hub-context.js'
+import { awaitDecision, decisionMessage, settledResult } from './await-decision.js'
+import { type CallProgress, startCallProgress } from './call-progress.js'
 import { isToolError, resultText } from './result-text.js'
 
 const VERSION = '0.1.0'
 const ACTING_ROLES = new Set(['agent', 'admin'])
+/** The longest a call may stay open for a person: the default approval lifetime. */
+const MAX_WAIT_MS = 600_000
+
+/** What one tool call carries down to where it may wait. */
+interface CallScope {
+  /** The JSON-RPC id of the call: an elicitation travels on its stream. */
+  callId: RequestId
+  /** How long to stay open for a person's decision (`wait_ms`). */
+  waitMs: number
+  progress: CallProgress
+  /** Aborted when the client cancels the call. */
+  signal: AbortSignal
+}
 
 function objectArg(args: Record<string, unknown>, key: string): JsonValue | undefined {
   const value = args[key]
   return value === undefined ? undefined : (value as JsonValue)
+}
+
+/** Takes `wait_ms` out of a call's arguments (any tool accepts it): bounded, or the hub's default. */
+function takeWaitMs(args: Record<string, unknown>, fallback: number): number {
+  const value = args.wait_ms
+  delete args.wait_ms
+  if (value === undefined) return fallback
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_WAIT_MS) return value
+  throw new TesseraError('invalid_request', `expected "wait_ms" to be an integer from 0 to ${MAX_WAIT_MS} (milliseconds), found ${JSON.stringify(value)}`, {
+    expected: `integer 0..${MAX_WAIT_MS}`,
+    found: value as JsonValue,
+  })
 }
 
 function stringArg(args: Record<string, unknown>, key: string, required = true): string {
@@ -58,6 +85,9 @@ export class McpSession {
   readonly #ctx: HubContext
   #inFlight = 0
   readonly #detach: () => void
+  /** Approvals this session's calls opened: the session hears when each settles. */
+  readonly #watched = new Set<string>()
+  readonly #stopWatching: () => void
 
   constructor(ctx: HubContext, principal: Principal, traceSession: string) {
     this.#ctx = ctx
@@ -66,25 +96,36 @@ export class McpSession {
     this.server = new Server(
       { name: 'tessera', version: VERSION, title: 'Tessera hub' },
       {
-        capabilities: { tools: { listChanged: true }, resources: { listChanged: false } },
+        capabilities: { tools: { listChanged: true }, resources: { listChanged: false }, logging: {} },
         instructions:
-          'Tessera guards real user interfaces. Call surfaces_list, then surface_snapshot to read a surface as an outline with @refs and [action risk] markers. Act with the per-action tools or action_request; pass the frameId you saw. The terminal_* and file_* tools act on the focused tile of their kind unless terminal_id or surface names one, and answer with their output alone. Risky actions return awaiting_approval: a human decides; poll approval_status, never retry.',
+          'Tessera guards real user interfaces. Call surfaces_list, then surface_snapshot to read a surface as an outline with @refs and [action risk] markers. Act with the per-action tools or action_request; pass the frameId you saw. The terminal_* and file_* tools act on the focused tile of their kind unless terminal_id or surface names one, and answer with their output alone. Risky actions wait for a person: the call stays open up to wait_ms (any acting tool accepts it) and returns the result if they decide in time, else awaiting_approval; the hub then sends a log message when it is decided, and approval_status tells. Never retry.',
       },
     )
     this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.#ctx.toolList.tools() }))
     this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       this.#inFlight += 1
+      const progress = startCallProgress(request.params._meta?.progressToken, extra.sendNotification)
       try {
-        return this.#shapedFor(request.params.name, await this.#call(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, extra.requestId))
+        const args = { ...request.params.arguments }
+        const waitMs = takeWaitMs(args, this.#ctx.config.approvals.waitMs)
+        return this.#shapedFor(request.params.name, await this.#call(request.params.name, args, { callId: extra.requestId, waitMs, progress, signal: extra.signal }))
       } catch (error) {
         return this.#shapedFor(request.params.name, errorResult(error))
       } finally {
+        progress.stop()
         this.#inFlight -= 1
       }
     })
     this.server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await this.#resources() }))
     this.server.setRequestHandler(ReadResourceRequestSchema, async (request) => this.#readResource(request.params.uri))
     this.#detach = ctx.toolList.onChange(() => void this.server.sendToolListChanged().catch(() => undefined))
+    this.#stopWatching = ctx.gateway.approvals.onSettled((approval) => {
+      if (!this.#watched.delete(approval.id)) return
+      const ran = approval.status === 'consumed' && approval.result?.status === 'completed'
+      const data = { message: decisionMessage(approval), approvalId: approval.id, status: approval.status, ...(approval.result ? { resultStatus: approval.result.status } : {}) }
+      // On the session's standalone stream; a client not listening just misses it and can ask approval_status.
+      void this.server.sendLoggingMessage({ level: ran ? 'info' : 'warning', logger: 'tessera.approvals', data }).catch(() => undefined)
+    })
   }
 
   /**
@@ -106,6 +147,7 @@ export class McpSession {
 
   async close(): Promise<void> {
     this.#detach()
+    this.#stopWatching()
     await this.server.close()
   }
 
@@ -117,8 +159,7 @@ export class McpSession {
     }
   }
 
-  /** `callId` is the JSON-RPC id of the tool call: an elicitation travels on its stream. */
-  async #call(name: string, args: Record<string, unknown>, callId: RequestId): Promise<CallToolResult> {
+  async #call(name: string, args: Record<string, unknown>, scope: CallScope): Promise<CallToolResult> {
     if (this.#ctx.tools.excluded(name)) throw new TesseraError('not_found', `the tool "${name}" is switched off on this hub (tools.exclude)`, { found: name })
     switch (name) {
       case 'surfaces_list':
@@ -127,10 +168,10 @@ export class McpSession {
         return this.#snapshot(args)
       case 'action_request':
         this.#requireActing()
-        return this.#request(stringArg(args, 'surface'), stringArg(args, 'action'), objectArg(args, 'input'), args.frameId, callId, typeof args.target === 'string' ? args.target : undefined)
+        return this.#request(stringArg(args, 'surface'), stringArg(args, 'action'), objectArg(args, 'input'), args.frameId, scope, typeof args.target === 'string' ? args.target : undefined)
       case 'surface_act':
         this.#requireActing()
-        return this.#act(args, callId)
+        return this.#act(args, scope)
       case 'approval_status':
         return this.#approvalStatus(stringArg(args, 'approvalId'))
       case 'trace_tail':
@@ -139,20 +180,20 @@ export class McpSession {
         const facade = this.#ctx.tools.facade(name)
         if (facade) {
           this.#requireActing()
-          return this.#facadeAnswer(facade, await facade.run(args as JsonObject, this.#toolContext(callId)))
+          return this.#facadeAnswer(facade, await facade.run(args as JsonObject, this.#toolContext(scope)))
         }
         const tool = await this.#ctx.toolList.actionTool(name)
         if (tool === undefined) {
           throw new TesseraError('not_found', `no tool "${name}"; the UI may have changed — list tools or take a snapshot`, { found: name })
         }
         this.#requireActing()
-        return this.#request(tool.surface, tool.action, args as JsonValue, undefined, callId)
+        return this.#request(tool.surface, tool.action, args as JsonValue, undefined, scope)
       }
     }
   }
 
   /** What a façade tool may use: gateway requests as this session's principal, tile lookup, cached frames. */
-  #toolContext(callId: RequestId): ToolContext {
+  #toolContext(scope: CallScope): ToolContext {
     const surfaces = this.#ctx.surfaces
     return {
       request: async (request) => {
@@ -160,8 +201,7 @@ export class McpSession {
         if (request.target !== undefined) body.target = request.target
         if (request.input !== undefined) body.input = request.input
         if (request.frameId !== undefined) body.frameId = request.frameId
-        const result = await this.#ctx.gateway.request(body, this.principal, { session: this.traceSession })
-        return result.status === 'awaiting_approval' ? this.#maybeElicit(result, callId) : result
+        return this.#hearBack(await this.#ctx.gateway.request(body, this.principal, { session: this.traceSession }), scope)
       },
       tile: (kind, named) => surfaces.pick(kind, named),
       tiles: (kind) => surfaces.list(kind).map((tile) => ({ id: tile.id, kind: tile.kind, title: tile.title, focused: tile.focused })),
@@ -190,14 +230,12 @@ export class McpSession {
     return { content: [{ type: 'text', text }], ...structured }
   }
 
-  async #request(surface: string, action: string, input: JsonValue | undefined, frameId: unknown, callId: RequestId, target?: string): Promise<CallToolResult> {
+  async #request(surface: string, action: string, input: JsonValue | undefined, frameId: unknown, scope: CallScope, target?: string): Promise<CallToolResult> {
     const request: JsonObject = { surface, action }
     if (target !== undefined) request.target = target
     if (input !== undefined) request.input = input
     if (frameId !== undefined) request.frameId = frameId as JsonValue
-    let result = await this.#ctx.gateway.request(request, this.principal, { session: this.traceSession })
-    if (result.status === 'awaiting_approval') result = await this.#maybeElicit(result, callId)
-    return this.#resultAnswer(result)
+    return this.#resultAnswer(await this.#hearBack(await this.#ctx.gateway.request(request, this.principal, { session: this.traceSession }), scope))
   }
 
   async #resultAnswer(result: ActionResult): Promise<CallToolResult> {
@@ -213,6 +251,23 @@ export class McpSession {
     if (result.nextFrameId === undefined) return undefined
     const frame = this.#ctx.gateway.frames.peek(result.surface) ?? this.#ctx.gateway.frames.recall(result.surface, result.nextFrameId)
     return frame?.id === result.nextFrameId ? frame : undefined
+  }
+
+  /**
+   * A call that needs a person stays open for them: the client's user is asked when policy
+   * allows it, else the call waits up to `wait_ms` for a decision made elsewhere (the
+   * console, the CLI, the HTTP API), with progress so the client keeps waiting, and answers
+   * with the final result. Not decided in time, it answers awaiting_approval; the session
+   * still hears the outcome as a log message.
+   */
+  async #hearBack(result: ActionResult, scope: CallScope): Promise<ActionResult> {
+    if (result.status !== 'awaiting_approval' || result.approvalId === undefined) return result
+    this.#watched.add(result.approvalId)
+    const elicited = await this.#maybeElicit(result, scope.callId)
+    if (elicited !== result || scope.waitMs === 0) return elicited
+    scope.progress.say(`waiting up to ${Math.ceil(scope.waitMs / 1000)} s for a person to decide approval ${result.approvalId}`)
+    const settled = await awaitDecision(this.#ctx.gateway.approvals, result.approvalId, scope.waitMs, scope.signal)
+    return settled === null ? result : settledResult(result, settled)
   }
 
   /**
@@ -248,7 +303,7 @@ export class McpSession {
     return { content: [{ type: 'text', text }], structuredContent: { frameId: whole.id, surface: frame.surface, route: frame.route } }
   }
 
-  async #act(args: Record<string, unknown>, callId: RequestId): Promise<CallToolResult> {
+  async #act(args: Record<string, unknown>, scope: CallScope): Promise<CallToolResult> {
     const surface = stringArg(args, 'surface')
     const ref = stringArg(args, 'ref').replace(/^@/, '')
     const op = stringArg(args, 'op')
@@ -263,10 +318,10 @@ export class McpSession {
     if (generic) {
       const input: JsonObject = {}
       for (const key of ['text', 'key', 'value'] as const) if (typeof args[key] === 'string') input[key] = args[key]
-      return this.#request(surface, op, { ...input, ...((objectArg(args, 'input') ?? {}) as JsonObject) }, args.frameId, callId, generic.target.nodeId === undefined ? undefined : generic.target.ref)
+      return this.#request(surface, op, { ...input, ...((objectArg(args, 'input') ?? {}) as JsonObject) }, args.frameId, scope, generic.target.nodeId === undefined ? undefined : generic.target.ref)
     }
     const carried = targets.find((t) => t.target.nodeId === nodeId)
-    if (op === 'click' && carried) return this.#request(surface, carried.contract.id, objectArg(args, 'input'), args.frameId, callId, carried.target.ref)
+    if (op === 'click' && carried) return this.#request(surface, carried.contract.id, objectArg(args, 'input'), args.frameId, scope, carried.target.ref)
     throw new TesseraError('not_found', `surface "${surface}" offers no "${op}" on @${ref}`, {
       expected: carried ? [`click (runs ${carried.contract.id})`] : targets.filter((t) => t.target.nodeId === nodeId).map((t) => t.contract.id),
       found: op,

@@ -8,7 +8,7 @@ export function resultText(result: ActionResult, consoleUrl: string, after?: Fra
   const lines = [result.status === 'completed' ? `completed: ${result.surface}/${result.action}` : `${result.status}: ${result.surface}/${result.action} (request ${result.requestId})`]
   if (result.status === 'awaiting_approval') {
     lines.push(
-      `A person must approve this first. Approval ${result.approvalId} is pending; it can be resolved in the console (${consoleUrl}), with \`tessera approvals approve ${result.approvalId}\`, or over the HTTP API by an approver. Call approval_status to learn the outcome; do not retry the action.`,
+      `A person must approve this first. Approval ${result.approvalId} is pending; it can be resolved in the console (${consoleUrl}), with \`tessera approvals approve ${result.approvalId}\`, or over the HTTP API by an approver. This session gets a log message when it is decided, and approval_status tells; do not retry the action.`,
     )
   }
   if (result.error) lines.push(`error [${result.error.code}]: ${result.error.message}`)

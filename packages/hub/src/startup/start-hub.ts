@@ -9,6 +9,7 @@ import { type HubConfig, configuredTiles, storeSpec } from '../config/hub-config
 import { LoginLinks } from '../auth/login-link.js'
 import { LiveTokens } from '../auth/live-tokens.js'
 import { createApi } from '../http/api.js'
+import { createHubMetrics } from '../http/hub-metrics.js'
 import { attachEventSocket } from '../http/event-socket.js'
 import { McpHttpEndpoint } from '../mcp/mcp-http.js'
 import { ToolCatalog } from '../mcp/tool-catalog.js'
@@ -75,7 +76,8 @@ export async function startHub(config: HubConfig, options: { writeHubFile?: bool
   const mcp = new McpHttpEndpoint(ctx)
   // Filled in once the port is known (port 0 picks one).
   const allowed = { hosts: [] as string[], origins: [] as string[] }
-  const api = createApi(ctx, { tokens, logins, mcp, allowedHosts: () => allowed.hosts, allowedOrigins: () => allowed.origins })
+  const metrics = createHubMetrics(ctx, () => mcp.sessionCount)
+  const api = createApi(ctx, { tokens, logins, mcp, metrics, allowedHosts: () => allowed.hosts, allowedOrigins: () => allowed.origins })
   const server = createAdaptorServer({ fetch: api.fetch }) as Server
   try {
     await new Promise<void>((resolve, reject) => {
@@ -85,6 +87,7 @@ export async function startHub(config: HubConfig, options: { writeHubFile?: bool
   } catch (error) {
     await mcp.closeAll()
     toolList.close()
+    metrics.stop()
     await store.close().catch(() => undefined)
     const code = (error as NodeJS.ErrnoException).code
     const where = `${config.host}:${config.port}`
@@ -103,6 +106,7 @@ export async function startHub(config: HubConfig, options: { writeHubFile?: bool
     sockets.close()
     await mcp.closeAll()
     toolList.close()
+    metrics.stop()
     await new Promise<void>((done) => server.close(() => done()))
     await surfaces.closeAll()
     await gateway.close()
@@ -136,6 +140,7 @@ export async function startHub(config: HubConfig, options: { writeHubFile?: bool
       sockets.close()
       await mcp.closeAll()
       toolList.close()
+      metrics.stop()
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
         // Idle keep-alive connections would hold close() open; end them.

@@ -19,7 +19,7 @@ describe('summary templates', () => {
   })
 
   it('never passes a control character through', () => {
-    expect(compileSummary('{x}').render({ x: '\u001b]52;c;Zm9v\u0007hidden\u001b[8m' })).toBe(' ]52;c;Zm9v hidden [8m')
+    expect(compileSummary('{x}').render({ x: '\u001b]52;c;Zm9v\u0007hidden\u001b[8m' })).toBe(']52;c;Zm9v hidden [8m')
   })
 
   it('lists the dotted paths a condition reads', () => {

@@ -25,6 +25,8 @@ type Part = string | Hole
 
 export interface CompiledSummary {
   readonly source: string
+  /** The dotted paths its expressions read. */
+  readonly paths: readonly string[]
   render(scope: JsonObject): string
 }
 
@@ -78,7 +80,11 @@ export function compileSummary(source: string): CompiledSummary {
   if (text.length > 0) parts.push(text)
   return Object.freeze({
     source,
-    render: (scope: JsonObject) => withoutControlCharacters(parts.map((part) => (typeof part === 'string' ? part : formatValue(part.expression.evaluate(scope), part))).join('')),
+    paths: [...new Set(parts.flatMap((part) => (typeof part === 'string' ? [] : pathsRead(part.expression.ast))))],
+    render: (scope: JsonObject) =>
+      withoutControlCharacters(parts.map((part) => (typeof part === 'string' ? part : formatValue(part.expression.evaluate(scope), part))).join(''))
+        .replace(/ {2,}/g, ' ')
+        .trim(),
   })
 }
 

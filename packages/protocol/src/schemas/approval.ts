@@ -19,8 +19,14 @@ export const Approval = z.object({
   frameId: z.string(),
   /** The element the action was to run on (`@ref`), when the request named or implied one. */
   target: z.string().optional(),
-  /** Hash of the frame's state the human saw: the action runs only while that state holds. */
+  /** Hash of the frame's state the human saw: without `seenHash`, the action runs only while that state holds. */
   stateHash: z.string().optional(),
+  /**
+   * Hash of what the person was shown (the summary and the preconditions' values) when the
+   * contract has a summary template: the action runs while that reads the same and its
+   * target means the same, even if unrelated parts of the state moved on.
+   */
+  seenHash: z.string().optional(),
   inputHash: z.string(),
   input: JsonValue,
   requester: z.string(),

@@ -72,6 +72,7 @@ export const FILE_ACTIONS = actionSet<FileSurface>([
   fileAction({
     id: 'write',
     title: 'Write a whole file',
+    summary: 'Write {len(input.content)} characters to {input.path}',
     risk: 'write',
     input: WriteInput,
     output: WriteOutput,
@@ -83,6 +84,7 @@ export const FILE_ACTIONS = actionSet<FileSurface>([
   fileAction({
     id: 'edit',
     title: 'Replace exact text in a file',
+    summary: 'In {input.path}, replace {input.old_text} with {input.new_text}',
     risk: 'write',
     input: EditInput,
     output: EditOutput,

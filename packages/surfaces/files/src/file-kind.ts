@@ -15,6 +15,12 @@ const RootConfig = z.strictObject({
    */
   copyOf: z.string().optional(),
   readOnly: z.boolean().optional(),
+  /**
+   * What the agent reads of a secret found in this root's files: a typed marker
+   * (`redact`, the default) or the secret itself (`show`, for a person who wants it so).
+   * The trace stores the marker either way.
+   */
+  secrets: z.enum(['redact', 'show']).optional(),
 })
 
 export const FilesConfig = z.strictObject({
@@ -53,7 +59,7 @@ export const filesKind = defineKind<FilesConfig>({
         if (existsSync(source)) cpSync(source, path, { recursive: true })
         else mkdirSync(path, { recursive: true })
       }
-      return { name: root.name, path, ...(root.readOnly === undefined ? {} : { readOnly: root.readOnly }) }
+      return { name: root.name, path, ...(root.readOnly === undefined ? {} : { readOnly: root.readOnly }), ...(root.secrets === 'show' ? { showsSecrets: true } : {}) }
     })
     return createFileSurface({
       id: env.id,

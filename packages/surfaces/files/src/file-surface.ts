@@ -14,7 +14,7 @@ import { type ElementNode, box, buildFrame, createLayoutEngine, text } from '@te
 import { FILE_ACTIONS } from './file-actions.js'
 import { COLOR_TABLE, DEFAULT_GRID, type GridOptions, colorCategory, gridPosition } from './file-info.js'
 import { type DirectoryScan, resolveDirectory, scanDirectory } from './operations.js'
-import { type ResolvedRoot, type Root, displayPath, openDirectory, prepareRoots } from './safe-path.js'
+import { type ResolvedRoot, type Root, chooseRoot, displayPath, openDirectory, prepareRoots } from './safe-path.js'
 
 export interface FileSurfaceOptions {
   /** One or more roots; the first is the default ("/..." paths), others are "name:/...". */
@@ -81,6 +81,8 @@ export class FileSurface implements Surface {
   readonly #ownWrites = new Map<string, number>()
   #watched = ''
   #cwd: Location | null = null
+  /** The checked roots, once ready: what a synchronous question (revealsSecrets) reads. */
+  #prepared: ResolvedRoot[] | null = null
   #closed = false
 
   constructor(options: FileSurfaceOptions) {
@@ -95,6 +97,7 @@ export class FileSurface implements Surface {
     this.#ready = prepareRoots(roots).then(async (prepared) => {
       const directory = await resolveDirectory(prepared, start)
       this.#cwd = { root: directory.root, relative: directory.relative }
+      this.#prepared = prepared
       return prepared
     })
     // Awaited by every call; this only keeps an early failure from being reported as unhandled.
@@ -200,6 +203,19 @@ export class FileSurface implements Surface {
 
   assess(call: ActionCall): Promise<RiskAssessment | null> {
     return FILE_ACTIONS.assess(this, call)
+  }
+
+  /** A call on a root marked `secrets: "show"` (by its path, else the shown directory's root) hands its secrets to the agent. */
+  revealsSecrets(call: ActionCall): boolean {
+    const roots = this.#prepared
+    if (roots === null || !roots.some((root) => root.showsSecrets)) return false
+    const path = call.input !== null && typeof call.input === 'object' && !Array.isArray(call.input) ? call.input.path : undefined
+    try {
+      return (typeof path === 'string' ? chooseRoot(roots, path).root : this.#cwd?.root)?.showsSecrets === true
+    } catch {
+      // A path that names no root was refused by the action itself.
+      return false
+    }
   }
 
   /** Moves the tile to a directory (the navigate action). */

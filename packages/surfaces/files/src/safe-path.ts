@@ -26,6 +26,8 @@ export interface Root {
   readonly path: string
   /** Refuse write and edit under this root. */
   readonly readOnly?: boolean
+  /** A person let this root's secrets through to the agent as they are (the trace is redacted regardless). */
+  readonly showsSecrets?: boolean
 }
 
 /** A root whose real path is known. `index` 0 is the default root. */
@@ -34,6 +36,7 @@ export interface ResolvedRoot {
   readonly path: string
   readonly real: string
   readonly readOnly: boolean
+  readonly showsSecrets: boolean
   readonly index: number
 }
 
@@ -111,7 +114,7 @@ export async function prepareRoots(roots: readonly (Root | ResolvedRoot)[]): Pro
       cached = { path: root.path, real }
       realRoots.set(root, cached)
     }
-    prepared.push({ name: root.name, path: root.path, real: cached.real, readOnly: root.readOnly === true, index })
+    prepared.push({ name: root.name, path: root.path, real: cached.real, readOnly: root.readOnly === true, showsSecrets: root.showsSecrets === true, index })
   }
   return prepared
 }
@@ -135,24 +138,11 @@ function shown(requested: string): string {
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
 /** Checks the text of a requested path and picks its root; no file system access. */
-function parseRequest(roots: readonly ResolvedRoot[], requested: unknown): { root: ResolvedRoot; components: string[] } {
-  if (typeof requested !== 'string') {
-    throw new TesseraError('invalid_request', `expected a path string, found ${requested === null ? 'null' : typeof requested}`, { expected: 'string', found: requested === null ? 'null' : typeof requested })
-  }
-  if (requested.includes('\0')) {
-    throw new TesseraError('invalid_request', `expected a path without NUL bytes, found one in "${shown(requested)}"`, { expected: 'no NUL bytes', found: 'NUL byte' })
-  }
-  const bytes = Buffer.byteLength(requested, 'utf8')
-  if (bytes > MAX_PATH_BYTES) {
-    throw new TesseraError('invalid_request', `expected a path of at most ${MAX_PATH_BYTES} bytes, found ${bytes} bytes`, { expected: `≤ ${MAX_PATH_BYTES} bytes`, found: bytes })
-  }
-  if (LONE_SURROGATE.test(requested)) {
-    throw new TesseraError('invalid_request', `expected a path of well-formed Unicode, found a lone surrogate in "${shown(requested)}"`, { expected: 'well-formed Unicode', found: 'lone surrogate' })
-  }
-  if (requested.includes('\\')) {
-    throw new TesseraError('invalid_request', `expected "/" as the only path separator, found a backslash in "${shown(requested)}" (Windows-style paths are not accepted)`, { expected: '"/"-separated path', found: 'backslash' })
-  }
-
+/**
+ * The root a request names (`name:/…`), or whose host path it starts with, or the default
+ * root; and the rest of the request, relative to that root.
+ */
+export function chooseRoot(roots: readonly ResolvedRoot[], requested: string): { root: ResolvedRoot; rest: string } {
   let root = roots[0] as ResolvedRoot
   let rest = requested
   let explicit = false
@@ -181,6 +171,28 @@ function parseRequest(roots: readonly ResolvedRoot[], requested: unknown): { roo
     }
   }
 
+  return { root, rest }
+}
+
+function parseRequest(roots: readonly ResolvedRoot[], requested: unknown): { root: ResolvedRoot; components: string[] } {
+  if (typeof requested !== 'string') {
+    throw new TesseraError('invalid_request', `expected a path string, found ${requested === null ? 'null' : typeof requested}`, { expected: 'string', found: requested === null ? 'null' : typeof requested })
+  }
+  if (requested.includes('\0')) {
+    throw new TesseraError('invalid_request', `expected a path without NUL bytes, found one in "${shown(requested)}"`, { expected: 'no NUL bytes', found: 'NUL byte' })
+  }
+  const bytes = Buffer.byteLength(requested, 'utf8')
+  if (bytes > MAX_PATH_BYTES) {
+    throw new TesseraError('invalid_request', `expected a path of at most ${MAX_PATH_BYTES} bytes, found ${bytes} bytes`, { expected: `≤ ${MAX_PATH_BYTES} bytes`, found: bytes })
+  }
+  if (LONE_SURROGATE.test(requested)) {
+    throw new TesseraError('invalid_request', `expected a path of well-formed Unicode, found a lone surrogate in "${shown(requested)}"`, { expected: 'well-formed Unicode', found: 'lone surrogate' })
+  }
+  if (requested.includes('\\')) {
+    throw new TesseraError('invalid_request', `expected "/" as the only path separator, found a backslash in "${shown(requested)}" (Windows-style paths are not accepted)`, { expected: '"/"-separated path', found: 'backslash' })
+  }
+
+  const { root, rest } = chooseRoot(roots, requested)
   const components = rest.split('/')
   for (const component of components) {
     const length = Buffer.byteLength(component, 'utf8')

@@ -36,6 +36,7 @@ export const TERMINAL_ACTIONS = actionSet<TerminalSurface>([
   terminalAction({
     id: 'execute',
     title: 'Run a command and wait for its result',
+    summary: 'Run {input.command} in {cwd}',
     risk: 'write',
     input: z.strictObject({ command: z.string().min(1), timeout_ms: Timeout.optional() }),
     output: CommandResultSchema,
@@ -47,6 +48,7 @@ export const TERMINAL_ACTIONS = actionSet<TerminalSurface>([
     id: 'start',
     kind: 'execute',
     title: 'Start a long-running or interactive command without waiting',
+    summary: 'Start {input.command} in {cwd}',
     risk: 'write',
     input: z.strictObject({ command: z.string().min(1) }),
     output: z.object({ offset: z.number(), running: z.boolean(), exit_code: exitCode }).loose(),
@@ -72,6 +74,7 @@ export const TERMINAL_ACTIONS = actionSet<TerminalSurface>([
     exclusive: false,
     kind: 'type',
     title: 'Type text or keys into the terminal',
+    summary: 'Type {input.text ?? ""}{(input.enter ?? false) ? " ⏎" : ""} {input.keys ?? ""} into the terminal (running: {running ?? "the shell"}, in {cwd})',
     risk: 'write',
     input: z.strictObject({
       text: z.string().optional(),

@@ -1,27 +1,16 @@
 import type { Approval, ActionResult } from '@tessera/protocol'
 import type { Command } from 'commander'
+import { approvalView } from '../../approval-view.js'
 import { hubRequest } from '../hub-client.js'
 import { EXIT_CHECK_FAILED, paint } from '../output.js'
 import { withoutControlCharacters } from '@tessera/protocol/printable'
 
-/**
- * An approval as a person reads it before deciding: the sentence, then what runs where at
- * what risk and why, each precondition with the values it read, and the input. Every
- * value came from an agent or an app, so none is printed with its control characters.
- */
+/** An approval as a person reads it before deciding (approval-view.ts), coloured by status. */
 function describe(a: Approval): string {
   const color = a.status === 'pending' ? 33 : a.status === 'denied' || a.status === 'expired' ? 31 : 32
-  const safe = withoutControlCharacters
   const indent = ' '.repeat(a.id.length + 2)
-  const lines = [`${a.id}  ${paint(color, a.status.padEnd(8))}  ${paint(1, safe(a.summary ?? `${a.surface}/${a.action}`))}`]
-  lines.push(`${indent}${safe(`${a.surface}/${a.action}`)}${a.risk ? ` · risk ${a.risk}` : ''} · asked by ${safe(a.requester)}${a.status === 'pending' ? ` · expires ${a.expiresAt}` : ''}`)
-  lines.push(`${indent}why: ${safe(a.reason)}`)
-  for (const check of a.preconditions ?? []) {
-    const values = Object.entries(check.values).map(([path, value]) => `${path} = ${JSON.stringify(value)}`)
-    lines.push(`${indent}held: ${safe(check.condition)}${values.length > 0 ? `   (${safe(values.join(', '))})` : ''}`)
-  }
-  lines.push(`${indent}input ${safe(JSON.stringify(a.input))}`)
-  return lines.join('\n')
+  const { headline, facts } = approvalView(a)
+  return [`${a.id}  ${paint(color, a.status.padEnd(8))}  ${paint(1, headline)}`, ...facts.map((fact) => `${indent}${fact}`)].join('\n')
 }
 
 /** The human channel for approvals from a terminal: a model cannot type here. */
