@@ -239,6 +239,14 @@ describe('tessera up as a real process, driven by the CLI and an MCP client', ()
     expect(verify.stdout).toMatch(new RegExp(`^ok\\s+${mcpSession}: \\d+ events`, 'm'))
     expect(verify.stdout).not.toContain('BROKEN')
 
+    // Without a store: the one `tessera up --data` used.
+    const byData = await runCli(['trace', 'verify', '--data', dataDir])
+    expect(byData.code).toBe(0)
+    expect(byData.stdout).toBe(verify.stdout)
+    const nowhere = await runCli(['trace', 'verify', '--data', join(dataDir, 'nowhere')])
+    expect(nowhere.code).toBe(1)
+    expect(nowhere.stderr).toContain(`error [not_found]: no trace store at ${join(dataDir, 'nowhere', 'trace.db')}`)
+
     const ghost = await runCli(['trace', 'verify', join(dataDir, 'trace.db'), '--session', 'ghost'])
     expect(ghost.code).toBe(1)
     expect(ghost.stderr).toContain('error [not_found]: no session "ghost"')

@@ -111,7 +111,7 @@ describe('tessera mcp over stdio, official SDK client', () => {
     const names = (await client.listTools()).tools.map((t) => t.name)
     expect(names).toEqual(expect.arrayContaining(['surfaces_list', 'claims__open-claim', 'claims__export-claims']))
     const listed = await client.callTool({ name: 'surfaces_list', arguments: {} })
-    expect((listed.structuredContent as { surfaces: Array<{ id: string }> }).surfaces.map((s) => s.id)).toEqual(['claims', 'files', 'term-1'])
+    expect((listed.structuredContent as { surfaces: Array<{ id: string }> }).surfaces.map((s) => s.id)).toEqual(['claims', 'files', 'term-1', 'map'])
     const opened = await client.callTool({ name: 'claims__open-claim', arguments: { claimId: 'c-1004' } })
     const result = (opened.structuredContent as Structured).result
     expect(result.status).toBe('completed')

@@ -9,7 +9,12 @@ describe('terminal tools over MCP, through the gateway', () => {
 
   it('opens a terminal tile at start, and offers the terminal_* and composite tools', async () => {
     const client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
-    const names = (await client.listTools()).tools.map((tool) => tool.name)
+    const { tools } = await client.listTools()
+    const names = tools.map((tool) => tool.name)
+    // A command can be raised to destructive (rm -rf): the hints say so, by MCP's defaults
+    // (not read-only, destructive) left unsaid; reading output stays read-only.
+    for (const name of ['terminal_execute', 'terminal_start', 'terminal_input']) expect(tools.find((tool) => tool.name === name)?.annotations, name).toEqual({ openWorldHint: false })
+    expect(tools.find((tool) => tool.name === 'terminal_read')?.annotations).toMatchObject({ readOnlyHint: true })
     for (const name of ['terminal_create', 'terminal_list', 'terminal_focus', 'terminal_close', 'terminal_execute', 'terminal_start', 'terminal_read', 'terminal_input', 'terminal_wait_for', 'terminal_interrupt', 'run_in_new_terminal', 'find_and_edit']) {
       expect(names).toContain(name)
     }

@@ -1,4 +1,4 @@
-import { type ActionCall, type ActionContract, type JsonValue, type PerformContext, type RiskAssessment, TesseraError } from '@tessera/protocol'
+import { type ActionCall, type ActionContract, type JsonValue, type PerformContext, type Risk, type RiskAssessment, TesseraError } from '@tessera/protocol'
 import type { DefinedAction } from './define-action.js'
 
 /** A surface's actions by id: the contracts it offers and the one dispatch every surface shares. */
@@ -24,6 +24,11 @@ export class ActionSet<S> {
 
   contract(id: string): ActionContract {
     return this.get(id).contract
+  }
+
+  /** The highest risk a call of this action can reach (a façade tool's MCP hints come from it). */
+  maxRisk(id: string): Risk {
+    return this.get(id).maxRisk
   }
 
   perform(surface: S, call: ActionCall, ctx: PerformContext): Promise<JsonValue | undefined> {

@@ -46,6 +46,8 @@ export interface ActionDefinition<S, I extends z.ZodType, O extends z.ZodType> {
 /** One action, defined once: its contract (with both JSON Schemas), validation and dispatch derive from it. */
 export interface DefinedAction<S> {
   readonly contract: ActionContract
+  /** The highest risk a call can reach: the contract's, or destructive when `assess` may raise it. */
+  readonly maxRisk: Risk
   /** The input as `run` receives it, or a typed `invalid_input` error saying what was expected and found. */
   parseInput(input: unknown): unknown
   perform(surface: S, call: ActionCall, ctx: PerformContext): Promise<JsonValue | undefined>
@@ -118,6 +120,7 @@ export function defineAction<S>() {
     }
     return {
       contract,
+      maxRisk: definition.assess === undefined ? definition.risk : 'destructive',
       parseInput,
       async perform(surface, call, ctx) {
         ctx.signal.throwIfAborted()

@@ -56,6 +56,8 @@ export interface ActionFacadeOptions {
   tile?: string
   /** How a completed call's output reads (see FacadeTool.text). */
   text?: (output: JsonValue) => string
+  /** The highest risk a call can reach when the surface raises it (ActionSet.maxRisk); default the contract's. */
+  maxRisk?: Risk
 }
 
 /**
@@ -78,7 +80,7 @@ export function actionFacade(options: ActionFacadeOptions): FacadeTool {
     name: options.name,
     description: options.description,
     inputSchema,
-    risk: options.contract.risk,
+    risk: options.maxRisk ?? options.contract.risk,
     ...(output !== undefined && output.type === 'object' ? { outputSchema: output } : {}),
     ...(options.text === undefined ? {} : { text: options.text }),
     async run(args, ctx) {

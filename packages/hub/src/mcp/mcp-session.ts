@@ -22,6 +22,7 @@ import {
   scopeFrame,
 } from '@tessera/protocol'
 import type { HubContext } from '../startup/hub-context.js'
+import { MAP_ENTRY } from '../tiles/map-surface.js'
 import { awaitDecision, decisionMessage, settledResult } from './await-decision.js'
 import { type CallProgress, startCallProgress } from './call-progress.js'
 import { isToolError, resultText } from './result-text.js'
@@ -163,7 +164,8 @@ export class McpSession {
     if (this.#ctx.tools.excluded(name)) throw new TesseraError('not_found', `the tool "${name}" is switched off on this hub (tools.exclude)`, { found: name })
     switch (name) {
       case 'surfaces_list':
-        return this.#json({ surfaces: this.#ctx.surfaces.list() as unknown as JsonValue })
+        // The tiles, then the map that opens, lists, focuses and closes them.
+        return this.#json({ surfaces: [...this.#ctx.surfaces.list(), MAP_ENTRY] as unknown as JsonValue })
       case 'surface_snapshot':
         return this.#snapshot(args)
       case 'action_request':

@@ -87,6 +87,15 @@ const MAP_ACTIONS = actionSet<MapSurface>([
 ])
 
 /** The map itself as a surface: its frame is the tiles, its actions open, focus and close them. */
+/** The map as `surfaces_list` names it beside the tiles: not a tile itself, but a surface an agent acts on. */
+export const MAP_ENTRY = {
+  id: 'map',
+  kind: 'map',
+  title: 'Map',
+  state: 'running',
+  actions: MAP_ACTIONS.contracts.map((contract) => contract.id),
+} as const
+
 export class MapSurface implements Surface {
   readonly id = 'map'
   readonly kind = 'app' as const

@@ -49,7 +49,7 @@ export const filesKind = defineKind<FilesConfig>({
   idPrefix: 'files',
   configSchema: FilesConfig,
   contracts: FILE_ACTIONS.contracts,
-  facadeTools: FACADES.map(([name, action, description, text]) => actionFacade({ name, kind: 'files', contract: FILE_ACTIONS.contract(action), description, text })),
+  facadeTools: FACADES.map(([name, action, description, text]) => actionFacade({ name, kind: 'files', contract: FILE_ACTIONS.contract(action), maxRisk: FILE_ACTIONS.maxRisk(action), description, text })),
   async open(config, env) {
     const roots = config.roots.map((root) => {
       const path = env.resolvePath(root.path ?? (root.copyOf === undefined ? root.name : `data:${root.name}-files`))

@@ -142,7 +142,7 @@ const terminalTools: FacadeTool[] = [
       ['terminal_kill', 'kill', 'Kill the running program, all of this terminal\'s programs, or restart the shell.', killText],
     ] as const
   ).map(([name, action, description, text]) =>
-    actionFacade({ name, kind: 'terminal', contract: TERMINAL_ACTIONS.contract(action), description, tileArg: TERMINAL_ARG, text }),
+    actionFacade({ name, kind: 'terminal', contract: TERMINAL_ACTIONS.contract(action), maxRisk: TERMINAL_ACTIONS.maxRisk(action), description, tileArg: TERMINAL_ARG, text }),
   ),
   {
     name: 'run_in_new_terminal',

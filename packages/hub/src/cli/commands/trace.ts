@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { openStore, type SessionSummary, type TraceStore, verifyStore } from '@tessera/gateway'
 import { TesseraError, type TraceEvent } from '@tessera/protocol'
 import { hubRequest } from '../hub-client.js'
@@ -14,15 +15,28 @@ async function withStore<T>(spec: string, use: (store: TraceStore) => Promise<T>
   }
 }
 
+/** The store `tessera up --data DIR` would open, so `trace verify` checks the same trace with no argument. */
+async function defaultStore(options: { data: string; config?: string }): Promise<string> {
+  const { loadHubConfig, storeSpec } = await import('../../config/hub-config.js')
+  const spec = storeSpec(loadHubConfig({ ...(options.config ? { file: options.config } : {}), overrides: { dataDir: options.data } }))
+  if (!/^postgres(ql)?:\/\//.test(spec) && spec !== 'memory:' && !existsSync(spec)) {
+    throw new TesseraError('not_found', `no trace store at ${spec}; name one, or point --data at a hub's data folder`, { expected: 'an existing SQLite file or a postgres:// URL', found: spec })
+  }
+  return spec
+}
+
 export function registerTraceCommands(program: Command): void {
   const trace = program.command('trace')
 
   trace
     .command('verify')
     .description('prove every session chain intact, or name the first broken link')
-    .argument('<store>', 'SQLite file, postgres://… URL')
+    .argument('[store]', 'SQLite file or postgres://… URL (default: the store of the hub in --data, as `tessera up` finds it)')
+    .option('--data <dir>', 'data folder of the hub', '.tessera')
+    .option('--config <file>', 'hub configuration file (default tessera.config.json when present)')
     .option('--session <id>', 'verify only this session')
-    .action(async (spec: string, options: { session?: string }) => {
+    .action(async (given: string | undefined, options: { data: string; config?: string; session?: string }) => {
+      const spec = given ?? (await defaultStore(options))
       await withStore(spec, async (store) => {
         const spinner = progress(`verifying ${spec}`)
         // An unknown session is not_found, from the store API itself.
