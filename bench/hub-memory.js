@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { sessionFetch } from '@tessera/protocol'
 import { fmt } from './stats.js'
 
 const cli = fileURLToPath(new URL('../packages/hub/dist/cli/main.js', import.meta.url))
@@ -42,7 +43,7 @@ export async function benchHubMemory(sessions = 100) {
     const clients = []
     for (let i = 0; i < sessions; i += 1) {
       const client = new Client({ name: `mem-${i}`, version: '1' })
-      await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } }))
+      await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { fetch: sessionFetch, requestInit: { headers: { authorization: `Bearer ${token}` } } }))
       await client.listTools()
       clients.push(client)
     }

@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { sessionFetch } from '@tessera/protocol'
 import { loadHubConfig, startHub } from '@tessera/hub'
 import { encode } from 'gpt-tokenizer/encoding/o200k_base'
 import { fmt, percentile } from './stats.js'
@@ -112,7 +113,7 @@ export async function benchLeanResults() {
   const demo = join(dataDir, 'demo-files')
   const token = readFileSync(join(dataDir, 'agent.token'), 'utf8').trim()
   const tessera = new Client({ name: 'tessera-bench', version: '1' })
-  await tessera.connect(new StreamableHTTPClientTransport(new URL(hub.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } }))
+  await tessera.connect(new StreamableHTTPClientTransport(new URL(hub.mcpUrl), { fetch: sessionFetch, requestInit: { headers: { authorization: `Bearer ${token}` } } }))
   const rows = []
   let ok = true
   let dc

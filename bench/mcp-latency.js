@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { sessionFetch } from '@tessera/protocol'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { loadHubConfig, McpSession, startHub } from '@tessera/hub'
 import { fmt, percentile, sample } from './stats.js'
@@ -15,7 +16,7 @@ export async function benchMcpLatency(iterations = 2000) {
   try {
     const token = readFileSync(join(dataDir, 'agent.token'), 'utf8').trim()
     const http = new Client({ name: 'bench', version: '1' })
-    await http.connect(new StreamableHTTPClientTransport(new URL(hub.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } }))
+    await http.connect(new StreamableHTTPClientTransport(new URL(hub.mcpUrl), { fetch: sessionFetch, requestInit: { headers: { authorization: `Bearer ${token}` } } }))
     const local = new Client({ name: 'bench', version: '1' })
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
     const session = new McpSession(hub.ctx, { id: 'agent', roles: ['agent'] }, 'bench-in-process')

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { sessionFetch } from '@tessera/protocol'
 import { fmt, percentile } from './stats.js'
 
 export const BASELINE = 'abde8d9'
@@ -55,7 +56,7 @@ async function measure(label, tree) {
   try {
     for (let i = 0; i < SESSIONS; i++) {
       const client = new Client({ name: `bench-${i}`, version: '1' })
-      await client.connect(new StreamableHTTPClientTransport(new URL(hub.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } }))
+      await client.connect(new StreamableHTTPClientTransport(new URL(hub.mcpUrl), { fetch: sessionFetch, requestInit: { headers: { authorization: `Bearer ${token}` } } }))
       await client.listTools()
       clients.push(client)
     }

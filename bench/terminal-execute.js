@@ -42,6 +42,7 @@ import { performance } from 'node:perf_hooks'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { sessionFetch } from '@tessera/protocol'
 import { sandboxAvailable, TerminalSurface } from '@tessera/surface-terminal'
 import { fmt, percentile } from './stats.js'
 
@@ -207,7 +208,7 @@ async function startTessera() {
   const hub = await startHubProcess(dataDir)
   const token = readFileSync(join(dataDir, 'agent.token'), 'utf8').trim()
   const http = new Client({ name: 'bench', version: '1' })
-  await http.connect(new StreamableHTTPClientTransport(new URL(hub.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } }))
+  await http.connect(new StreamableHTTPClientTransport(new URL(hub.mcpUrl), { fetch: sessionFetch, requestInit: { headers: { authorization: `Bearer ${token}` } } }))
   // Over stdio: `tessera mcp` with a data folder of its own starts a hub in its process and
   // serves MCP on stdin/stdout, as Claude Desktop runs it.
   const stdioDir = mkdtempSync(join(tmpdir(), 'tessera-bench-stdio-'))

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { type ActionResult, type JsonObject, TesseraError } from '@tessera/protocol'
+import { type ActionResult, type JsonObject, sessionFetch, TesseraError } from '@tessera/protocol'
 import { ActionNotCompleted } from './action-error.js'
 import type { CommandResult, FileInfo, FoundFile, ReadResult, TerminalInfo } from './types.js'
 
@@ -89,7 +89,7 @@ export class HubClient {
     const token = options.token ?? (options.dataDir ? readFileSync(join(options.dataDir, 'agent.token'), 'utf8').trim() : process.env.TESSERA_TOKEN)
     if (!token) throw new TesseraError('unauthorized', 'expected a token (option, DATA/agent.token or TESSERA_TOKEN)')
     const client = new Client({ name: 'tessera-client', version: '0.1.0' })
-    await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } }))
+    await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { fetch: sessionFetch, requestInit: { headers: { authorization: `Bearer ${token}` } } }))
     return new HubClient(client)
   }
 

@@ -1,7 +1,7 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
-import { TesseraError } from '@tessera/protocol'
+import { sessionFetch, TesseraError } from '@tessera/protocol'
 import type { Command } from 'commander'
 import { readLocalToken } from '../../auth/token-store.js'
 import { loadHubConfig } from '../../config/hub-config.js'
@@ -50,7 +50,7 @@ export function registerMcpCommand(program: Command): void {
       if (running !== null) {
         const token = options.token ?? process.env.TESSERA_TOKEN ?? (await readLocalToken(config.dataDir, 'agent'))
         if (!token) throw new TesseraError('unauthorized', `no agent token found in ${config.dataDir}; pass --token`)
-        const http = new StreamableHTTPClientTransport(new URL(running.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } })
+        const http = new StreamableHTTPClientTransport(new URL(running.mcpUrl), { fetch: sessionFetch, requestInit: { headers: { authorization: `Bearer ${token}` } } })
         const stop = onClientGone(async () => {
           // End the hub-side session too, or it would outlive this bridge.
           await http.terminateSession().catch(() => undefined)
