@@ -26,9 +26,17 @@ function header(title: string, actions: ElementNode[]): ElementNode {
   ])
 }
 
-function claimRow(claim: Claim): ElementNode {
+// A row opens its own claim: an agent can click it by its @ref, as a person would.
+function claimRow(claim: Claim, open: ActionContract): ElementNode {
   return box(
-    { key: claim.id, role: 'row', name: `${claim.id} ${claim.claimant}`, value: claim.status, style: { flexDirection: 'row', height: 36, paddingX: 16, gap: 16, alignItems: 'center' } },
+    {
+      key: claim.id,
+      role: 'row',
+      name: `${claim.id} ${claim.claimant}`,
+      value: claim.status,
+      semantic: { agentAction: open, agentActionInput: { claimId: claim.id } },
+      style: { flexDirection: 'row', height: 36, paddingX: 16, gap: 16, alignItems: 'center' },
+    },
     [
       text({ key: 'id', text: claim.id, style: { width: 80 } }),
       text({ key: 'claimant', text: claim.claimant, style: { width: 200 } }),
@@ -39,12 +47,13 @@ function claimRow(claim: Claim): ElementNode {
 }
 
 function listView(state: ClaimsState): ElementNode {
+  const open = openClaim(state.claims.map((c) => c.id))
   return box({ key: 'list', role: 'main', style: { flexDirection: 'column', flexGrow: 1 } }, [
     header('Claims', [button('export', 'Export claims', exportClaims, state.claims.length === 0)]),
     state.notice ? text({ key: 'notice', role: 'status', text: state.notice, style: { paddingX: 16 } }) : null,
     box(
-      { key: 'claims', role: 'list', name: 'Open claims', semantic: { agentAction: openClaim(state.claims.map((c) => c.id)) }, states: state.claims.length === 0 ? { disabled: true } : {}, style: { flexDirection: 'column' } },
-      state.claims.map(claimRow),
+      { key: 'claims', role: 'list', name: 'Open claims', semantic: { agentAction: open }, states: state.claims.length === 0 ? { disabled: true } : {}, style: { flexDirection: 'column' } },
+      state.claims.map((claim) => claimRow(claim, open)),
     ),
   ])
 }

@@ -16,6 +16,7 @@ import {
   TesseraError,
   contractOf,
   maxRisk,
+  inputForTarget,
   resolveTarget,
   storedFrame,
   withoutControlCharacters,
@@ -329,6 +330,12 @@ export class Gateway {
     }
     if (!resolved.target.enabled) {
       return this.#end(req, frame.id, { status: 'disabled', error: { code: 'forbidden', message: `action "${req.action}" is disabled in frame ${frame.id.slice(0, 12)}`, details: { ref: resolved.target.ref, nodeId: resolved.target.nodeId ?? null } } })
+    }
+    try {
+      // A row that opens its own claim supplies the claim id; everything after sees it.
+      req.input = inputForTarget(resolved.target, req.input)
+    } catch (error) {
+      return this.#end(req, frame.id, { status: 'invalid_input', error: toErrorShape(error, 'the input contradicts the element') })
     }
     const problem = checkInput(this.#inputs, resolved.contract, req.input)
     if (problem) return this.#end(req, frame.id, problem)

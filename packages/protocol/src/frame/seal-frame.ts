@@ -20,6 +20,8 @@ export interface TargetSpec {
   risk?: Risk | undefined
   /** False when the surface knows the action cannot run now; a blocked node is never enabled. */
   enabled?: boolean | undefined
+  /** Input the target supplies (see ActionTarget.input). */
+  input?: JsonObject | undefined
 }
 
 export interface FrameParts {
@@ -42,12 +44,12 @@ function invalid(message: string, details: Record<string, unknown>): TesseraErro
 }
 
 /** A node-carried contract leaves the tree: the frame lists it once in `contracts`. */
-function stripAgentActions(tree: UiNode, found: Array<{ nodeId: string; contract: ActionContractInput }>): UiNode {
+function stripAgentActions(tree: UiNode, found: Array<{ nodeId: string; contract: ActionContractInput; input?: JsonObject | undefined }>): UiNode {
   const contract = tree.semantic?.agentAction
   let node = tree
   if (contract !== undefined) {
-    found.push({ nodeId: tree.id, contract })
-    const { agentAction: _moved, ...semantic } = tree.semantic ?? {}
+    found.push({ nodeId: tree.id, contract, input: tree.semantic?.agentActionInput })
+    const { agentAction: _moved, agentActionInput: _input, ...semantic } = tree.semantic ?? {}
     const { semantic: _semantic, ...rest } = tree
     node = Object.keys(semantic).length > 0 ? { ...rest, semantic } : rest
   }
@@ -90,7 +92,7 @@ function checkedContract(input: ActionContractInput, where: string): { contract:
  * accessibility tree brings its own geometry, and a terminal none. Deterministic.
  */
 export function sealFrame(parts: FrameParts): Frame {
-  const carried: Array<{ nodeId: string; contract: ActionContractInput }> = []
+  const carried: Array<{ nodeId: string; contract: ActionContractInput; input?: JsonObject | undefined }> = []
   const tree = stripAgentActions(parts.tree, carried)
   const index = indexTree(tree)
   if (index.duplicates.length > 0) {
@@ -107,9 +109,9 @@ export function sealFrame(parts: FrameParts): Frame {
     contracts.set(contract.id, { contract, text })
   }
   const specs: TargetSpec[] = []
-  for (const { nodeId, contract } of carried) {
+  for (const { nodeId, contract, input } of carried) {
     addContract(contract, `on node "${nodeId}"`)
-    specs.push({ contract: contract.id, nodeId })
+    specs.push({ contract: contract.id, nodeId, input })
   }
   for (const contract of parts.contracts ?? []) addContract(contract, 'offered by the surface')
   const targeted = new Set(specs.map((spec) => spec.contract))
@@ -139,6 +141,7 @@ export function sealFrame(parts: FrameParts): Frame {
       ...(spec.nodeId === undefined ? {} : { nodeId: spec.nodeId }),
       ...(spec.risk === undefined ? {} : { risk: spec.risk }),
       enabled: !blocked && spec.enabled !== false,
+      ...(spec.input === undefined ? {} : { input: spec.input }),
     })
   }
   const body = {

@@ -1,8 +1,9 @@
-import { contentHash } from '../content-hash.js'
+import { canonicalJson, contentHash } from '../content-hash.js'
 import { TesseraError } from '../errors.js'
 import type { ActionContract, Risk } from '../schemas/action-contract.js'
 import type { ActionTarget } from '../schemas/action-target.js'
 import type { Frame } from '../schemas/frame.js'
+import type { JsonValue } from '../schemas/json.js'
 import type { UiNode } from '../schemas/node.js'
 import { maxRisk } from '../risk.js'
 import { frameIndex } from './frame-index.js'
@@ -43,12 +44,35 @@ export function resolvedTargets(frame: Frame): ResolvedTarget[] {
 
 /**
  * How an agent names a target in prose and in deltas: the contract id alone when the frame
- * has one target of it, else `contract@ref`.
+ * has one target of it that supplies no input of its own, else `contract@ref`.
  */
 export function targetLabel(frame: Frame, target: ActionTarget): string {
+  if (target.input !== undefined) return `${target.contract}@${target.ref}`
   let count = 0
-  for (const other of frame.targets) if (other.contract === target.contract) count++
+  for (const other of frame.targets) if (other.contract === target.contract && other.input === undefined) count++
   return count === 1 ? target.contract : `${target.contract}@${target.ref}`
+}
+
+/**
+ * The input a request runs with on `target`: its own, completed by what the target supplies
+ * (a row's claim id). A request that contradicts the target is refused, never silently
+ * overridden: the agent meant something else than the element it named.
+ */
+export function inputForTarget(target: ActionTarget, input: JsonValue): JsonValue {
+  if (target.input === undefined) return input
+  const given = input ?? {}
+  if (given === null || typeof given !== 'object' || Array.isArray(given)) {
+    throw new TesseraError('invalid_input', `expected an object as the input of "${target.contract}" on @${target.ref}, found ${Array.isArray(given) ? 'an array' : typeof given}`, { expected: 'object', found: Array.isArray(given) ? 'array' : typeof given })
+  }
+  for (const [key, value] of Object.entries(target.input)) {
+    if (Object.hasOwn(given, key) && canonicalJson(given[key] as JsonValue) !== canonicalJson(value)) {
+      throw new TesseraError('invalid_input', `@${target.ref} runs "${target.contract}" with ${key} ${JSON.stringify(value)}, but the request says ${JSON.stringify(given[key])}; leave ${key} out or name the element that has it`, {
+        expected: { [key]: value },
+        found: { [key]: given[key] as JsonValue },
+      })
+    }
+  }
+  return { ...given, ...target.input }
 }
 
 /**
@@ -63,7 +87,8 @@ export function resolveTarget(frame: Frame, action: string, ref?: string): Resol
   }
   const wanted = ref === undefined ? undefined : ref.startsWith('@') ? ref.slice(1) : ref
   const candidates = frame.targets.filter((target) => target.contract === action)
-  const chosen = wanted === undefined ? candidates : candidates.filter((target) => target.ref === wanted || target.nodeId === wanted)
+  // Without a ref, a target that supplies its own input (a row) is never the one meant.
+  const chosen = wanted === undefined ? (candidates.length > 1 ? candidates.filter((target) => target.input === undefined) : candidates) : candidates.filter((target) => target.ref === wanted || target.nodeId === wanted)
   if (chosen.length !== 1) {
     const refs = candidates.map((target) => target.ref)
     const message =

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { ActionId, Risk } from './action-contract.js'
+import { JsonObject } from './json.js'
 
 /**
  * Where one contract of `frame.contracts` can run: on a node, or on the whole surface. A
@@ -20,5 +21,7 @@ export const ActionTarget = z.looseObject({
   risk: Risk.optional(),
   /** False while the node or an ancestor is disabled or hidden, or while the surface says the action cannot run. */
   enabled: z.boolean(),
+  /** Input this target supplies (its node's `agentActionInput`); such a target is chosen by its ref only. */
+  input: JsonObject.optional(),
 })
 export type ActionTarget = z.infer<typeof ActionTarget>

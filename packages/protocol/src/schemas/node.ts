@@ -44,6 +44,11 @@ export type NodeStyle = z.infer<typeof NodeStyle>
 /** Semantic props: what the node means, independent of how it looks. */
 export const SemanticProps = z.looseObject({
   agentAction: ActionContract.optional(),
+  /**
+   * Input the node itself supplies to its action: a row of a list opens its own claim. A
+   * request through this node may leave these fields out and may not contradict them.
+   */
+  agentActionInput: JsonObject.optional(),
   /** The node's value is a secret: it is redacted before anything leaves the surface. */
   sensitive: z.boolean().optional(),
   description: z.string().optional(),
