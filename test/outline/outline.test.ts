@@ -55,14 +55,14 @@ function escapeRegExp(text: string): string {
 /** The property every outline keeps: each action once, on a line whose ref names its node. */
 function expectEveryActionOnceWithItsRef(frame: Frame): void {
   const { text: outline, refs } = outlineFrame(frame)
+  const lines = outline.split('\n')
   for (const target of frame.targets) {
+    // As many badges of a contract as it has targets: one on each target's own line.
     const badge = new RegExp(`\\[${escapeRegExp(target.contract)} `, 'g')
-    expect(outline.match(badge)?.length, `action ${target.contract}`).toBe(1)
-    const line = outline.split('\n').find((l) => l.includes(`[${target.contract} `)) as string
-    const ref = /@(n[0-9a-z.]+)/.exec(line)?.[1]
-    expect(ref, `ref on the line of ${target.contract}`).toBeDefined()
-    expect(refs.resolve(ref as string)).toBe(target.nodeId)
-    expect(ref).toBe(target.ref)
+    expect(outline.match(badge)?.length, `action ${target.contract}`).toBe(frame.targets.filter((t) => t.contract === target.contract).length)
+    const line = lines.find((l) => l.includes(`[${target.contract} `) && l.includes(`@${target.ref}`))
+    expect(line, `the line of ${target.contract} @${target.ref}`).toBeDefined()
+    expect(refs.resolve(target.ref)).toBe(target.nodeId)
   }
 }
 
@@ -130,7 +130,15 @@ describe('outlineFrame', () => {
 
   it('keeps every action of the claims list and detail frames exactly once, with a ref to its node', async () => {
     const { list, detail } = await claimsFrames()
-    expect(list.targets.map((t) => t.contract)).toEqual(['export-claims', 'open-claim'])
+    // The list's open-claim, then one per row, each with its claim id.
+    expect(list.targets.map((t) => [t.contract, t.input?.claimId ?? null])).toEqual([
+      ['export-claims', null],
+      ['open-claim', null],
+      ['open-claim', 'c-1001'],
+      ['open-claim', 'c-1002'],
+      ['open-claim', 'c-1003'],
+      ['open-claim', 'c-1004'],
+    ])
     expect(detail.targets.length).toBe(5)
     expectEveryActionOnceWithItsRef(list)
     expectEveryActionOnceWithItsRef(detail)

@@ -51,7 +51,9 @@ export function frameDelta(before: Frame, after: Frame): FrameDelta {
   }
   for (const [id, node] of a) if (!b.has(id)) delta.removed.push(summarize(node))
   // Keyed by label: `approve-payout`, or `delete@n1k2` for a contract on several elements.
-  const labelled = (frame: Frame): Map<string, ActionTarget> => new Map(frame.targets.map((t) => [targetLabel(frame, t), t]))
+  // Targets that supply their own input (one per row) come and go with their rows, which the
+  // node lines show; listing each again would repeat the rows.
+  const labelled = (frame: Frame): Map<string, ActionTarget> => new Map(frame.targets.filter((t) => t.input === undefined).map((t) => [targetLabel(frame, t), t]))
   const oldActions = labelled(before)
   const newActions = labelled(after)
   for (const [id, target] of newActions) {

@@ -163,6 +163,9 @@ function omittedNote(omitted: Array<{ actions: ResolvedTarget[]; ref: string | u
   let total = 0
   for (const line of omitted) {
     for (const target of line.actions) {
+      // An element's own variant of an action named elsewhere (a row's open-claim) is one of
+      // many like it: the action itself is not lost with it.
+      if (target.target.input !== undefined) continue
       total++
       if (named.length < MAX_ACTIONS_IN_NOTE) named.push(line.ref === undefined ? target.contract.id : `${target.contract.id} @${line.ref}`)
     }
