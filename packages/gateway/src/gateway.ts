@@ -258,7 +258,9 @@ export class Gateway {
       await this.#flush(accepted)
       throw new TesseraError('conflict', `approval ${approvalId} can no longer run: ${approval.note}`, { expected: 'pending', found: 'expired' })
     }
-    approval = await this.approvals.settle(approval, { status: 'approved', resolvedBy: approver.id, resolvedAt: new Date(this.#now()).toISOString(), ...(expected.note ? { note: expected.note } : {}) })
+    // The compare-and-set from pending: of concurrent approvers (or an approve racing a deny)
+    // exactly one gets past this line, so the action runs at most once.
+    approval = await this.#settleTraced(approval, approver, { status: 'approved', resolvedBy: approver.id, resolvedAt: new Date(this.#now()).toISOString(), ...(expected.note ? { note: expected.note } : {}) })
     this.#record(accepted, 'approved', approval.frameId, { approvalId, by: approver.id, requester: accepted.actor.id }, approver.id)
     this.#pendingInputs.delete(approvalId)
     const result =
@@ -272,7 +274,7 @@ export class Gateway {
   async deny(approvalId: string, approver: Principal, note?: string): Promise<Approval> {
     let approval = await this.approvals.get(approvalId)
     await this.#checkResolvableTraced(approval, approver)
-    approval = await this.approvals.settle(approval, { status: 'denied', resolvedBy: approver.id, resolvedAt: new Date(this.#now()).toISOString(), ...(note ? { note } : {}) })
+    approval = await this.#settleTraced(approval, approver, { status: 'denied', resolvedBy: approver.id, resolvedAt: new Date(this.#now()).toISOString(), ...(note ? { note } : {}) })
     this.#pendingInputs.delete(approvalId)
     const accepted = this.#acceptedFromApproval(approval)
     this.#record(accepted, 'denied', approval.frameId, { status: 'denied', approvalId, by: approver.id, requester: accepted.actor.id, reason: note ?? 'denied by a human' }, approver.id)
@@ -286,7 +288,13 @@ export class Gateway {
     let count = 0
     for (const approval of await this.approvals.list({ status: 'pending' })) {
       if (Date.parse(approval.expiresAt) > now) continue
-      await this.approvals.settle(approval, { status: 'expired' })
+      try {
+        await this.approvals.settle(approval, { status: 'expired' })
+      } catch (error) {
+        // Resolved by a person since it was listed: theirs is the decision that stands.
+        if (error instanceof TesseraError && error.code === 'conflict') continue
+        throw error
+      }
       this.#pendingInputs.delete(approval.id)
       const accepted = this.#acceptedFromApproval(approval)
       this.#record(accepted, 'expired', approval.frameId, { approvalId: approval.id })
@@ -607,6 +615,18 @@ export class Gateway {
       events: [],
       staged: [],
       blobs: [],
+    }
+  }
+
+  /** settle() as a resolver: a lost race is refused, and the refusal is in the trace like any other. */
+  async #settleTraced(approval: Approval, approver: Principal, change: Parameters<ApprovalBook['settle']>[1]): Promise<Approval> {
+    try {
+      return await this.approvals.settle(approval, change)
+    } catch (error) {
+      const accepted = { ...this.#acceptedFromApproval(approval), actor: approver }
+      this.#record(accepted, 'rejected', approval.frameId, { approvalId: approval.id, status: 'approval_refused', error: toErrorShape(error, 'approval refused') as unknown as JsonValue })
+      await this.#flush(accepted)
+      throw error
     }
   }
 

@@ -253,6 +253,33 @@ export function describeTraceStore(name: string, factory: StoreFactory): void {
       expect(await store.listApprovals({ session: 'b', status: 'pending' })).toEqual([])
     })
 
+    it('moves an approval on atomically: of many concurrent approves and denies from pending, exactly one is written', async () => {
+      const others = subject.openAgain ? [await openAgain()] : []
+      for (let round = 0; round < 5; round += 1) {
+        const id = `ap-race-${round}`
+        await store.putApproval(approval(id))
+        const pending = approval(id)
+        const attempts = Array.from({ length: 12 }, (_, n) => {
+          const next = approval(id, { status: n % 2 === 0 ? 'approved' : 'denied', resolvedBy: `human:${n}`, resolvedAt: '2025-01-01T12:07:00.000Z' })
+          // Half go through a second handle where the backend has one: two hubs on one database.
+          const handle = others.length > 0 && n % 3 === 0 ? others[0]! : store
+          return handle.transitionApproval(next, pending.status).then((won) => ({ won, next }))
+        })
+        const outcomes = await Promise.all(attempts)
+        const winners = outcomes.filter((o) => o.won)
+        expect(winners).toHaveLength(1)
+        expect(await store.getApproval(id)).toEqual(winners[0]?.next)
+      }
+      // From a status it is not in, nothing is written; an unknown id is not created.
+      const approved = approval('ap-race-x', { status: 'approved', resolvedBy: 'human:bob', resolvedAt: '2025-01-01T12:07:00.000Z' })
+      await store.putApproval(approved)
+      expect(await store.transitionApproval({ ...approved, status: 'denied' }, 'pending')).toBe(false)
+      expect(await store.getApproval('ap-race-x')).toEqual(approved)
+      expect(await store.transitionApproval({ ...approved, status: 'consumed' }, 'approved')).toBe(true)
+      expect(await store.transitionApproval(approval('ap-none', { status: 'approved' }), 'pending')).toBe(false)
+      expect(await store.getApproval('ap-none')).toBeNull()
+    })
+
     it('rejects an invalid approval as invalid_request', async () => {
       const error = await rejection(store.putApproval({ ...approval('ap-1'), status: 'maybe' } as unknown as Approval))
       expect(error.code).toBe('invalid_request')

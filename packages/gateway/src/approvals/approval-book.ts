@@ -4,6 +4,7 @@ import { type Approval, type JsonValue, type Principal, TesseraError } from '@te
 
 export interface ApprovalPersistence {
   putApproval(approval: Approval): Promise<void>
+  transitionApproval(next: Approval, from: Approval['status']): Promise<boolean>
   getApproval(id: string): Promise<Approval | null>
   listApprovals(filter?: { status?: Approval['status']; session?: string }): Promise<Approval[]>
 }
@@ -145,9 +146,18 @@ export class ApprovalBook {
     }
   }
 
+  /**
+   * Moves `approval` on from the status it was read in, atomically: when another approver,
+   * a deny or the expiry sweep moved it first, nothing is written and this throws `conflict`
+   * naming what it became, so an approval runs its action at most once.
+   */
   async settle(approval: Approval, change: Partial<Pick<Approval, 'status' | 'resolvedBy' | 'resolvedAt' | 'note' | 'result'>>): Promise<Approval> {
     const next: Approval = { ...approval, ...change }
-    await this.#store.putApproval(next)
+    if (!(await this.#store.transitionApproval(next, approval.status))) {
+      const now = await this.#store.getApproval(approval.id)
+      const became = now === null ? 'gone' : `${now.status}${now.resolvedBy ? ` by ${now.resolvedBy}` : ''}`
+      throw new TesseraError('conflict', `approval ${approval.id} is no longer ${approval.status}: it is ${became}`, { expected: approval.status, found: now?.status ?? null })
+    }
     if (next.status !== 'pending' && next.status !== 'approved') {
       for (const listener of this.#settledListeners) {
         try {

@@ -1,4 +1,4 @@
-import { GENESIS_HASH, type Approval, type TraceEvent, type TraceEventDraft } from '@tessera/protocol'
+import { GENESIS_HASH, type Approval, type ApprovalStatus, type TraceEvent, type TraceEventDraft } from '@tessera/protocol'
 import { chainBatch, validateDrafts } from './append-batch.js'
 import { approvalFromJson, compareApprovals, validApproval } from './approval-records.js'
 import { type StoredBlob, checkBlobs } from './blobs.js'
@@ -101,6 +101,15 @@ export class MemoryTraceStore implements TraceStore {
     this.assertOpen()
     const valid = validApproval(approval)
     this.approvals.set(valid.id, JSON.stringify(valid))
+  }
+
+  async transitionApproval(next: Approval, from: ApprovalStatus): Promise<boolean> {
+    this.assertOpen()
+    const valid = validApproval(next)
+    const stored = this.approvals.get(valid.id)
+    if (stored === undefined || approvalFromJson(stored, valid.id).status !== from) return false
+    this.approvals.set(valid.id, JSON.stringify(valid))
+    return true
   }
 
   async putBlobs(blobs: readonly StoredBlob[]): Promise<void> {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import pg from 'pg'
-import type { Approval, TraceEvent, TraceEventDraft } from '@tessera/protocol'
+import type { Approval, ApprovalStatus, TraceEvent, TraceEventDraft } from '@tessera/protocol'
 import { chainBatch, sessionsOf, validateDrafts } from './append-batch.js'
 import { approvalFromJson, validApproval } from './approval-records.js'
 import { type StoredBlob, checkBlobs } from './blobs.js'
@@ -231,6 +231,18 @@ export class PostgresTraceStore implements TraceStore {
          created_at = excluded.created_at, body = excluded.body`,
       [valid.id, valid.session, valid.status, valid.createdAt, JSON.stringify(valid)],
     )
+  }
+
+  async transitionApproval(next: Approval, from: ApprovalStatus): Promise<boolean> {
+    const valid = validApproval(next)
+    // One statement: PostgreSQL re-checks the WHERE on the row it locks, so of two concurrent
+    // updates from 'pending' the second finds the row changed and updates nothing.
+    const rows = await this.query<{ id: string }>(
+      'update approval',
+      'UPDATE tessera_approvals SET status = $2, body = $3 WHERE id = $1 AND status = $4 RETURNING id',
+      [valid.id, valid.status, JSON.stringify(valid), from],
+    )
+    return rows.length === 1
   }
 
   async putBlobs(blobs: readonly StoredBlob[]): Promise<void> {

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import Database from 'better-sqlite3'
-import type { Approval, TraceEvent, TraceEventDraft } from '@tessera/protocol'
+import type { Approval, ApprovalStatus, TraceEvent, TraceEventDraft } from '@tessera/protocol'
 import { assertDraftArray, chainDrafts } from './append-batch.js'
 import { approvalFromJson, validApproval } from './approval-records.js'
 import { type StoredBlob, checkBlobs } from './blobs.js'
@@ -238,6 +238,12 @@ export class SqliteTraceStore implements TraceStore {
     )
   }
 
+  async transitionApproval(next: Approval, from: ApprovalStatus): Promise<boolean> {
+    const valid = validApproval(next)
+    const changed = this.query('update approval', () => this.statements.transitionApproval.run(valid.status, JSON.stringify(valid), valid.id, from))
+    return changed.changes === 1
+  }
+
   async putBlobs(blobs: readonly StoredBlob[]): Promise<void> {
     checkBlobs(blobs)
     if (blobs.length === 0) return
@@ -385,6 +391,7 @@ function prepareStatements(db: Database.Database) {
        ON CONFLICT (id) DO UPDATE SET session = excluded.session, status = excluded.status,
          created_at = excluded.created_at, body = excluded.body`,
     ),
+    transitionApproval: db.prepare('UPDATE approvals SET status = ?, body = ? WHERE id = ? AND status = ?'),
     selectApproval: db.prepare('SELECT body FROM approvals WHERE id = ?').pluck(true),
     selectApprovals: db
       .prepare(

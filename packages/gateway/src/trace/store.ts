@@ -78,6 +78,13 @@ export interface TraceStore {
   sessions(): Promise<SessionSummary[]>
   /** Approvals persist beside the trace so a restart keeps the pending ones. Upsert by id. */
   putApproval(approval: Approval): Promise<void>
+  /**
+   * Writes `next` only if the stored approval is still in status `from`, as one atomic
+   * conditional update (compare-and-set): true when written, false when another resolver got
+   * there first (or there is no such approval). Two approvers, or an approve and a deny,
+   * racing on one approval: exactly one wins, whatever the store.
+   */
+  transitionApproval(next: Approval, from: ApprovalStatus): Promise<boolean>
   getApproval(id: string): Promise<Approval | null>
   /** Oldest first (createdAt, then id). */
   listApprovals(filter?: ApprovalFilter): Promise<Approval[]>

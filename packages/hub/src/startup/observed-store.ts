@@ -1,5 +1,5 @@
 import type { TraceStore } from '@tessera/gateway'
-import type { Approval, TraceEvent, TraceEventDraft } from '@tessera/protocol'
+import type { Approval, ApprovalStatus, TraceEvent, TraceEventDraft } from '@tessera/protocol'
 import type { HubEvents } from './hub-events.js'
 
 /**
@@ -25,6 +25,11 @@ export function observeStore(store: TraceStore, events: HubEvents): TraceStore {
     async putApproval(approval: Approval): Promise<void> {
       await store.putApproval(approval)
       events.emit('approval', approval)
+    },
+    async transitionApproval(next: Approval, from: ApprovalStatus): Promise<boolean> {
+      const written = await store.transitionApproval(next, from)
+      if (written) events.emit('approval', next)
+      return written
     },
     getApproval: (id) => store.getApproval(id),
     putBlobs: (blobs) => store.putBlobs(blobs),
