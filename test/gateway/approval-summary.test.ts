@@ -59,7 +59,7 @@ describe('an approval explains itself', () => {
     })
     const pending = await gateway.request({ surface: 'vault', action: 'rotate', input: { name: 'prod\u001b[2J', password: 'hunter2' } }, agent)
     const approval = await gateway.approvals.get(pending.approvalId!)
-    expect(approval.summary).toBe('Rotate the key on vault: name prod [2J, password [REDACTED]')
+    expect(approval.summary).toBe('Rotate the key on vault: name prod\\x1b[2J, password [REDACTED]')
     expect(JSON.stringify(approval)).not.toContain('hunter2')
   })
 

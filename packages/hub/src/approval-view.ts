@@ -1,5 +1,5 @@
 import type { Approval } from '@tessera/protocol'
-import { withoutControlCharacters } from '@tessera/protocol/printable'
+import { printable } from '@tessera/protocol/printable'
 
 export interface ApprovalView {
   /** The sentence a person approves. */
@@ -13,7 +13,7 @@ export interface ApprovalView {
  * Every value came from an agent or an app, so none keeps its control characters.
  */
 export function approvalView(a: Approval): ApprovalView {
-  const safe = withoutControlCharacters
+  const safe = printable
   const facts = [`${safe(`${a.surface}/${a.action}`)}${a.risk ? ` · risk ${a.risk}` : ''} · asked by ${safe(a.requester)}${a.status === 'pending' ? ` · expires ${a.expiresAt}` : ''}`, `why: ${safe(a.reason)}`]
   for (const check of a.preconditions ?? []) {
     const values = Object.entries(check.values).map(([path, value]) => `${path} = ${JSON.stringify(value)}`)

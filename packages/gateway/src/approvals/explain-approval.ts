@@ -8,7 +8,7 @@ import {
   pathsRead,
   readableValue,
   type Risk,
-  withoutControlCharacters,
+  printable,
 } from '@tessera/protocol'
 import { redactJson } from '../redaction/redact-json.js'
 import { looksSecret, REDACTED } from '../redaction/secret-names.js'
@@ -54,8 +54,8 @@ export function explainApproval(options: {
     }
   }
   const shown: ApprovalExplanation = {
-    summary: clip(withoutControlCharacters(summary)),
-    title: withoutControlCharacters(contract.title),
+    summary: clip(printable(summary)),
+    title: printable(contract.title),
     risk: options.risk,
     preconditions: contract.preconditions.map((condition) => {
       const read = conditionPaths(condition)
@@ -92,7 +92,7 @@ function shownValues(paths: readonly string[], scope: JsonObject): Record<string
     // Whole objects and lists are left to the frame; a person reads the scalars.
     if (value === undefined || (value !== null && typeof value === 'object')) continue
     if (path.split('.').some(looksSecret)) values[path] = REDACTED
-    else values[path] = typeof value === 'string' ? clip(withoutControlCharacters(value), 200) : value
+    else values[path] = typeof value === 'string' ? clip(printable(value), 200) : value
   }
   return values
 }

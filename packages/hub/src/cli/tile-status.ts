@@ -1,4 +1,5 @@
 import type { Tile } from '../tiles/tile.js'
+import { printable } from '@tessera/protocol/printable'
 import { paint } from './output.js'
 
 const STATE_COLOR = { running: 32, idle: 33, error: 31 } as const
@@ -9,12 +10,13 @@ const STATE_COLOR = { running: 32, idle: 33, error: 31 } as const
  */
 export function tileStatusLines(tiles: readonly Tile[], where: { configFile: string | null; demo: boolean }): string[] {
   if (tiles.length === 0) return ['none']
-  const width = Math.max(...tiles.map((t) => `${t.id} (${t.kind})`.length))
+  const named = (t: Tile): string => printable(`${t.id} (${t.kind})`)
+  const width = Math.max(...tiles.map((t) => named(t).length))
   const lines: string[] = []
   for (const tile of tiles) {
-    lines.push(`${`${tile.id} (${tile.kind})`.padEnd(width)}  ${paint(STATE_COLOR[tile.state], tile.state)}`)
+    lines.push(`${named(tile).padEnd(width)}  ${paint(STATE_COLOR[tile.state], tile.state)}`)
     if (tile.state !== 'error') continue
-    lines.push(`${' '.repeat(width + 2)}${tile.error ?? 'failed without a message'}`)
+    lines.push(`${' '.repeat(width + 2)}${printable(tile.error ?? 'failed without a message')}`)
     const fix = where.configFile !== null
       ? `fix the "${tile.id}" tile in ${where.configFile}, or remove it, and start again`
       : where.demo

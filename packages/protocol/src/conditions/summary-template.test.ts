@@ -18,8 +18,8 @@ describe('summary templates', () => {
     expect(() => compileSummary('Pay {claim.amount +}')).toThrow(/invalid summary template/)
   })
 
-  it('never passes a control character through', () => {
-    expect(compileSummary('{x}').render({ x: '\u001b]52;c;Zm9v\u0007hidden\u001b[8m' })).toBe(']52;c;Zm9v hidden [8m')
+  it('never passes a control character through: it is shown as its escape', () => {
+    expect(compileSummary('{x}').render({ x: '\u001b]52;c;Zm9v\u0007hidden\u001b[8m' })).toBe('\\x1b]52;c;Zm9v\\x07hidden\\x1b[8m')
   })
 
   it('lists the dotted paths a condition reads', () => {

@@ -1,6 +1,6 @@
 import type { JsonObject } from '../schemas/json.js'
 import { TesseraError } from '../errors.js'
-import { withoutControlCharacters } from '../printable.js'
+import { printable } from '../printable.js'
 import type { ConditionAst, ConditionValue } from './ast.js'
 import { type CompiledCondition, compileCondition } from './compile.js'
 
@@ -82,7 +82,7 @@ export function compileSummary(source: string): CompiledSummary {
     source,
     paths: [...new Set(parts.flatMap((part) => (typeof part === 'string' ? [] : pathsRead(part.expression.ast))))],
     render: (scope: JsonObject) =>
-      withoutControlCharacters(parts.map((part) => (typeof part === 'string' ? part : formatValue(part.expression.evaluate(scope), part))).join(''))
+      printable(parts.map((part) => (typeof part === 'string' ? part : formatValue(part.expression.evaluate(scope), part))).join(''))
         .replace(/ {2,}/g, ' ')
         .trim(),
   })

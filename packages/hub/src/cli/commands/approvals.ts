@@ -3,14 +3,14 @@ import type { Command } from 'commander'
 import { approvalView } from '../../approval-view.js'
 import { hubRequest } from '../hub-client.js'
 import { EXIT_CHECK_FAILED, paint } from '../output.js'
-import { withoutControlCharacters } from '@tessera/protocol/printable'
+import { printable } from '@tessera/protocol/printable'
 
 /** An approval as a person reads it before deciding (approval-view.ts), coloured by status. */
 function describe(a: Approval): string {
   const color = a.status === 'pending' ? 33 : a.status === 'denied' || a.status === 'expired' ? 31 : 32
   const indent = ' '.repeat(a.id.length + 2)
   const { headline, facts } = approvalView(a)
-  return [`${a.id}  ${paint(color, a.status.padEnd(8))}  ${paint(1, headline)}`, ...facts.map((fact) => `${indent}${fact}`)].join('\n')
+  return [`${printable(a.id)}  ${paint(color, a.status.padEnd(8))}  ${paint(1, headline)}`, ...facts.map((fact) => `${indent}${fact}`)].join('\n')
 }
 
 /** The human channel for approvals from a terminal: a model cannot type here. */
@@ -32,7 +32,7 @@ export function registerApprovalsCommands(program: Command): void {
         ...(options.token ? { token: options.token } : {}),
       })
       const completed = result.status === 'completed'
-      process.stdout.write(`approved ${id}: the action ended ${completed ? paint(32, result.status) : paint(31, result.status)}${result.error ? ` (${withoutControlCharacters(result.error.message)})` : ''}\n`)
+      process.stdout.write(`approved ${printable(id)}: the action ended ${completed ? paint(32, result.status) : paint(31, result.status)}${result.error ? ` (${printable(result.error.message)})` : ''}\n`)
       // Approved but not done (stale frame, a failed condition): a script must not read success.
       if (!completed) process.exitCode = EXIT_CHECK_FAILED
     })
@@ -40,6 +40,6 @@ export function registerApprovalsCommands(program: Command): void {
   common(approvals.command('deny').description('deny a pending action').argument('<id>').option('--note <text>'))
     .action(async (id: string, options: { data: string; token?: string; note?: string }) => {
       await hubRequest(options.data, `/api/approvals/${encodeURIComponent(id)}/deny`, { method: 'POST', body: options.note ? { note: options.note } : {}, ...(options.token ? { token: options.token } : {}) })
-      process.stdout.write(`denied ${id}\n`)
+      process.stdout.write(`denied ${printable(id)}\n`)
     })
 }

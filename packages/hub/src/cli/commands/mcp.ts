@@ -1,7 +1,7 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
-import { sessionFetch, TesseraError } from '@tessera/protocol'
+import { printable, sessionFetch, TesseraError } from '@tessera/protocol'
 import type { Command } from 'commander'
 import { readLocalToken } from '../../auth/token-store.js'
 import { loadHubConfig } from '../../config/hub-config.js'
@@ -62,12 +62,12 @@ export function registerMcpCommand(program: Command): void {
         const forward = (message: JSONRPCMessage): void =>
           void http.send(message).catch((error: unknown) => {
             const text = error instanceof Error ? error.message : String(error)
-            process.stderr.write(`tessera mcp: ${text}\n`)
+            process.stderr.write(`tessera mcp: ${printable(text)}\n`)
             if (isJSONRPCRequest(message)) void stdio.send({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: `the hub at ${running.mcpUrl} refused or failed: ${text}` } })
           })
         stdio.onmessage = forward
         http.onmessage = (message) => void stdio.send(message)
-        http.onerror = (error) => process.stderr.write(`tessera mcp: hub connection: ${error.message}\n`)
+        http.onerror = (error) => process.stderr.write(`tessera mcp: hub connection: ${printable(error.message)}\n`)
         stdio.onclose = () => void stop()
         await http.start()
         await stdio.start()

@@ -1,5 +1,5 @@
 import { openStore, reconstructSession, reexecuteSession } from '@tessera/gateway'
-import { TesseraError } from '@tessera/protocol'
+import { printable, printableJson, TesseraError } from '@tessera/protocol'
 import { AppSurface } from '@tessera/surface-app'
 import type { Command } from 'commander'
 import { loadAppModule } from '@tessera/surface-app'
@@ -21,12 +21,12 @@ export function registerReplayCommand(program: Command): void {
           let steps = 0
           for await (const step of reconstructSession(store, options.session)) {
             steps += 1
-            if (options.json) process.stdout.write(`${JSON.stringify(step)}\n`)
-            else if (step.kind === 'frame') process.stdout.write(`${String(step.seq).padStart(6)}  frame   ${step.frame.surface} ${step.frame.route} ${step.frame.id.slice(0, 12)} (${step.frame.targets.length} action targets)\n`)
+            if (options.json) process.stdout.write(`${printableJson(step)}\n`)
+            else if (step.kind === 'frame') process.stdout.write(`${String(step.seq).padStart(6)}  frame   ${printable(`${step.frame.surface} ${step.frame.route}`)} ${step.frame.id.slice(0, 12)} (${step.frame.targets.length} action targets)\n`)
             else {
               const a = step.action
               const color = a.status === 'completed' ? 32 : a.status === 'awaiting_approval' || a.status === 'pending' ? 33 : 31
-              process.stdout.write(`${String(step.seq).padStart(6)}  action  ${a.surface}/${a.action} by ${a.actor} → ${paint(color, a.status)}${a.nextFrameId ? ` → ${a.nextFrameId.slice(0, 12)}` : ''}\n`)
+              process.stdout.write(`${String(step.seq).padStart(6)}  action  ${printable(`${a.surface}/${a.action} by ${a.actor}`)} → ${paint(color, printable(a.status))}${a.nextFrameId ? ` → ${a.nextFrameId.slice(0, 12)}` : ''}\n`)
             }
           }
           if (steps === 0) throw new TesseraError('not_found', `no session "${options.session}" in ${spec}`, { found: options.session })
@@ -44,7 +44,7 @@ export function registerReplayCommand(program: Command): void {
         if (report.ok) process.stdout.write(`${paint(32, 'identical')}: ${report.steps} actions re-executed with the recorded diffs and frames\n`)
         else {
           const d = report.divergence
-          process.stdout.write(`${paint(31, 'diverged')} at step ${d?.step} (${d?.action}, request ${d?.requestId}): ${d?.what}\n  expected ${JSON.stringify(d?.expected)}\n  found    ${JSON.stringify(d?.found)}\n`)
+          process.stdout.write(`${paint(31, 'diverged')} at step ${d?.step} (${printable(`${d?.action}, request ${d?.requestId}): ${d?.what}`)}\n  expected ${printableJson(d?.expected)}\n  found    ${printableJson(d?.found)}\n`)
           process.exitCode = EXIT_CHECK_FAILED
         }
       } finally {

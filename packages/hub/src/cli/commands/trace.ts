@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { openStore, type SessionSummary, type TraceStore, verifyStore } from '@tessera/gateway'
-import { TesseraError, type TraceEvent } from '@tessera/protocol'
+import { printable, printableJson, TesseraError, type TraceEvent } from '@tessera/protocol'
 import { hubRequest } from '../hub-client.js'
 import type { Command } from 'commander'
 import { EXIT_CHECK_FAILED, paint } from '../output.js'
@@ -45,11 +45,11 @@ export function registerTraceCommands(program: Command): void {
         let broken = 0
         for (const result of results) {
           if (result.ok) {
-            process.stdout.write(`${paint(32, 'ok')}      ${result.session}: ${result.count} events, head ${result.headHash.slice(0, 16)}…\n`)
+            process.stdout.write(`${paint(32, 'ok')}      ${printable(result.session)}: ${result.count} events, head ${result.headHash.slice(0, 16)}…\n`)
           } else {
             broken += 1
             const link = result.firstBroken
-            process.stdout.write(`${paint(31, 'BROKEN')}  ${result.session}: first broken link at seq ${link.seq} (${link.reason}); expected ${link.expected}, found ${link.found}\n`)
+            process.stdout.write(`${paint(31, 'BROKEN')}  ${printable(`${result.session}: first broken link at seq ${link.seq} (${link.reason}); expected ${link.expected}, found ${link.found}`)}\n`)
           }
         }
         if (broken > 0) process.exitCode = EXIT_CHECK_FAILED
@@ -65,7 +65,7 @@ export function registerTraceCommands(program: Command): void {
       await withStore(spec, async (store) => {
         let count = 0
         for await (const event of store.read(options.session)) {
-          if (!process.stdout.write(`${JSON.stringify(event)}\n`)) await new Promise((resolve) => process.stdout.once('drain', resolve))
+          if (!process.stdout.write(`${printableJson(event)}\n`)) await new Promise((resolve) => process.stdout.once('drain', resolve))
           count += 1
         }
         if (count === 0) throw new TesseraError('not_found', `no session "${options.session}" in ${spec}`, { found: options.session })
@@ -89,7 +89,8 @@ export function registerTraceCommands(program: Command): void {
         if (session === undefined) throw new TesseraError('not_found', 'the hub has no trace sessions yet')
       }
       const print = (e: TraceEvent): void => {
-        process.stdout.write(`${String(e.seq).padStart(6)}  ${e.time}  ${e.type.padEnd(17)}  ${e.actor}  ${e.surface ?? ''}${e.action ? `/${e.action}` : ''}${typeof (e.data as { status?: unknown })?.status === 'string' ? `  ${(e.data as { status: string }).status}` : ''}\n`)
+        // The actor, surface and action of a refused request are what an agent sent.
+        process.stdout.write(`${printable(`${String(e.seq).padStart(6)}  ${e.time}  ${e.type.padEnd(17)}  ${e.actor}  ${e.surface ?? ''}${e.action ? `/${e.action}` : ''}${typeof (e.data as { status?: unknown })?.status === 'string' ? `  ${(e.data as { status: string }).status}` : ''}`)}\n`)
       }
       const path = `/api/trace/${encodeURIComponent(session)}`
       const first = await hubRequest<{ events: TraceEvent[]; head: { seq: number } }>(options.data, `${path}?limit=${Number(options.lines) || 20}`, auth)
@@ -109,7 +110,7 @@ export function registerTraceCommands(program: Command): void {
     .argument('<store>', 'SQLite file, postgres://… URL')
     .action(async (spec: string) => {
       await withStore(spec, async (store) => {
-        for (const s of await store.sessions()) process.stdout.write(`${s.session}\t${s.events} events\t${s.firstTime} → ${s.lastTime}\n`)
+        for (const s of await store.sessions()) process.stdout.write(`${printable(s.session)}\t${s.events} events\t${printable(s.firstTime)} → ${printable(s.lastTime)}\n`)
       })
     })
 }
