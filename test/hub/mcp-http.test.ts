@@ -79,6 +79,14 @@ describe('MCP over Streamable HTTP, official SDK client', () => {
     expect(parsed.version).toBeGreaterThan(0)
     const outline = await client.readResource({ uri: 'tessera://surfaces/claims/outline' })
     expect((outline.contents[0] as { text: string }).text).toContain('claims')
+    // What MCP says a server answers: -32002 for a resource that does not exist, -32602 for a URI that cannot name one.
+    const codeOf = (uri: string) => client.readResource({ uri }).then(() => 'read', (error: { code?: number }) => error.code)
+    expect(await codeOf('tessera://surfaces/nope/frame')).toBe(-32002)
+    expect(await codeOf('tessera://sessions/no-such-session/trace')).toBe(-32002)
+    expect(await codeOf('tessera://surfaces/%E0%A4%A/frame')).toBe(-32602)
+    expect(await codeOf('file:///etc/passwd')).toBe(-32602)
+    expect(await codeOf('tessera://surfaces/claims/../../etc')).toBe(-32602)
+    expect(await codeOf('tessera://surfaces/claims/frame')).toBe('read')
     await client.close()
   })
 

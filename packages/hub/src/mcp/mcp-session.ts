@@ -2,7 +2,9 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import {
   type CallToolResult,
   CallToolRequestSchema,
+  ErrorCode,
   ListResourcesRequestSchema,
+  McpError,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
   type RequestId,
@@ -65,6 +67,22 @@ function stringArg(args: Record<string, unknown>, key: string, required = true):
   if (typeof value === 'string' && value.length > 0) return value
   if (!required && value === undefined) return ''
   throw new TesseraError('invalid_request', `expected "${key}" to be a non-empty string, found ${value === undefined ? 'nothing' : typeof value}`, { expected: 'string', found: value ?? null })
+}
+
+/** MCP's code for a resource that does not exist (the spec's, not JSON-RPC's). */
+const RESOURCE_NOT_FOUND = -32002
+
+function resourceNotFound(uri: string, why: string): McpError {
+  return new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${why}`, { uri })
+}
+
+/** A URI path segment, percent-decoded; a malformed escape is the caller's error, not ours. */
+function decodedSegment(segment: string, uri: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    throw new McpError(ErrorCode.InvalidParams, `malformed percent-encoding in the resource URI ${JSON.stringify(uri.slice(0, 200))}`, { uri })
+  }
 }
 
 function errorResult(error: unknown): CallToolResult {
@@ -368,20 +386,22 @@ export class McpSession {
 
   async #readResource(uri: string): Promise<{ contents: Array<{ uri: string; mimeType: string; text: string }> }> {
     const surfaceMatch = /^tessera:\/\/surfaces\/([^/]+)\/(frame|outline)$/.exec(uri)
+    const traceMatch = /^tessera:\/\/sessions\/([^/]+)\/trace$/.exec(uri)
+    if (surfaceMatch === null && traceMatch === null) {
+      throw new McpError(ErrorCode.InvalidParams, `expected a resource URI tessera://surfaces/{id}/frame|outline or tessera://sessions/{id}/trace, found ${JSON.stringify(uri.slice(0, 200))}`, { uri })
+    }
+    const name = decodedSegment((surfaceMatch ?? traceMatch)?.[1] ?? '', uri)
     if (surfaceMatch) {
-      const frame = await this.#ctx.gateway.frames.current(decodeURIComponent(surfaceMatch[1] ?? ''))
+      const frame = await this.#ctx.gateway.frames.current(name).catch((error: unknown) => {
+        throw error instanceof TesseraError && error.code === 'not_found' ? resourceNotFound(uri, `no surface "${name}"`) : error
+      })
       return surfaceMatch[2] === 'frame'
         ? { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(frame) }] }
         : { contents: [{ uri, mimeType: 'text/plain', text: outlineFrame(frame).text }] }
     }
-    const traceMatch = /^tessera:\/\/sessions\/([^/]+)\/trace$/.exec(uri)
-    if (traceMatch) {
-      const session = decodeURIComponent(traceMatch[1] ?? '')
-      const lines: string[] = []
-      for await (const event of this.#ctx.store.read(session, { limit: 1000 })) lines.push(JSON.stringify(event))
-      if (lines.length === 0) throw new TesseraError('not_found', `no trace session "${session}"`, { found: session })
-      return { contents: [{ uri, mimeType: 'application/x-ndjson', text: lines.join('\n') }] }
-    }
-    throw new TesseraError('not_found', `no resource ${uri}`, { expected: 'tessera://surfaces/{id}/frame|outline or tessera://sessions/{id}/trace', found: uri })
+    const lines: string[] = []
+    for await (const event of this.#ctx.store.read(name, { limit: 1000 })) lines.push(JSON.stringify(event))
+    if (lines.length === 0) throw resourceNotFound(uri, `no trace session "${name}"`)
+    return { contents: [{ uri, mimeType: 'application/x-ndjson', text: lines.join('\n') }] }
   }
 }

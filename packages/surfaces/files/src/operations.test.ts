@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { chmodSync, mkdirSync, mkdtempSync, openSync, closeSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync, ftruncateSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { TesseraError } from '@tessera/protocol'
@@ -118,6 +119,16 @@ describe('readFile', () => {
       // O_NONBLOCK: the open cannot hang waiting for a writer.
       await expect(readFile(roots, 'pipe')).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringContaining('found a named pipe') })
       rmSync(join(rootDir, 'pipe'))
+    }
+  })
+
+  it('refuses a Unix socket as the wrong kind of file, not as an internal error', async () => {
+    const server = createServer()
+    await new Promise<void>((resolve) => server.listen(join(rootDir, 'hub.sock'), resolve))
+    try {
+      await expect(readFile(roots, 'hub.sock')).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringContaining('found a socket'), details: { expected: 'regular file', found: 'socket' } })
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
     }
   })
 })

@@ -456,6 +456,12 @@ export async function openFileForReading(resolved: ResolvedPath): Promise<{ hand
   try {
     handle = await open(`${dir.base}/${name}`, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
   } catch (error) {
+    // A Unix socket (or a device with nothing behind it) cannot be opened at all (ENXIO):
+    // it is the caller's wrong kind of file, said as such, not the hub's failure.
+    if ((error as NodeJS.ErrnoException).code === 'ENXIO') {
+      const found = await lstat(`${dir.base}/${name}`).then(describeStats, () => 'special file')
+      throw new TesseraError('invalid_request', `expected a regular file at "${display}" in root "${root.name}", found a ${found}`, { expected: 'regular file', found, path: display, root: root.name })
+    }
     throw fsFailure(error, display, root.name, 'open')
   } finally {
     await dir.close()

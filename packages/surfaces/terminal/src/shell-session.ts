@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { closeSync, constants, existsSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { closeSync, constants, existsSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { type IPty, spawn as spawnPty } from 'node-pty'
 import { TesseraError } from '@tessera/protocol'
@@ -20,6 +19,7 @@ import { longTimeout } from './long-timeout.js'
 import { commandResult, timedOutResult } from './command-result.js'
 import { checkCommand, checkCount, checkTimeout } from './input-checks.js'
 import { shellEnvironment } from './shell-environment.js'
+import { makeSessionDir } from './session-dirs.js'
 import {
   type CommandResult,
   DEFAULT_CAPTURE_BYTES,
@@ -113,7 +113,7 @@ export class ShellSession {
       reply: (data) => this.#pty?.write(data),
     })
     this.screen.onParsed(() => this.#changed())
-    this.#dir = mkdtempSync(join(tmpdir(), 'tessera-term-'))
+    this.#dir = makeSessionDir()
     try {
       writeFileSync(join(this.#dir, 'rc'), shellRc(this.#nonce, this.#dir), { mode: 0o600 })
       this.#pipes = new StderrPipes(this.#dir, (pipe, text) => this.#onStderr(pipe, text))
