@@ -15,6 +15,7 @@ import {
   SYSTEM_PATHS,
 } from './command-tables.js'
 import { SUBSTITUTION_PLACEHOLDER, scanShell } from './shell-scan.js'
+import { expandWords, type Word } from './word-expansion.js'
 
 export type CommandRisk = 'read' | 'write' | 'destructive'
 
@@ -56,7 +57,6 @@ class Findings {
   }
 }
 
-type Word = { text: string; glob: boolean }
 type Token = Word | { op: string }
 
 function classifySource(source: string, out: Findings, depth: number): void {
@@ -140,8 +140,19 @@ function classifyRedirect(op: string, target: string | undefined, out: Findings)
 
 function classifySimple(rawWords: Word[], redirects: Array<{ op: string; target: string | undefined }>, out: Findings, depth: number): void {
   for (const redirect of redirects) classifyRedirect(redirect.op, redirect.target, out)
-  let words = rawWords
+  const expanded = expandWords(rawWords)
+  if (expanded === null) {
+    out.add('destructive', `${abbreviate(rawWords.map((w) => w.text).join(' '))} expands to too many words to classify; treated as destructive`)
+    return
+  }
+  let words = expanded
   while (words.length > 0 && RESERVED_PREFIX.has((words[0] as Word).text)) words = words.slice(1)
+  if (words[0]?.text === 'function') {
+    // `function name { body; }`: the body's first command is in these words; later ones follow as their own.
+    out.add('write', `defines the shell function ${words[1]?.text ?? ''}: later commands may not do what their names say`)
+    words = words.slice(2)
+    while (words.length > 0 && RESERVED_PREFIX.has((words[0] as Word).text)) words = words.slice(1)
+  }
   if (words.length === 0) return
   if (NOT_COMMANDS.has((words[0] as Word).text)) return
   const assignments: string[] = []
@@ -223,6 +234,13 @@ function classifyArgv(words: Word[], out: Findings, depth: number): void {
       return inner(skipOptions(args, []))
     case 'exec':
       return inner(skipOptions(args, ['-a']))
+    case 'coproc': {
+      // `coproc cmd…`, `coproc { cmd; }`, `coproc NAME { cmd; }`: the command runs beside the shell.
+      let rest = args
+      if (rest.length > 1 && rest[1] === '{' && /^[A-Za-z_]\w*$/.test(rest[0] as string)) rest = rest.slice(1)
+      while (rest.length > 0 && RESERVED_PREFIX.has(rest[0] as string)) rest = rest.slice(1)
+      return inner(rest, 'coproc runs a command alongside the shell')
+    }
     case 'stdbuf':
       return inner(skipOptions(args, ['-i', '-o', '-e']))
     case 'ionice':
