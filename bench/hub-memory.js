@@ -2,7 +2,7 @@
 // each further MCP session costs it. The peer is a bare Node process that only imports
 // nothing and waits: the floor any Node server starts from on this machine.
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -31,7 +31,10 @@ async function waitFor(check, ms) {
 
 export async function benchHubMemory(sessions = 100) {
   const dataDir = mkdtempSync(join(tmpdir(), 'tessera-bench-mem-'))
-  const hub = spawn(process.execPath, [cli, 'up', '--data', dataDir, '--port', '0'], { stdio: ['ignore', 'ignore', 'ignore'], env: { ...process.env, CI: 'true' } })
+  // One principal opens every session here, so the hub is configured to allow that many (32 by default).
+  const config = join(dataDir, 'tessera.config.json')
+  writeFileSync(config, JSON.stringify({ limits: { mcpSessionsPerPrincipal: sessions } }))
+  const hub = spawn(process.execPath, [cli, 'up', '--data', dataDir, '--port', '0', '--config', config], { stdio: ['ignore', 'ignore', 'ignore'], env: { ...process.env, CI: 'true' } })
   const bare = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' })
   try {
     if (!(await waitFor(() => existsSync(join(dataDir, 'hub.json')), 20_000))) throw new Error('the hub did not start')

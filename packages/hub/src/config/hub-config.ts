@@ -58,8 +58,17 @@ export const HubConfig = z.object({
        * clients never send the DELETE that ends a session, and each one holds memory.
        */
       mcpSessionIdleMs: z.number().int().positive().default(1_800_000),
+      /**
+       * Open MCP sessions one principal may hold. At the limit a new session replaces that
+       * principal's longest-idle one; when every one is in use (a call running, a stream
+       * open) it is refused: no token, a viewer's included, can make the hub hold sessions
+       * without bound.
+       */
+      mcpSessionsPerPrincipal: z.number().int().positive().default(32),
+      /** Open `/api/events` WebSockets one principal may hold; more are refused. */
+      eventSocketsPerPrincipal: z.number().int().positive().default(16),
     })
-    .default({ bodyBytes: 1_048_576, requestsPerMinute: 6000, dispatchTimeoutMs: 30_000, mcpSessionIdleMs: 1_800_000 }),
+    .default({ bodyBytes: 1_048_576, requestsPerMinute: 6000, dispatchTimeoutMs: 30_000, mcpSessionIdleMs: 1_800_000, mcpSessionsPerPrincipal: 32, eventSocketsPerPrincipal: 16 }),
   terminals: z
     .object({
       /**

@@ -32,6 +32,8 @@ function refuse(socket: Duplex, problem: GuardProblem): void {
 export function attachEventSocket(server: Server, ctx: HubContext, deps: EventSocketDeps): { close(): void } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
   const clients = new Set<WebSocket>()
+  const perPrincipal = new Map<string, number>()
+  const limit = ctx.config.limits.eventSocketsPerPrincipal
   const broadcast = (message: unknown): void => {
     const text = JSON.stringify(message)
     for (const client of clients) if (client.readyState === client.OPEN) client.send(text)
@@ -66,8 +68,21 @@ export function attachEventSocket(server: Server, ctx: HubContext, deps: EventSo
       const auth = authenticate(headers, deps.tokens)
       if (!auth.ok) return refuse(socket, auth.problem)
       wss.handleUpgrade(request, socket, head, (ws) => {
+      const id = auth.principal.id
+      const held = perPrincipal.get(id) ?? 0
+      if (held >= limit) {
+        // 1008, policy violation: the client learns why instead of a silent drop.
+        ws.close(1008, `too many event sockets for this principal: ${limit} (limits.eventSocketsPerPrincipal)`)
+        return
+      }
+      perPrincipal.set(id, held + 1)
       clients.add(ws)
-      ws.on('close', () => clients.delete(ws))
+      ws.on('close', () => {
+        clients.delete(ws)
+        const left = (perPrincipal.get(id) ?? 1) - 1
+        if (left > 0) perPrincipal.set(id, left)
+        else perPrincipal.delete(id)
+      })
       // The socket is push-only: anything a client sends is ignored, never executed.
       ws.on('message', () => undefined)
       ws.send(JSON.stringify({ type: 'hello', principal: auth.principal.id, tiles: ctx.surfaces.list() }))

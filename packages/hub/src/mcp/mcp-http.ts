@@ -15,6 +15,7 @@ interface Live {
 }
 
 const DEFAULT_IDLE_MS = 1_800_000
+const DEFAULT_SESSIONS_PER_PRINCIPAL = 32
 
 /** Passes a response body through, calling `ended` once when it finishes or is cancelled. */
 function onBodyEnd(response: Response, ended: () => void): Response {
@@ -65,11 +66,15 @@ export class McpHttpEndpoint {
   readonly #ctx: HubContext
   readonly #live = new Map<string, Live>()
   readonly #idleMs: number
+  readonly #perPrincipal: number
+  /** Sessions being opened right now, per principal id: they count against the limit too. */
+  readonly #opening = new Map<string, number>()
   readonly #sweep: NodeJS.Timeout
 
   constructor(ctx: HubContext) {
     this.#ctx = ctx
     this.#idleMs = ctx.config.limits.mcpSessionIdleMs ?? DEFAULT_IDLE_MS
+    this.#perPrincipal = ctx.config.limits.mcpSessionsPerPrincipal ?? DEFAULT_SESSIONS_PER_PRINCIPAL
     this.#sweep = setInterval(() => void this.closeIdle(), Math.max(25, Math.min(60_000, Math.floor(this.#idleMs / 4))))
     this.#sweep.unref()
   }
@@ -96,6 +101,13 @@ export class McpHttpEndpoint {
     if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) {
       return jsonRpcError(400, -32000, 'expected an initialize request (POST without mcp-session-id) to open a session')
     }
+    if (!this.#reserve(principal)) {
+      return jsonRpcError(
+        429,
+        -32000,
+        `"${principal.id}" already holds ${this.#perPrincipal} MCP sessions, every one in use; end one (DELETE /mcp with its mcp-session-id) or let one finish (limits.mcpSessionsPerPrincipal)`,
+      )
+    }
     const session = new McpSession(this.#ctx, principal, `mcp-${randomUUID()}`)
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => session.traceSession.slice('mcp-'.length),
@@ -114,8 +126,45 @@ export class McpHttpEndpoint {
     transport.onclose = () => {
       if (transport.sessionId) void this.#drop(transport.sessionId)
     }
-    await session.server.connect(transport)
-    return transport.handleRequest(request, { parsedBody })
+    try {
+      await session.server.connect(transport)
+      return await transport.handleRequest(request, { parsedBody })
+    } finally {
+      // Initialized or not, the reservation ends: a live session now counts itself.
+      this.#release(principal)
+    }
+  }
+
+  /**
+   * Holds a place for a new session of `principal`, synchronously so concurrent initializes
+   * cannot all slip under the limit: below it there is room; at it, the principal's
+   * longest-idle sessions end (their clients get 404 and, as MCP says, initialize again);
+   * false when every one is in use.
+   */
+  #reserve(principal: Principal): boolean {
+    const own = [...this.#live].filter(([, live]) => live.principal.id === principal.id)
+    const opening = this.#opening.get(principal.id) ?? 0
+    const excess = own.length + opening + 1 - this.#perPrincipal
+    if (excess > 0) {
+      const idle = own.filter(([, live]) => live.streams === 0 && !live.session.busy).sort(([, a], [, b]) => a.lastSeen - b.lastSeen)
+      if (idle.length < excess) return false
+      for (const [id] of idle.slice(0, excess)) void this.#drop(id)
+    }
+    this.#opening.set(principal.id, opening + 1)
+    return true
+  }
+
+  #release(principal: Principal): void {
+    const left = (this.#opening.get(principal.id) ?? 1) - 1
+    if (left > 0) this.#opening.set(principal.id, left)
+    else this.#opening.delete(principal.id)
+  }
+
+  /** Open sessions per principal id. */
+  sessionsByPrincipal(): Map<string, number> {
+    const counts = new Map<string, number>()
+    for (const live of this.#live.values()) counts.set(live.principal.id, (counts.get(live.principal.id) ?? 0) + 1)
+    return counts
   }
 
   async #drop(id: string): Promise<void> {
