@@ -11,7 +11,7 @@ import { findInLog, findOnScreen, resolveSince } from './output-reading.js'
 import { findShellPid, settledForeground, shellAncestry, terminateSession } from './shell-processes.js'
 import { type SandboxOptions, sandboxCommand } from './sandbox.js'
 import { Screen } from './screen.js'
-import { EXECUTE_KEYS, LOAD_KEYS, markerIntro, shellRc } from './shell-integration.js'
+import { EXECUTE_KEYS, LOAD_KEYS, NONCE_REQUEST, markerIntro, shellRc } from './shell-integration.js'
 import { type StderrPipe, StderrPipes } from './stderr-pipes.js'
 import { TextCleaner, cleanTerminalText } from './text-cleaner.js'
 import { compilePattern } from './pattern.js'
@@ -64,6 +64,10 @@ export class ShellSession {
   readonly #pipes: StderrPipes
   #pty: IPty | null = null
   #parser: MarkerParser
+  /** Whether this shell generation has been given its nonce (see #answerNonceRequest). */
+  #nonceAsked = false
+  /** The tail of the stream that may be the start of a nonce request split across reads. */
+  #beforeNonce = ''
   #cleaner = new TextCleaner()
   #pipeCleaners = new Map<StderrPipe, { cleaner: TextCleaner; parser: MarkerParser }>()
   #waiters = new Set<() => void>()
@@ -115,7 +119,7 @@ export class ShellSession {
     this.screen.onParsed(() => this.#changed())
     this.#dir = makeSessionDir()
     try {
-      writeFileSync(join(this.#dir, 'rc'), shellRc(this.#nonce, this.#dir), { mode: 0o600 })
+      writeFileSync(join(this.#dir, 'rc'), shellRc(this.#dir), { mode: 0o600 })
       this.#pipes = new StderrPipes(this.#dir, (pipe, text) => this.#onStderr(pipe, text))
     } catch (error) {
       rmSync(this.#dir, { recursive: true, force: true })
@@ -438,6 +442,8 @@ export class ShellSession {
     this.#continuation = false
     this.#shellPid = null
     this.#parser = new MarkerParser(markerIntro(this.#nonce))
+    this.#nonceAsked = false
+    this.#beforeNonce = ''
     const pty = spawnPty(command.file, command.args, {
       name: 'xterm-256color',
       cols: this.screen.cols,
@@ -464,11 +470,33 @@ export class ShellSession {
   }
 
   #onPtyData(data: string): void {
-    for (const segment of this.#parser.push(data)) {
+    const text = this.#nonceAsked ? data : this.#answerNonceRequest(data)
+    for (const segment of this.#parser.push(text)) {
       if ('text' in segment) this.#onPtyText(segment.text)
       else this.#onMarker(segment.marker)
     }
     this.#changed()
+  }
+
+  /**
+   * The new shell's rc asks for the nonce (NONCE_REQUEST) before it does anything else; the
+   * answer goes on the PTY's input, echo off, once per shell: a request printed later by a
+   * program is not answered, it is shown as the text it is. Until then the stream is
+   * watched for the request (which may arrive split) and passed on without it.
+   */
+  #answerNonceRequest(data: string): string {
+    const seen = this.#beforeNonce + data
+    const at = seen.indexOf(NONCE_REQUEST)
+    if (at === -1) {
+      let keep = Math.min(NONCE_REQUEST.length - 1, seen.length)
+      while (keep > 0 && !NONCE_REQUEST.startsWith(seen.slice(seen.length - keep))) keep -= 1
+      this.#beforeNonce = seen.slice(seen.length - keep)
+      return seen.slice(0, seen.length - keep)
+    }
+    this.#nonceAsked = true
+    this.#beforeNonce = ''
+    ;(this.#pty as IPty).write(`${this.#nonce}\r`)
+    return seen.slice(0, at) + seen.slice(at + NONCE_REQUEST.length)
   }
 
   #onPtyText(raw: string): void {
