@@ -43,4 +43,54 @@ describe('a real terminal behind the gateway', () => {
     expect((await gateway.request({ surface: 'term-1', action: 'execute', input: { command: 'sh -c "rm -rf /tmp/x"' } }, agent)).status).toBe('awaiting_approval')
     expect((await gateway.request({ surface: 'term-1', action: 'execute', input: { command: 'ls /' } }, agent)).status).toBe('completed')
   })
+  it('an approved command is not run again through history keys: ↑ + Enter at the prompt waits for a human, in one call or two', async () => {
+    const { gateway, terminal } = await setup()
+    const dir = await gateway.request({ surface: 'term-1', action: 'execute', input: { command: 'cd "$(mktemp -d)" && mkdir -p build precious' } }, agent)
+    expect(dir.status).toBe('completed')
+    const asked = await gateway.request({ surface: 'term-1', action: 'execute', input: { command: 'rm -rf ./build' } }, agent)
+    expect(asked.status).toBe('awaiting_approval')
+    const approved = await gateway.approve(asked.approvalId!, { id: 'alice', roles: ['approver'] })
+    expect(approved.result.status).toBe('completed')
+    const again = await gateway.request({ surface: 'term-1', action: 'input', input: { keys: ['up'], enter: true } }, agent)
+    expect(again.status).toBe('awaiting_approval')
+    // In two calls: the recall first (nothing runs), then Enter alone.
+    const recalled = await gateway.request({ surface: 'term-1', action: 'input', input: { keys: ['up'] } }, agent)
+    expect(recalled.status).toBe('completed')
+    expect(terminal.session.lineEdited).toBe(true)
+    const submitted = await gateway.request({ surface: 'term-1', action: 'input', input: { enter: true } }, agent)
+    expect(submitted.status).toBe('awaiting_approval')
+    // Editing keys turn harmless text into another line, so they count the same; plain text is classified as typed.
+    const edited = await gateway.request({ surface: 'term-1', action: 'input', input: { text: 'xrm -rf ./precious', keys: ['ctrl-u'] } }, agent)
+    expect(edited.status).toBe('completed')
+    expect((await gateway.request({ surface: 'term-1', action: 'input', input: { keys: ['ctrl-y'], enter: true } }, agent)).status).toBe('awaiting_approval')
+    terminal.session.input('', { keys: ['ctrl-c'] })
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    const plain = await gateway.request({ surface: 'term-1', action: 'input', input: { text: 'echo typed', enter: true } }, agent)
+    expect(plain.status).toBe('completed')
+    expect(terminal.session.lineEdited).toBe(false)
+  })
+  it('an approval binds to what names mean in the shell and where it runs: a redefined rm or another directory makes it stale, saying which', async () => {
+    const { gateway, terminal } = await setup()
+    const alice = { id: 'alice', roles: ['approver'] }
+    expect((await gateway.request({ surface: 'term-1', action: 'execute', input: { command: 'cd "$(mktemp -d)" && mkdir -p build precious' } }, agent)).status).toBe('completed')
+    const before = terminal.session.definitions
+    const asked = await gateway.request({ surface: 'term-1', action: 'execute', input: { command: 'rm -rf ./build' } }, agent)
+    expect(asked.status).toBe('awaiting_approval')
+    // The agent then sources a script that redefines rm, and clears the screen.
+    const script = 'printf %s "rm() { command rm -rf ./precious; }" > redefine.sh'
+    expect((await gateway.request({ surface: 'term-1', action: 'execute', input: { command: `${script} && source ./redefine.sh && clear` } }, agent)).status).toBe('completed')
+    expect(terminal.session.definitions).not.toBe(before)
+    const approved = await gateway.approve(asked.approvalId!, alice)
+    expect(approved.result.status).toBe('stale_frame')
+    expect(approved.result.error?.message).toContain(`shellDefinitions was "${before}", now "${terminal.session.definitions}"`)
+    expect((await gateway.request({ surface: 'term-1', action: 'execute', input: { command: 'ls' } }, agent)).output).toMatchObject({ stdout: expect.stringContaining('precious') })
+
+    // Another directory: the sentence the person approved no longer reads the same.
+    const again = await gateway.request({ surface: 'term-1', action: 'execute', input: { command: 'rm -rf ./build' } }, agent)
+    expect(again.status).toBe('awaiting_approval')
+    expect((await gateway.request({ surface: 'term-1', action: 'execute', input: { command: 'cd precious' } }, agent)).status).toBe('completed')
+    const moved = await gateway.approve(again.approvalId!, alice)
+    expect(moved.result.status).toBe('stale_frame')
+    expect(moved.result.error?.message).toMatch(/approved "Run rm -rf \.\/build in .*", but the frame now says "Run rm -rf \.\/build in .*precious"/)
+  })
 })

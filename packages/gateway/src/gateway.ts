@@ -74,7 +74,7 @@ interface Accepted {
   /** Set when a human approved: the state the approved frame showed must still hold. */
   approvedState?: string | undefined
   /** Set when a human approved an action with a summary template: what they read must still read the same. */
-  approvedView?: { hash: string; summary: string } | undefined
+  approvedView?: { hash: string; summary: string; preconditions: ApprovalExplanation['preconditions'] } | undefined
   events: number[]
   /**
    * Events written at the next durable point: before the effect (so the intent is on disk
@@ -246,7 +246,7 @@ export class Gateway {
       actor: pending?.actor ?? { id: approval.requester, roles: ['agent'] },
       ...(approval.seenHash === undefined
         ? { approvedState: approval.stateHash }
-        : { approvedView: { hash: approval.seenHash, summary: approval.summary ?? '' } }),
+        : { approvedView: { hash: approval.seenHash, summary: approval.summary ?? '', preconditions: approval.preconditions ?? [] } }),
       events: [],
       staged: [],
       blobs: [],
@@ -366,11 +366,13 @@ export class Gateway {
    * An approval given on a summary holds while the summary and the preconditions' values
    * read the same on the current frame: a person approved those words, not a state hash.
    */
-  #viewChanged(req: Accepted, approved: { hash: string; summary: string }, call: ActionCall, risk: Risk): StepEnd | null {
+  #viewChanged(req: Accepted, approved: NonNullable<Accepted['approvedView']>, call: ActionCall, risk: Risk): StepEnd | null {
     const now = this.#explain(req, call, risk)
     if (now.seenHash === approved.hash) return null
     const summary = now.shown.summary
-    const message = summary === approved.summary ? `the values behind "${approved.summary}" changed since it was approved; ask again` : `approved "${approved.summary}", but the frame now says "${summary}"; ask again`
+    const moved = movedValues(approved.preconditions, now.shown.preconditions)
+    const which = moved.length > 0 ? ` (${moved.join('; ')})` : ''
+    const message = summary === approved.summary ? `the values behind "${approved.summary}" changed since it was approved${which}; ask again` : `approved "${approved.summary}", but the frame now says "${summary}"${which}; ask again`
     return { status: 'stale_frame', error: { code: 'conflict', message, details: { approved: approved.summary, now: summary } }, extra: { frameId: call.frame.id } }
   }
 
@@ -643,6 +645,16 @@ export class Gateway {
       throw error
     }
   }
+}
+
+/** The shown precondition values that read differently now: `path was X, now Y`. */
+function movedValues(before: ApprovalExplanation['preconditions'], now: ApprovalExplanation['preconditions']): string[] {
+  const was = new Map(before.flatMap((check) => Object.entries(check.values)))
+  const moved: string[] = []
+  for (const [path, value] of now.flatMap((check) => Object.entries(check.values))) {
+    if (was.has(path) && JSON.stringify(was.get(path)) !== JSON.stringify(value)) moved.push(`${path} was ${JSON.stringify(was.get(path))}, now ${JSON.stringify(value)}`)
+  }
+  return [...new Set(moved)]
 }
 
 function principalJson(principal: Principal): JsonObject {

@@ -52,6 +52,7 @@ IFS= read -r __tessera_nonce
 stty echo 2>/dev/null
 readonly __tessera_nonce
 __tessera_dir='${dir}'
+readonly __tessera_dir
 __tessera_fifo=
 __tessera_armed=
 __tessera_redirected=
@@ -88,6 +89,8 @@ __tessera_prompt() {
     captured=1
   fi
   cwd=\${PWD//[$'\\a\\e\\n\\r']/?}
+  # What names mean in this shell now, for approvals to bind to (builtins with a redirect: no fork).
+  { declare -f; alias; } > "$__tessera_dir/defs" 2>/dev/null
   printf '\\e]${MARKER_OSC};%s;D;%s;%s;%s\\a' "$__tessera_nonce" "$ec" "$captured" "$cwd"
 }
 PROMPT_COMMAND='__tessera_prompt; trap - DEBUG'
@@ -95,6 +98,7 @@ PS0='${osc('C')}'
 PS1='\\[${osc('A')}\\]\\w \\$ \\[${osc('B')}\\]'
 PS2='\\[${osc('2')}\\]> '
 readonly PROMPT_COMMAND PS0 PS1 PS2
+readonly -f __tessera_load __tessera_exec __tessera_debug __tessera_prompt
 bind -x '"\\C-x\\C-t": __tessera_exec'
 bind -x '"\\C-x\\C-y": __tessera_load'
 `

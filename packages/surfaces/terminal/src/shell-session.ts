@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto'
-import { closeSync, constants, existsSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
+import { createHash, randomBytes } from 'node:crypto'
+import { closeSync, constants, existsSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { type IPty, spawn as spawnPty } from 'node-pty'
 import { TesseraError } from '@tessera/protocol'
@@ -19,6 +19,7 @@ import { longTimeout } from './long-timeout.js'
 import { commandResult, timedOutResult } from './command-result.js'
 import { checkCommand, checkCount, checkTimeout } from './input-checks.js'
 import { shellEnvironment } from './shell-environment.js'
+import { lineEditedAfter } from './input-risk.js'
 import { makeSessionDir } from './session-dirs.js'
 import {
   type CommandResult,
@@ -64,6 +65,8 @@ export class ShellSession {
   readonly #pipes: StderrPipes
   #pty: IPty | null = null
   #parser: MarkerParser
+  #lineEdited = false
+  #definitions = 'unread'
   /** Whether this shell generation has been given its nonce (see #answerNonceRequest). */
   #nonceAsked = false
   /** The tail of the stream that may be the start of a nonce request split across reads. */
@@ -302,7 +305,34 @@ export class ShellSession {
     if (options.enter === true) data += '\r'
     const offset = this.log.end
     if (data.length > 0) (this.#pty as IPty).write(data)
+    // At the prompt, remember whether the line now being edited came from keys as well as
+    // text, so a later Enter alone is judged by what it submits (input-risk.ts).
+    if (this.current === null) this.#lineEdited = lineEditedAfter(this.#lineEdited, data)
     return { offset }
+  }
+
+  /**
+   * A hash of the shell's functions and aliases as the prompt last wrote them (a fresh `unread-…` if
+   * it could not be read): what command names mean here. Approvals bind to it, so a
+   * redefined `rm` makes an approval given before it stale.
+   */
+  get definitions(): string {
+    return this.#definitions
+  }
+
+  /** Read when a command ends, right after the prompt wrote them, and kept: a later write by a program changes nothing. */
+  #readDefinitions(): void {
+    try {
+      this.#definitions = createHash('sha256').update(readFileSync(join(this.#dir, 'defs'))).digest('hex').slice(0, 16)
+    } catch {
+      // Unreadable (removed by a program?): a value no earlier reading had, so an approval given before does not hold.
+      this.#definitions = `unread-${randomBytes(4).toString('hex')}`
+    }
+  }
+
+  /** Whether the line at the prompt holds what editing or history keys made of it, not only typed text. */
+  get lineEdited(): boolean {
+    return this.#lineEdited
   }
 
   read(options: ReadOptions = {}): ReadResult {
@@ -606,6 +636,7 @@ export class ShellSession {
   }
 
   #onCommandEnd(payload: string): void {
+    this.#readDefinitions()
     if (this.#exec !== null && this.#exec.finished === null) this.#pipes.drain(this.#exec.pipe)
     this.#flushStderr()
     const [code, , ...rest] = payload.split(';')

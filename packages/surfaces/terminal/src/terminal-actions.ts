@@ -1,10 +1,18 @@
 import { actionSet, defineAction } from '@tessera/kit'
 import { CommandResult } from '@tessera/protocol'
 import { z } from 'zod'
-import { classifyCommand } from './command-policy.js'
+import { commandRisk, inputRisk } from './input-risk.js'
 import type { TerminalSurface } from './terminal-surface.js'
 
 const terminalAction = defineAction<TerminalSurface>()
+
+/**
+ * Always true; it is here for the value it reads. An approval holds while the values its
+ * preconditions read stay the same, so one given for `rm -rf ./build` no longer holds once a
+ * sourced script has redefined `rm` (the shell's functions and aliases, hashed; see
+ * ShellSession.definitions) — and the person sees which value moved.
+ */
+const BOUND_TO_DEFINITIONS = 'shellDefinitions !== ""'
 
 const Since = z.union([z.number().int().min(0), z.literal('last')]).describe('an output offset; default "last": where the last read ended')
 const Timeout = z.number().int().min(1).describe('default 30000')
@@ -13,14 +21,6 @@ const exitCode = z.number().int().nullable()
 
 /** The protocol's CommandResult: the same schema the client and the tools' outputSchema use. */
 export const CommandResultSchema = CommandResult
-
-/** Raises execute, start and input to the risk of the command they carry, as classified from its parsed words (docs/terminal.md says where that ends). */
-function commandRisk(source: string | undefined) {
-  if (source === undefined || source.trim().length === 0) return null
-  const classification = classifyCommand(source)
-  const reason = classification.reasons.length > 0 ? classification.reasons.join('; ') : 'only read-only commands'
-  return { risk: classification.risk, reason: `${classification.risk}: ${reason}` }
-}
 
 /**
  * The terminal's actions. Risks are the floor: `assess` raises execute, start and input to
@@ -37,6 +37,7 @@ export const TERMINAL_ACTIONS = actionSet<TerminalSurface>([
     id: 'execute',
     title: 'Run a command and wait for its result',
     summary: 'Run {input.command} in {cwd}',
+    preconditions: [BOUND_TO_DEFINITIONS],
     risk: 'write',
     input: z.strictObject({ command: z.string().min(1), timeout_ms: Timeout.optional() }),
     output: CommandResultSchema,
@@ -49,6 +50,7 @@ export const TERMINAL_ACTIONS = actionSet<TerminalSurface>([
     kind: 'execute',
     title: 'Start a long-running or interactive command without waiting',
     summary: 'Start {input.command} in {cwd}',
+    preconditions: [BOUND_TO_DEFINITIONS],
     risk: 'write',
     input: z.strictObject({ command: z.string().min(1) }),
     output: z.object({ offset: z.number(), running: z.boolean(), exit_code: exitCode }).loose(),
@@ -83,7 +85,8 @@ export const TERMINAL_ACTIONS = actionSet<TerminalSurface>([
       keys: z.array(z.string()).max(64).optional().describe('pressed after the text: enter, tab, escape, backspace, delete, up, down, left, right, home, end, pageup, pagedown, ctrl-a … ctrl-z'),
     }),
     output: z.looseObject({}),
-    assess: (input) => commandRisk(input.text),
+    // At the prompt, keys decide what runs: see input-risk.ts.
+    assess: (input, _call, surface) => inputRisk(input, { atShellPrompt: surface.session.current === null, lineEdited: surface.session.lineEdited }),
     run: (input, { surface }) => surface.session.input(input.text ?? '', { enter: input.enter, keys: input.keys }),
   }),
   terminalAction({

@@ -119,6 +119,7 @@ export class TerminalSurface implements Surface {
     const cursor = screen.cursor()
     const state = {
       cwd: session.cwd,
+      shellDefinitions: session.definitions,
       status: session.status,
       busy: session.busy,
       running: session.current,
