@@ -18,6 +18,8 @@ import { KindRegistry, loadKindModule } from '../tiles/kind-registry.js'
 import { MapSurface, type TilePreset, presetName } from '../tiles/map-surface.js'
 import { SurfaceManager } from '../tiles/surface-manager.js'
 import { terminalDefaults } from './terminal-setup.js'
+import { CheckpointLog } from '../anchors/checkpoint-log.js'
+import { loadOrCreateCheckpointKey } from '../anchors/checkpoint-key.js'
 import type { HubContext } from './hub-context.js'
 import { HubEvents } from './hub-events.js'
 import { removeHubFile, writeHubFile } from './hub-file.js'
@@ -58,6 +60,9 @@ export async function startHub(config: HubConfig, options: { writeHubFile?: bool
   for (const spec of config.kindModules) kinds.add(await loadKindModule(spec, baseDir))
   const tools = new ToolCatalog(kinds, config.tools.exclude)
   const spec = storeSpec(config)
+  // Every committed head is also signed into DATA/checkpoints.jsonl, outside the store.
+  const checkpoints = new CheckpointLog(config.dataDir, loadOrCreateCheckpointKey(config.dataDir))
+  events.on('trace', (appended) => checkpoints.note(appended))
   const store = observeStore(await openStore(spec), events)
   const gateway = new Gateway({ store, policy: config.policy, dispatchTimeoutMs: config.limits.dispatchTimeoutMs })
   const surfaces = new SurfaceManager(gateway, events, { kinds, dataDir: resolve(config.dataDir), baseDir, defaults: { terminal: terminalDefaults(config) } })
@@ -152,6 +157,7 @@ export async function startHub(config: HubConfig, options: { writeHubFile?: bool
       await map.close()
       await gateway.close()
       await store.close()
+      checkpoints.flush()
       if (options.writeHubFile !== false) removeHubFile(config.dataDir)
     },
   }

@@ -25,6 +25,24 @@ async function defaultStore(options: { data: string; config?: string }): Promise
   return spec
 }
 
+/** Compares the store with DATA/checkpoints.jsonl; prints one line per session in doubt and returns how many. */
+async function verifyAnchors(store: TraceStore, dataDir: string, session: string | undefined): Promise<number> {
+  const { readCheckpointPublicKey } = await import('../../anchors/checkpoint-key.js')
+  const { readCheckpoints } = await import('../../anchors/checkpoint-log.js')
+  const { checkAnchors } = await import('../../anchors/anchor-check.js')
+  const publicKey = readCheckpointPublicKey(dataDir)
+  if (publicKey === null) {
+    process.stdout.write(`${paint(33, 'unanchored')}  ${printable(dataDir)} has no checkpoint key: only the chains were checked\n`)
+    return 0
+  }
+  const { latest, bad } = readCheckpoints(dataDir, publicKey)
+  for (const line of bad) process.stdout.write(`${paint(31, 'FORGED')}  checkpoints.jsonl line ${line}: not signed by this hub's key\n`)
+  const problems = await checkAnchors(store, latest, session)
+  for (const problem of problems) process.stdout.write(`${paint(31, problem.kind.toUpperCase())}  ${printable(`${problem.session}: ${problem.message}`)}\n`)
+  if (problems.length === 0 && bad.length === 0) process.stdout.write(`${paint(32, 'anchored')}  ${latest.size} session head(s) match the hub's signed checkpoints\n`)
+  return problems.length + bad.length
+}
+
 export function registerTraceCommands(program: Command): void {
   const trace = program.command('trace')
 
@@ -52,6 +70,8 @@ export function registerTraceCommands(program: Command): void {
             process.stdout.write(`${paint(31, 'BROKEN')}  ${printable(`${result.session}: first broken link at seq ${link.seq} (${link.reason}); expected ${link.expected}, found ${link.found}`)}\n`)
           }
         }
+        // The hub's own store is also checked against the heads it signed outside it.
+        if (given === undefined) broken += await verifyAnchors(store, options.data, options.session)
         if (broken > 0) process.exitCode = EXIT_CHECK_FAILED
       })
     })
