@@ -67,8 +67,10 @@ export const HubConfig = z.object({
       mcpSessionsPerPrincipal: z.number().int().positive().default(32),
       /** Open `/api/events` WebSockets one principal may hold; more are refused. */
       eventSocketsPerPrincipal: z.number().int().positive().default(16),
+      /** Tiles one principal may have open at once (each terminal is a shell and a PTY); an open past it is refused, rate_limited. */
+      tilesPerPrincipal: z.number().int().positive().default(16),
     })
-    .default({ bodyBytes: 1_048_576, requestsPerMinute: 6000, dispatchTimeoutMs: 30_000, mcpSessionIdleMs: 1_800_000, mcpSessionsPerPrincipal: 32, eventSocketsPerPrincipal: 16 }),
+    .default({ bodyBytes: 1_048_576, requestsPerMinute: 6000, dispatchTimeoutMs: 30_000, mcpSessionIdleMs: 1_800_000, mcpSessionsPerPrincipal: 32, eventSocketsPerPrincipal: 16, tilesPerPrincipal: 16 }),
   terminals: z
     .object({
       /**

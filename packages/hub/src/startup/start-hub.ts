@@ -67,7 +67,7 @@ export async function startHub(config: HubConfig, options: { writeHubFile?: bool
   const gateway = new Gateway({ store, policy: config.policy, dispatchTimeoutMs: config.limits.dispatchTimeoutMs })
   const surfaces = new SurfaceManager(gateway, events, { kinds, dataDir: resolve(config.dataDir), baseDir, defaults: { terminal: terminalDefaults(config) } })
   const presets = configuredTiles(config) as TilePreset[]
-  const map = new MapSurface(surfaces, presets)
+  const map = new MapSurface(surfaces, presets, { tilesPerPrincipal: config.limits.tilesPerPrincipal })
   gateway.addSurface(map)
   const mapChanged = (): void => map.tilesChanged()
   events.on('tile', mapChanged)

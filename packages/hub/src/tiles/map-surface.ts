@@ -52,7 +52,7 @@ const MAP_ACTIONS = actionSet<MapSurface>([
       y: z.number().optional(),
     }),
     output: z.object({ tile: z.string(), kind: z.string(), x: z.number(), y: z.number() }),
-    run: async (input, { surface }) => surface.open(input),
+    run: async (input, { surface, actor }) => surface.open(input, actor),
   }),
   mapAction({
     id: 'close',
@@ -103,13 +103,31 @@ export class MapSurface implements Surface {
   readonly manager: SurfaceManager
   readonly #presets: readonly TilePreset[]
   #changed: ((frame?: Frame) => void) | null = null
+  /** Who opened each tile still open: a principal may hold at most `#perPrincipal` (a shell, a browser context each). */
+  readonly #openedBy = new Map<string, string>()
+  readonly #perPrincipal: number
 
-  constructor(manager: SurfaceManager, presets: readonly TilePreset[] = []) {
+  constructor(manager: SurfaceManager, presets: readonly TilePreset[] = [], options: { tilesPerPrincipal?: number } = {}) {
     this.manager = manager
     this.#presets = presets
+    this.#perPrincipal = options.tilesPerPrincipal ?? Number.POSITIVE_INFINITY
   }
 
-  async open(input: { kind?: string | undefined; preset?: string | undefined; config?: Record<string, unknown> | undefined; title?: string | undefined; x?: number | undefined; y?: number | undefined }): Promise<{ tile: string; kind: string; x: number; y: number }> {
+  /** Refuses an open past the principal's limit, counting the tiles it opened that are still on the map. */
+  #checkRoom(actor: string): void {
+    const open = new Set(this.manager.list().map((tile) => tile.id))
+    for (const id of this.#openedBy.keys()) if (!open.has(id)) this.#openedBy.delete(id)
+    const held = [...this.#openedBy.values()].filter((who) => who === actor).length
+    if (held >= this.#perPrincipal) {
+      throw new TesseraError('rate_limited', `"${actor}" already has ${held} tiles open (limits.tilesPerPrincipal); close one first`, { expected: `at most ${this.#perPrincipal}`, found: held })
+    }
+  }
+
+  async open(
+    input: { kind?: string | undefined; preset?: string | undefined; config?: Record<string, unknown> | undefined; title?: string | undefined; x?: number | undefined; y?: number | undefined },
+    actor = 'hub',
+  ): Promise<{ tile: string; kind: string; x: number; y: number }> {
+    this.#checkRoom(actor)
     let kind = input.kind
     let config: Record<string, unknown> = {}
     let placement: Record<string, unknown> = {}
@@ -135,6 +153,7 @@ export class MapSurface implements Surface {
       ...(input.x === undefined ? {} : { x: input.x }),
       ...(input.y === undefined ? {} : { y: input.y }),
     })
+    this.#openedBy.set(tile.id, actor)
     // What an agent (or the hub) just opened is what it means to work with next.
     this.manager.focus(tile.id)
     return { tile: tile.id, kind, x: tile.x, y: tile.y }
