@@ -41,6 +41,7 @@ import { type StepEnd, toErrorShape } from './steps/step-end.js'
 import { redactContent } from './redaction/redact-content.js'
 import { redactJson, sensitiveKeysOfSchema } from './redaction/redact-json.js'
 import type { StoredBlob, TraceStore } from './trace/store.js'
+import { DEFAULT_TRACED_OUTPUT, tracedOutput, type TracedOutputLimits } from './trace/traced-output.js'
 
 export { toErrorShape } from './steps/step-end.js'
 
@@ -53,6 +54,8 @@ export interface GatewayOptions {
   now?: () => number
   /** The frame cache the host reads through too; one is made when absent. */
   frames?: FrameCache
+  /** How large outputs go to the trace (traced-output.ts). */
+  tracedOutput?: Partial<TracedOutputLimits>
 }
 
 export interface RequestContext {
@@ -98,6 +101,7 @@ const DEADLINE_MARGIN_MS = 5_000
 export class Gateway {
   readonly session: string
   readonly policy: PolicyEngine
+  readonly #outputLimits: TracedOutputLimits
   readonly approvals: ApprovalBook
   readonly #store: TraceStore
   readonly #surfaces = new Map<string, Surface>()
@@ -118,6 +122,7 @@ export class Gateway {
     this.frames = options.frames ?? new FrameCache()
     this.policy = options.policy instanceof PolicyEngine ? options.policy : new PolicyEngine(options.policy ?? {})
     this.approvals = new ApprovalBook(options.store)
+    this.#outputLimits = { ...DEFAULT_TRACED_OUTPUT, ...options.tracedOutput }
     this.session = options.session ?? `s_${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}_${randomUUID().slice(0, 8)}`
     this.#timeoutMs = options.dispatchTimeoutMs ?? 30_000
     this.#now = options.now ?? Date.now
@@ -507,7 +512,9 @@ export class Gateway {
     const diff = stateDiff(frame.state, next.state)
     const extra: Partial<ActionResult> = { diff, delta: frameDelta(frame, next), nextFrameId: next.id, frameId: frame.id }
     // The agent reads an output with its secrets replaced by typed markers, unless a person let this one through.
-    if (output !== undefined) extra.output = req.surface.revealsSecrets?.(call) === true ? output : redactContent(output)
+    // Scanned once: the agent reads it so unless a person let its secrets through; the trace always does.
+    const scanned = output === undefined ? undefined : redactContent(output)
+    if (output !== undefined) extra.output = req.surface.revealsSecrets?.(call) === true ? output : scanned
     const budgetKey = `${req.session}:${risk}`
     this.#budgetUsed.set(budgetKey, (this.#budgetUsed.get(budgetKey) ?? 0) + 1)
     const post = this.#conditions.check(
@@ -516,7 +523,8 @@ export class Gateway {
       'postcondition_failed',
     )
     const traced: JsonObject = { status: post?.status ?? 'completed', diff: diff as unknown as JsonValue, nextFrameId: next.id }
-    if (output !== undefined) traced.output = redactJson(output)
+    // A large output goes to the blobs, scanned, once; the event keeps a reference (traced-output.ts).
+    if (scanned !== undefined) traced.output = tracedOutput(redactJson(scanned), this.#outputLimits, req.blobs)
     if (post) {
       traced.error = post.error as unknown as JsonValue
       this.#record(req, 'failed', frame.id, traced)

@@ -69,8 +69,14 @@ export const HubConfig = z.object({
       eventSocketsPerPrincipal: z.number().int().positive().default(16),
       /** Tiles one principal may have open at once (each terminal is a shell and a PTY); an open past it is refused, rate_limited. */
       tilesPerPrincipal: z.number().int().positive().default(16),
+      /**
+       * The most of one action's output the trace keeps (JSON characters). Outputs over 64 KiB
+       * are stored once by content hash and referenced from their event; longer than this,
+       * they are cut and the event says so. The agent always gets the whole output.
+       */
+      traceOutputChars: z.number().int().min(65_536).default(1_048_576),
     })
-    .default({ bodyBytes: 1_048_576, requestsPerMinute: 6000, dispatchTimeoutMs: 30_000, mcpSessionIdleMs: 1_800_000, mcpSessionsPerPrincipal: 32, eventSocketsPerPrincipal: 16, tilesPerPrincipal: 16 }),
+    .default({ bodyBytes: 1_048_576, requestsPerMinute: 6000, dispatchTimeoutMs: 30_000, mcpSessionIdleMs: 1_800_000, mcpSessionsPerPrincipal: 32, eventSocketsPerPrincipal: 16, tilesPerPrincipal: 16, traceOutputChars: 1_048_576 }),
   terminals: z
     .object({
       /**

@@ -64,7 +64,7 @@ export async function startHub(config: HubConfig, options: { writeHubFile?: bool
   const checkpoints = new CheckpointLog(config.dataDir, loadOrCreateCheckpointKey(config.dataDir))
   events.on('trace', (appended) => checkpoints.note(appended))
   const store = observeStore(await openStore(spec), events)
-  const gateway = new Gateway({ store, policy: config.policy, dispatchTimeoutMs: config.limits.dispatchTimeoutMs })
+  const gateway = new Gateway({ store, policy: config.policy, dispatchTimeoutMs: config.limits.dispatchTimeoutMs, tracedOutput: { maxChars: config.limits.traceOutputChars } })
   const surfaces = new SurfaceManager(gateway, events, { kinds, dataDir: resolve(config.dataDir), baseDir, defaults: { terminal: terminalDefaults(config) } })
   const presets = configuredTiles(config) as TilePreset[]
   const map = new MapSurface(surfaces, presets, { tilesPerPrincipal: config.limits.tilesPerPrincipal })
