@@ -49,6 +49,8 @@ export * from './shell-types.js'
 
 /** Longest a stderr chunk waits for the PTY stream to reach a line start before it is shown anyway. */
 const STDERR_HOLD_MS = 30
+/** How long a kill waits for the shell's prompt to come back before it answers anyway. */
+const KILL_SETTLE_MS = 2000
 const HISTORY_LENGTH = 100
 
 /**
@@ -431,6 +433,12 @@ export class ShellSession {
       signalQuietly(-foreground, signal)
     }
     const result: KillResult = { killed, restarted: false, signal }
+    if (killed.length > 0) {
+      // bash reaps the group and shows its prompt a moment later: answer then, so a command
+      // sent right after the kill finds the terminal idle instead of busy with the dead one.
+      const back = await this.#waitUntil(() => this.promptReady || this.#exited !== null || this.#closed, KILL_SETTLE_MS)
+      if (!back) result.note = `the shell had not shown its prompt ${KILL_SETTLE_MS} ms after the kill; wait_for the prompt`
+    }
     if (killed.length === 0) {
       result.note = this.busy
         ? 'only the shell itself is in the foreground (a builtin or a shell loop runs); interrupt it, or kill with restart: true'
