@@ -8,7 +8,7 @@ import { postgresAvailable, type RunningPostgres, startPostgres } from '../../pa
 import { makeTempDir, type TempDir } from '../../packages/gateway/test-support/tmp.js'
 import { agent } from '../support/principals.js'
 
-const approvers = Array.from({ length: 4 }, (_, n) => ({ id: `human:approver-${n}`, roles: ['approver'] }))
+const approvers = Array.from({ length: 4 }, (_, n) => ({ id: `human:approver-${n}`, roles: ['approver' as const] }))
 
 async function events(store: TraceStore, session: string): Promise<TraceEvent[]> {
   const all: TraceEvent[] = []

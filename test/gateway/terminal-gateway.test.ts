@@ -71,7 +71,7 @@ describe('a real terminal behind the gateway', () => {
   })
   it('an approval binds to what names mean in the shell and where it runs: a redefined rm or another directory makes it stale, saying which', async () => {
     const { gateway, terminal } = await setup()
-    const alice = { id: 'alice', roles: ['approver'] }
+    const alice = { id: 'alice', roles: ['approver' as const] }
     expect((await gateway.request({ surface: 'term-1', action: 'execute', input: { command: 'cd "$(mktemp -d)" && mkdir -p build precious' } }, agent)).status).toBe('completed')
     const before = terminal.session.definitions
     const asked = await gateway.request({ surface: 'term-1', action: 'execute', input: { command: 'rm -rf ./build' } }, agent)

@@ -6,7 +6,7 @@ import { removeDir, startTestHub } from '../support/hub.js'
 import { runCli } from '../support/run-cli.js'
 
 const SESSION = 'anchored'
-const agent = { id: 'agent', roles: ['agent'] }
+const agent = { id: 'agent', roles: ['agent' as const] }
 
 describe('trace anchoring: heads signed outside the store', () => {
   let dataDir: string
