@@ -8,7 +8,9 @@
 //   - how long `tessera --help` and `tessera approvals list` take to start, against a bare
 //     `node -e 0`.
 // Tokens are counted with gpt-tokenizer's o200k_base encoding on exactly what the client
-// received: the text parts joined, the structuredContent as JSON, the tools as JSON.
+// received: the text parts joined, the structuredContent as JSON, the tools as JSON. Claude
+// Code and VS Code hand a model the JSON of structuredContent alone when a result has one, so
+// the structured column is what their agents read; it is set against the peer's text too.
 //
 // The peers are installed at run time, once, into scratch folders outside the repo (never
 // into package.json), with --ignore-scripts and no browser download: only their tool lists
@@ -178,7 +180,7 @@ export async function benchLeanResults() {
         peer = `${peerTokens}${first.isError ? ' (answered with an error)' : ''}`
         ok &&= text <= peerTokens
       }
-      rows.push([`${label}: Tessera \`${ourTool}\` text / structured tokens; peer DesktopCommander \`${peerTool}\` text tokens`, `${text} / ${structured}${within ? '' : ' (structured > 1.5 × text)'}; ${peer}`])
+      rows.push([`${label}: Tessera \`${ourTool}\` text / structured tokens; peer DesktopCommander \`${peerTool}\` text tokens; structured / peer`, `${text} / ${structured}${within ? '' : ' (structured > 1.5 × text)'}; ${peer}; ${dc ? fmt(structured / Number.parseInt(peer, 10), 2) : '-'}`])
     }
     const startup = await cliStartup(dataDir)
     rows.push(

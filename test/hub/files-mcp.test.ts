@@ -24,17 +24,22 @@ describe('file tools over MCP, through the gateway', () => {
     const client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
     const listed = result(await client.callTool({ name: 'file_list', arguments: { path: '/' } }))
     expect(listed.status).toBe('completed')
-    const entries = (listed.output as { files: Array<{ name: string; file_type: string; x: number; y: number; color: number }> }).files
-    expect(entries.map((e) => e.name)).toEqual(expect.arrayContaining(['notes', 'src', 'README.md', 'claims.csv']))
-    expect(entries[0]).toMatchObject({ file_type: 'directory', x: expect.any(Number), y: expect.any(Number), color: expect.any(Number) })
+    // What a model reads: directories, and files with their sizes.
+    expect(listed.output).toEqual({ path: '/', dirs: ['notes', 'src'], files: { 'README.md': expect.any(Number), 'claims.csv': expect.any(Number) } })
+    // What a program asks for: the protocol's FileInfo per entry, cell place and colour included.
+    const full = (await client.callTool({ name: 'file_list', arguments: { path: '/' }, _meta: { 'tessera/output': 'full' } }))._meta?.['tessera/output'] as { files: Array<Record<string, unknown>> }
+    expect(full.files.map((e) => e.name)).toEqual(['notes', 'src', 'README.md', 'claims.csv'])
+    expect(full.files[0]).toMatchObject({ file_type: 'directory', permissions: expect.any(String), x: expect.any(Number), y: expect.any(Number), color: expect.any(Number) })
 
     const navigated = result(await client.callTool({ name: 'file_navigate', arguments: { path: '/notes' } }))
-    expect(navigated.output).toMatchObject({ success: true, files_count: 1 })
+    expect(navigated.output).toEqual({ path: '/notes', files_count: 1 })
     const found = result(await client.callTool({ name: 'file_find', arguments: { pattern: '**/*.ts', path: '/' } }))
-    expect((found.output as { matches: Array<{ path: string }> }).matches.map((m) => m.path).sort()).toEqual(['/src/payout-check.ts', '/src/payout.ts'])
+    expect(found.output).toEqual({ matches: ['/src/payout-check.ts', '/src/payout.ts'] })
 
     const read = result(await client.callTool({ name: 'file_read', arguments: { path: '/notes/todo.md' } }))
-    expect(read.output).toMatchObject({ encoding: 'utf8', truncated: false, content: expect.stringContaining('c-1002') })
+    expect(read.output).toEqual({ content: expect.stringContaining('c-1002') })
+    const part = result(await client.callTool({ name: 'file_read', arguments: { path: '/notes/todo.md', max_bytes: 4 } }))
+    expect(part.output).toMatchObject({ truncated: true, offset: 0, bytes_read: 4, next_offset: 4, size: expect.any(Number) })
 
     const written = result(await client.callTool({ name: 'file_write', arguments: { path: '/notes/new.md', content: 'hello from an agent\n' } }))
     expect(written.status).toBe('completed')

@@ -1,7 +1,10 @@
 import { Ajv } from 'ajv'
+import { encode } from 'gpt-tokenizer/encoding/o200k_base'
 import { describe, expect, it, vi } from 'vitest'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { connectHttpClient, resultText, startTestHub, toolAnswer, useTestHub } from '../support/hub.js'
+
+const tokens = (text: string): number => encode(text).length
 
 type Tool = Awaited<ReturnType<Client['listTools']>>['tools'][number]
 
@@ -12,6 +15,8 @@ async function call(client: Client, tools: readonly Tool[], name: string, args: 
   if (!answer.isError && tool?.outputSchema !== undefined) {
     const validate = new Ajv({ strict: false }).compile(tool.outputSchema)
     expect(validate(answer.structuredContent), `${name}: ${JSON.stringify(validate.errors)}`).toBe(true)
+    // What a client that shows structuredContent alone reads costs at most half again the text.
+    expect(tokens(JSON.stringify(answer.structuredContent)), `${name} ${JSON.stringify(answer.structuredContent)}`).toBeLessThanOrEqual(1.5 * tokens(resultText(answer)))
   }
   return { text: resultText(answer), structured: answer.structuredContent, meta: answer._meta, isError: answer.isError === true }
 }
@@ -24,13 +29,19 @@ describe('lean results: a completed seed tool answers with its output alone', ()
     const { tools } = await client.listTools()
     const hello = await call(client, tools, 'terminal_execute', { command: 'echo hello' })
     expect(hello.text).toBe('hello\n[exit 0]')
-    expect(hello.structured).toEqual({ stdout: 'hello\n', stderr: '', exit_code: 0, success: true })
+    // Claude Code and VS Code hand a model structuredContent alone when there is one: it is as lean as the text.
+    expect(hello.structured).toEqual({ stdout: 'hello', exit_code: 0 })
+    expect(tokens(JSON.stringify(hello.structured))).toBeLessThanOrEqual(1.5 * tokens(hello.text))
     const frame = await t.hub.ctx.gateway.frames.current('term-1')
     expect(hello.text).not.toContain(frame.id.slice(0, 12))
     expect(hello.text).not.toMatch(/req_|request|frame/)
     const mixed = await call(client, tools, 'terminal_execute', { command: 'echo out; echo err >&2; cd notes; (exit 3)' })
     expect(mixed.text).toBe(`out\nstderr:\nerr\n[exit 3 · cwd ${String(mixed.structured?.cwd)}]`)
-    expect(mixed.structured).toMatchObject({ exit_code: 3, success: false, cwd: expect.stringMatching(/demo-files\/notes$/) })
+    expect(mixed.structured).toEqual({ stdout: 'out', stderr: 'err', exit_code: 3, cwd: expect.stringMatching(/demo-files\/notes$/) })
+    // A program asks for the protocol's CommandResult as well, and gets it in _meta.
+    const full = await client.callTool({ name: 'terminal_execute', arguments: { command: 'true' }, _meta: { 'tessera/output': 'full' } })
+    expect(full.structuredContent).toEqual({ exit_code: 0 })
+    expect(full._meta?.['tessera/output']).toEqual({ stdout: '', stderr: '', exit_code: 0, success: true })
     // The whole result, ids and delta included, stays in the trace.
     const tail = resultText(await client.callTool({ name: 'trace_tail', arguments: { limit: 40 } }))
     expect(tail).toMatch(/completed agent term-1\/execute/)
@@ -44,18 +55,23 @@ describe('lean results: a completed seed tool answers with its output alone', ()
     for (const name of ['terminal_execute', 'terminal_list', 'terminal_create', 'file_list', 'file_find', 'file_read', 'file_write', 'file_edit', 'file_navigate', 'run_in_new_terminal', 'find_and_edit']) {
       expect(tools.find((tool) => tool.name === name)?.outputSchema, name).toMatchObject({ type: 'object' })
     }
-    expect((await call(client, tools, 'file_list', { path: '/' })).text).toMatch(/^notes\/\nsrc\/\nREADME\.md \d+\nclaims\.csv \d+$/)
-    expect((await call(client, tools, 'file_find', { pattern: '*.md' })).text).toBe('/README.md\n/notes/todo.md')
-    expect((await call(client, tools, 'file_read', { path: '/notes/todo.md' })).structured).toMatchObject({ path: '/notes/todo.md', encoding: 'utf8' })
+    // A listing and a search read as their lean JSON, text and structured alike.
+    const listed = await call(client, tools, 'file_list', { path: '/' })
+    expect(listed.text).toMatch(/^\{"path":"\/","dirs":\["notes","src"\],"files":\{"README\.md":\d+,"claims\.csv":\d+\}\}$/)
+    expect(JSON.parse(listed.text)).toEqual(listed.structured)
+    expect((await call(client, tools, 'file_find', { pattern: '*.md' })).text).toBe('{"matches":["/README.md","/notes/todo.md"]}')
+    expect((await call(client, tools, 'file_find', { pattern: 'no*', path: '/' })).structured).toEqual({ matches: ['/notes/'] })
+    const read = await call(client, tools, 'file_read', { path: '/notes/todo.md' })
+    expect(read.structured).toEqual({ content: read.text })
     expect((await call(client, tools, 'file_write', { path: '/lean.txt', content: 'one two' })).text).toBe('wrote /lean.txt (7 bytes, new file)')
     expect((await call(client, tools, 'file_edit', { path: '/lean.txt', old_text: 'two', new_text: '2' })).text).toBe('edited /lean.txt: 1 replacement')
     expect((await call(client, tools, 'file_navigate', { path: '/notes' })).text).toBe('now in /notes (1 entries)')
     await call(client, tools, 'file_navigate', { path: '/' })
     const created = await call(client, tools, 'terminal_create', {})
     const id = String(created.structured?.terminal_id)
-    expect(created.text).toMatch(new RegExp(`^${id} at \\d+,\\d+$`))
-    const listed = await call(client, tools, 'terminal_list', {})
-    expect(listed.text.split('\n')).toHaveLength(2)
+    expect(JSON.parse(created.text)).toEqual({ terminal_id: id, x: expect.any(Number), y: expect.any(Number) })
+    const terminals = await call(client, tools, 'terminal_list', {})
+    expect((terminals.structured as { terminals: unknown[] }).terminals).toHaveLength(2)
     const ran = await call(client, tools, 'run_in_new_terminal', { command: 'echo composite' })
     expect(ran.text).toMatch(/^term-\d+\ncomposite\n\[exit 0\]$/)
     for (const terminal of [id, String(ran.structured?.terminal_id)]) await call(client, tools, 'terminal_close', { terminal_id: terminal })
@@ -79,14 +95,14 @@ describe('lean results: a completed seed tool answers with its output alone', ()
     const { tools } = await client.listTools()
     await call(client, tools, 'terminal_execute', { command: 'cd notes' })
     const exited = await call(client, tools, 'terminal_execute', { command: 'exit 4' })
-    expect(exited.structured).toMatchObject({ exit_code: 4, success: false, shell_restarted: true, cwd: expect.stringMatching(/notes$/) })
+    expect(exited.structured).toMatchObject({ exit_code: 4, shell_restarted: true, cwd: expect.stringMatching(/notes$/) })
     expect(exited.text).toMatch(/^\[exit 4 · new shell in .*notes\]$/)
     const next = await call(client, tools, 'terminal_execute', { command: 'pwd' })
-    expect(next.structured).toMatchObject({ exit_code: 0, stdout: expect.stringMatching(/notes\n$/) })
+    expect(next.structured).toMatchObject({ exit_code: 0, stdout: expect.stringMatching(/notes$/) })
     const script = await call(client, tools, 'terminal_execute', { command: "printf 'exit 9\\n' > /tmp/tessera-exit.sh && . /tmp/tessera-exit.sh" })
     expect(script.structured).toMatchObject({ exit_code: 9, shell_restarted: true })
-    const history = await call(client, tools, 'terminal_list', {})
-    expect((history.structured as { terminals: Array<{ id: string; command_history: string[] }> }).terminals.find((x) => x.id === 'term-1')?.command_history.slice(-3)).toEqual([
+    const history = (await client.callTool({ name: 'terminal_list', arguments: {}, _meta: { 'tessera/output': 'full' } }))._meta?.['tessera/output'] as { terminals: Array<{ id: string; command_history: string[] }> }
+    expect(history.terminals.find((x) => x.id === 'term-1')?.command_history.slice(-3)).toEqual([
       'exit 4',
       'pwd',
       "printf 'exit 9\\n' > /tmp/tessera-exit.sh && . /tmp/tessera-exit.sh",

@@ -18,9 +18,12 @@ describe('terminal tools over MCP, through the gateway', () => {
     for (const name of ['terminal_create', 'terminal_list', 'terminal_focus', 'terminal_close', 'terminal_execute', 'terminal_start', 'terminal_read', 'terminal_input', 'terminal_wait_for', 'terminal_interrupt', 'run_in_new_terminal', 'find_and_edit']) {
       expect(names).toContain(name)
     }
+    // A model reads the lean list; a program that asks gets the protocol's TerminalInfo, screen included.
     const list = result(await client.callTool({ name: 'terminal_list', arguments: {} }))
-    expect(list.output).toEqual({ terminals: [expect.objectContaining({ id: 'term-1', focused: true, busy: false, width: 1024, height: 768, command_history: [] })] })
-    expect((list.output as { terminals: Array<{ lines: string[] }> }).terminals[0]?.lines[0]).toMatch(/demo-files #/)
+    expect(list.output).toEqual({ terminals: [{ id: 'term-1', working_dir: expect.stringMatching(/demo-files$/), status: expect.any(String), focused: true }] })
+    const full = (await client.callTool({ name: 'terminal_list', arguments: {}, _meta: { 'tessera/output': 'full' } }))._meta?.['tessera/output'] as { terminals: Array<Record<string, unknown>> }
+    expect(full.terminals).toEqual([expect.objectContaining({ id: 'term-1', focused: true, busy: false, width: 1024, height: 768, command_history: [] })])
+    expect((full.terminals[0]?.lines as string[])[0]).toMatch(/demo-files #/)
     await client.close()
   })
 
@@ -29,8 +32,8 @@ describe('terminal tools over MCP, through the gateway', () => {
     const first = result(await client.callTool({ name: 'terminal_execute', arguments: { command: 'cd notes && export GREETING=hi' } }))
     expect(first.status).toBe('completed')
     const second = result(await client.callTool({ name: 'terminal_execute', arguments: { command: 'pwd; echo "$GREETING"; echo oops >&2; (exit 3)' } }))
-    expect(second.output).toMatchObject({ exit_code: 3, success: false, stderr: 'oops\n' })
-    expect((second.output as { stdout: string }).stdout).toMatch(/demo-files\/notes\nhi\n/)
+    expect(second.output).toMatchObject({ exit_code: 3, stderr: 'oops' })
+    expect((second.output as { stdout: string }).stdout).toMatch(/demo-files\/notes\nhi$/)
     const risky = result(await client.callTool({ name: 'terminal_execute', arguments: { command: 'rm -rf ../src' } }))
     expect(risky.status).toBe('awaiting_approval')
     await client.close()
@@ -39,8 +42,8 @@ describe('terminal tools over MCP, through the gateway', () => {
   it('creates, focuses, runs in and closes terminal tiles; composites pass the gateway step by step', async () => {
     const client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
     const ran = await client.callTool({ name: 'run_in_new_terminal', arguments: { command: 'echo composite', x: 2200, y: 0 } })
-    const { terminal_id: created, output } = ran.structuredContent as { terminal_id: string; output: { stdout: string } }
-    expect(output.stdout).toBe('composite\n')
+    const { terminal_id: created, ...output } = ran.structuredContent as { terminal_id: string; stdout: string }
+    expect(output).toEqual({ stdout: 'composite', exit_code: 0 })
     const tiles = (await client.callTool({ name: 'surfaces_list', arguments: {} })).structuredContent as { surfaces: Array<{ id: string; kind: string; x: number }> }
     expect(tiles.surfaces).toContainEqual(expect.objectContaining({ id: created, kind: 'terminal', x: 2200 }))
     expect(result(await client.callTool({ name: 'terminal_focus', arguments: { terminal_id: created } })).status).toBe('completed')
@@ -78,7 +81,7 @@ describe('terminal tools over MCP, through the gateway', () => {
     expect(result(await client.callTool({ name: 'terminal_start', arguments: { terminal_id: id, command: 'sleep 300' } })).status).toBe('completed')
     expect(result(await client.callTool({ name: 'terminal_kill', arguments: { terminal_id: id } })).status).toBe('completed')
     const after = result(await client.callTool({ name: 'terminal_execute', arguments: { terminal_id: id, command: 'echo still-here' } }))
-    expect((after.output as { stdout: string }).stdout).toBe('still-here\n')
+    expect(after, JSON.stringify(after.result ?? after.text)).toMatchObject({ status: 'completed', output: { stdout: 'still-here', exit_code: 0 } })
     const tail = text(await client.callTool({ name: 'trace_tail', arguments: { limit: 80 } }))
     for (const action of ['start', 'input', 'wait_for', 'read', 'interrupt', 'kill', 'execute']) expect(tail).toContain(`completed agent ${id}/${action}`)
     await client.callTool({ name: 'terminal_close', arguments: { terminal_id: id } })

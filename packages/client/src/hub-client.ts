@@ -96,14 +96,16 @@ export class HubClient {
   /**
    * Calls a hub tool and returns the action's output; throws unless it completed. A seed tool
    * answers a completed call with its output alone, anything else with the gateway's envelope
-   * or an error in `_meta` (other tools: `{result}` or `{error}` as structuredContent).
+   * or an error in `_meta` (other tools: `{result}` or `{error}` as structuredContent). A seed
+   * tool's structuredContent is the lean form a model reads; this asks for the whole output
+   * (the protocol's CommandResult, FileInfo …) in `_meta` as well.
    */
   async tool(name: string, args: JsonObject): Promise<unknown> {
     // The hub reports progress while a call runs (a long command, a person deciding); each
     // report restarts the request timeout, so a call lasts as long as it needs.
-    const response = await this.client.callTool({ name, arguments: args }, undefined, { onprogress: () => undefined, resetTimeoutOnProgress: true })
+    const response = await this.client.callTool({ name, arguments: args, _meta: { 'tessera/output': 'full' } }, undefined, { onprogress: () => undefined, resetTimeoutOnProgress: true })
     const structured = response.structuredContent as { result?: ActionResult; error?: { code: string; message: string } } | undefined
-    const meta = response._meta as { 'tessera/result'?: ActionResult; 'tessera/error'?: { code: string; message: string } } | undefined
+    const meta = response._meta as { 'tessera/result'?: ActionResult; 'tessera/error'?: { code: string; message: string }; 'tessera/output'?: unknown } | undefined
     const envelope = meta?.['tessera/result'] ?? (structured?.result && typeof structured.result === 'object' && 'status' in structured.result ? structured.result : undefined)
     if (envelope !== undefined) {
       if (envelope.status !== 'completed') throw new ActionNotCompleted(envelope)
@@ -114,7 +116,7 @@ export class HubClient {
       const text = (response.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n')
       throw new TesseraError((error?.code as never) ?? 'internal', error?.message ?? text)
     }
-    return structured
+    return meta?.['tessera/output'] ?? structured
   }
 
   async runCommand(command: string, options: { terminalId?: string; timeoutMs?: number } = {}): Promise<CommandResult> {

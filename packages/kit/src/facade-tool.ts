@@ -1,4 +1,5 @@
 import type { ActionContract, ActionResult, Frame, JsonObject, JsonValue, Risk } from '@tessera/protocol'
+import type { LeanForm } from './lean-form.js'
 
 /** One tile as a tool sees it. */
 export interface TileSummary {
@@ -18,8 +19,11 @@ export interface ToolContext {
   frame(tile: string): Promise<Frame>
 }
 
-/** A tool's answer: an action's result (shown as the gateway's answer), or a composite's own JSON. */
-export type ToolAnswer = { result: ActionResult } | { json: JsonObject; text?: string }
+/**
+ * A tool's answer: an action's result (shown as the gateway's answer), or a composite's own
+ * JSON — lean already, with `full` the whole of it for a client that asks (see LeanForm).
+ */
+export type ToolAnswer = { result: ActionResult } | { json: JsonObject; text?: string; full?: JsonObject }
 
 /**
  * A named MCP tool a kind declares (`file_write`, `terminal_execute`, `run_in_new_terminal`).
@@ -32,14 +36,17 @@ export interface FacadeTool {
   /** The highest risk the tool can reach: MCP annotations come from it. */
   risk: Risk
   /**
-   * The JSON Schema (type object) of what a completed call answers: its output is the
-   * result's `structuredContent`, validated by clients against this.
+   * The JSON Schema (type object) of what a completed call answers as `structuredContent`
+   * (the output's lean form when there is one), validated by clients against this.
    */
   outputSchema?: JsonObject
+  /** The lean form of a completed call's output (LeanForm.of); without it, the output itself. */
+  lean?: (output: JsonValue) => JsonObject
   /**
-   * A completed call's output as the model reads it, compactly (a command's stdout and exit
-   * code, a listing one entry per line). Without it the output is shown as JSON. Any other
-   * status is answered with the gateway's envelope instead.
+   * A completed call's output as the model reads it where raw text reads better than JSON (a
+   * command's stdout and exit code, a file's content). Without it the text is the JSON of the
+   * structured answer, as MCP recommends. Any other status is answered with the gateway's
+   * envelope instead.
    */
   text?: (output: JsonValue) => string
   run(args: JsonObject, ctx: ToolContext): Promise<ToolAnswer>
@@ -56,6 +63,8 @@ export interface ActionFacadeOptions {
   tile?: string
   /** How a completed call's output reads (see FacadeTool.text). */
   text?: (output: JsonValue) => string
+  /** What a completed call answers as structuredContent; default the contract's whole output. */
+  lean?: LeanForm
   /** The highest risk a call can reach when the surface raises it (ActionSet.maxRisk); default the contract's. */
   maxRisk?: Risk
 }
@@ -75,13 +84,14 @@ export function actionFacade(options: ActionFacadeOptions): FacadeTool {
       ...(options.tile === undefined ? { [arg]: { type: 'string' } } : {}),
     },
   }
-  const output = options.contract.outputSchema
+  const output = options.lean?.schema ?? options.contract.outputSchema
   return {
     name: options.name,
     description: options.description,
     inputSchema,
     risk: options.maxRisk ?? options.contract.risk,
     ...(output !== undefined && output.type === 'object' ? { outputSchema: output } : {}),
+    ...(options.lean === undefined ? {} : { lean: options.lean.of }),
     ...(options.text === undefined ? {} : { text: options.text }),
     async run(args, ctx) {
       const { [arg]: named, ...input } = args

@@ -43,6 +43,15 @@ interface CallScope {
   progress: CallProgress
   /** Aborted when the client cancels the call. */
   signal: AbortSignal
+  /** The client asked for a seed tool's whole output as well (`_meta: {"tessera/output": "full"}`). */
+  wantsFull: boolean
+}
+
+/** The request `_meta` key by which a program (the project's client) asks for whole outputs, and the answer's key that holds one. */
+const FULL_OUTPUT = 'tessera/output'
+
+function isJsonObject(value: JsonValue): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
 function objectArg(args: Record<string, unknown>, key: string): JsonValue | undefined {
@@ -127,7 +136,8 @@ export class McpSession {
       try {
         const args = { ...request.params.arguments }
         const waitMs = takeWaitMs(args, this.#ctx.config.approvals.waitMs)
-        return this.#shapedFor(request.params.name, await this.#call(request.params.name, args, { callId: extra.requestId, waitMs, progress, signal: extra.signal }))
+        const wantsFull = request.params._meta?.[FULL_OUTPUT] === 'full'
+        return this.#shapedFor(request.params.name, await this.#call(request.params.name, args, { callId: extra.requestId, waitMs, progress, signal: extra.signal, wantsFull }))
       } catch (error) {
         return this.#shapedFor(request.params.name, errorResult(error))
       } finally {
@@ -200,7 +210,7 @@ export class McpSession {
         const facade = this.#ctx.tools.facade(name)
         if (facade) {
           this.#requireActing()
-          return this.#facadeAnswer(facade, await facade.run(args as JsonObject, this.#toolContext(scope)))
+          return this.#facadeAnswer(facade, await facade.run(args as JsonObject, this.#toolContext(scope)), scope.wantsFull)
         }
         const tool = await this.#ctx.toolList.actionTool(name)
         if (tool === undefined) {
@@ -230,13 +240,17 @@ export class McpSession {
   }
 
   /**
-   * A façade answers like the tool it stands for: a completed call with its output alone (the
-   * kind's compact text, the output object as structuredContent, valid against the tool's
-   * outputSchema); anything else with the gateway's envelope. The whole result, delta and ids
-   * included, is in the trace.
+   * A façade answers like the tool it stands for: a completed call with its output alone — the
+   * lean form as structuredContent (valid against the tool's outputSchema), and as text the
+   * kind's raw rendering or else that same JSON; anything else with the gateway's envelope.
+   * The whole result, delta and ids included, is in the trace; the whole output also in
+   * `_meta` when the client asked for it.
    */
-  async #facadeAnswer(facade: FacadeTool, answer: ToolAnswer): Promise<CallToolResult> {
-    if ('json' in answer) return { content: [{ type: 'text', text: answer.text ?? JSON.stringify(answer.json) }], structuredContent: answer.json }
+  async #facadeAnswer(facade: FacadeTool, answer: ToolAnswer, wantsFull: boolean): Promise<CallToolResult> {
+    if ('json' in answer) {
+      const full = wantsFull && answer.full !== undefined ? { _meta: { [FULL_OUTPUT]: answer.full } } : {}
+      return { content: [{ type: 'text', text: answer.text ?? JSON.stringify(answer.json) }], structuredContent: answer.json, ...full }
+    }
     const result = answer.result
     if (result.status !== 'completed') {
       const envelope = await this.#resultAnswer(result)
@@ -245,9 +259,13 @@ export class McpSession {
       return facade.outputSchema === undefined ? envelope : { ...envelope, isError: true }
     }
     const output = result.output ?? null
-    const text = facade.text ? facade.text(output) : JSON.stringify(output)
-    const structured = output !== null && typeof output === 'object' && !Array.isArray(output) ? { structuredContent: output } : {}
-    return { content: [{ type: 'text', text }], ...structured }
+    const lean = facade.lean ? facade.lean(output) : isJsonObject(output) ? output : undefined
+    const text = facade.text ? facade.text(output) : JSON.stringify(lean ?? output)
+    return {
+      content: [{ type: 'text', text }],
+      ...(lean === undefined ? {} : { structuredContent: lean }),
+      ...(wantsFull ? { _meta: { [FULL_OUTPUT]: output } } : {}),
+    }
   }
 
   async #request(surface: string, action: string, input: JsonValue | undefined, frameId: unknown, scope: CallScope, target?: string): Promise<CallToolResult> {

@@ -2,7 +2,8 @@ import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs'
 import { actionFacade, defineKind } from '@tessera/kit'
 import { z } from 'zod'
 import { FILE_ACTIONS } from './file-actions.js'
-import { editText, findText, listText, navigateText, readText, writeText } from './result-texts.js'
+import { editAnswer, findAnswer, listAnswer, navigateAnswer, readAnswer, writeAnswer } from './lean-answers.js'
+import { editText, navigateText, readText, writeText } from './result-texts.js'
 import { createFileSurface } from './file-surface.js'
 
 const RootConfig = z.strictObject({
@@ -33,13 +34,14 @@ export const FilesConfig = z.strictObject({
 })
 export type FilesConfig = z.infer<typeof FilesConfig>
 
+// A listing and a search answer with their lean JSON as text too: short lists read as well as JSON as lines do.
 const FACADES = [
-  ['file_list', 'list', 'List a directory: one FileInfo per entry.', listText],
-  ['file_navigate', 'navigate', 'Show a directory in the file tile.', navigateText],
-  ['file_find', 'find', 'Find files by glob (**/*.ts; a name without / matches at any depth).', findText],
-  ['file_read', 'read', 'Read a file (binary as base64), from offset, at most max_bytes.', readText],
-  ['file_write', 'write', 'Write a whole file, atomically.', writeText],
-  ['file_edit', 'edit', 'Replace exact text in a file; nothing changes unless it occurs expected_count times (default 1).', editText],
+  ['file_list', 'list', 'List a directory: subdirectories, files with sizes.', undefined, listAnswer],
+  ['file_navigate', 'navigate', 'Show a directory in the file tile.', navigateText, navigateAnswer],
+  ['file_find', 'find', 'Find files by glob (**/*.ts; a name without / matches at any depth).', undefined, findAnswer],
+  ['file_read', 'read', 'Read a file (binary as base64), from offset, at most max_bytes.', readText, readAnswer],
+  ['file_write', 'write', 'Write a whole file, atomically.', writeText, writeAnswer],
+  ['file_edit', 'edit', 'Replace exact text in a file; nothing changes unless it occurs expected_count times (default 1).', editText, editAnswer],
 ] as const
 
 /** The files kind: sandboxed roots shown as a grid of the current directory. */
@@ -49,7 +51,9 @@ export const filesKind = defineKind<FilesConfig>({
   idPrefix: 'files',
   configSchema: FilesConfig,
   contracts: FILE_ACTIONS.contracts,
-  facadeTools: FACADES.map(([name, action, description, text]) => actionFacade({ name, kind: 'files', contract: FILE_ACTIONS.contract(action), maxRisk: FILE_ACTIONS.maxRisk(action), description, text })),
+  facadeTools: FACADES.map(([name, action, description, text, lean]) =>
+    actionFacade({ name, kind: 'files', contract: FILE_ACTIONS.contract(action), maxRisk: FILE_ACTIONS.maxRisk(action), description, text, lean }),
+  ),
   async open(config, env) {
     const roots = config.roots.map((root) => {
       const path = env.resolvePath(root.path ?? (root.copyOf === undefined ? root.name : `data:${root.name}-files`))

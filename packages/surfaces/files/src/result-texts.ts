@@ -1,9 +1,9 @@
-import type { FileInfo, JsonValue } from '@tessera/protocol'
+import type { JsonValue } from '@tessera/protocol'
 
 /**
- * How the file tools' completed results read to a model: what was asked for, one line per
- * entry or match, file contents as they are; sizes and limits only where they matter. The
- * structured result carries every field.
+ * How the file tools' completed results read to a model where a sentence or the file's own
+ * text reads better than JSON: contents as they are, a write or an edit in a few words. A
+ * listing and a search read as their lean JSON (lean-answers.ts).
  */
 
 type Fields = Record<string, JsonValue | undefined>
@@ -12,27 +12,9 @@ function fields(output: JsonValue): Fields {
   return output !== null && typeof output === 'object' && !Array.isArray(output) ? (output as Fields) : {}
 }
 
-export function listText(output: JsonValue): string {
-  const result = fields(output) as { path?: string; files?: FileInfo[]; total?: number }
-  const files = result.files ?? []
-  const lines = files.map((f) => (f.file_type === 'directory' ? `${f.name}/` : f.file_type === 'symlink' ? `${f.name}@` : `${f.name} ${f.size}`))
-  if (files.length === 0) lines.push(`${result.path ?? ''} is empty`)
-  if (result.total !== undefined) lines.push(`[${files.length} of ${result.total} entries; more with offset]`)
-  return lines.join('\n')
-}
-
 export function navigateText(output: JsonValue): string {
   const result = fields(output)
   return `now in ${result.path} (${result.files_count} entries)`
-}
-
-export function findText(output: JsonValue): string {
-  const result = fields(output) as { matches?: Array<{ path: string; type: string }>; count?: number; truncated?: boolean; limits?: string[] }
-  const matches = result.matches ?? []
-  const lines = matches.map((m) => (m.type === 'directory' ? `${m.path}/` : m.path))
-  if (matches.length === 0) lines.push('no matches')
-  if (result.truncated === true) lines.push(`[stopped at ${(result.limits ?? []).join(', ')}; more may exist]`)
-  return lines.join('\n')
 }
 
 export function readText(output: JsonValue): string {

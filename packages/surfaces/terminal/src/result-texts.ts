@@ -1,19 +1,16 @@
-import type { CommandResult, JsonValue, TerminalInfo } from '@tessera/protocol'
+import { withoutFinalNewline } from '@tessera/kit'
+import type { CommandResult, JsonValue } from '@tessera/protocol'
 
 /**
  * How the terminal tools' completed results read to a model: the output itself, and one
  * bracketed line with what a caller needs next (exit code, and only what went unusually).
- * The structured result carries the same facts as fields.
+ * The lean structured answer (lean-answers.ts) carries the same facts as fields.
  */
 
 type Fields = Record<string, JsonValue | undefined>
 
 function fields(output: JsonValue): Fields {
   return output !== null && typeof output === 'object' && !Array.isArray(output) ? (output as Fields) : {}
-}
-
-function withoutFinalNewline(text: string): string {
-  return text.endsWith('\n') ? text.slice(0, -1) : text
 }
 
 export function commandText(output: JsonValue): string {
@@ -66,14 +63,4 @@ export function killText(output: JsonValue): string {
   if (result.restarted === true) parts.push('started a new shell')
   if (typeof result.note === 'string') parts.push(result.note)
   return parts.join('; ')
-}
-
-export function terminalListText(terminals: readonly TerminalInfo[]): string {
-  if (terminals.length === 0) return 'no terminals; terminal_create opens one'
-  return terminals
-    .map((t) => {
-      const last = t.command_history.at(-1)
-      return `${t.id}${t.focused ? ' (focused)' : ''} ${t.status} in ${t.working_dir} at ${t.x},${t.y}${last === undefined ? '' : ` · last: ${last.split('\n')[0]}`}`
-    })
-    .join('\n')
 }

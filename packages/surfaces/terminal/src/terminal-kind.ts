@@ -1,8 +1,9 @@
 import { type FacadeTool, type ToolAnswer, type ToolContext, actionFacade, defineKind, jsonSchemaOf } from '@tessera/kit'
-import { type ActionResult, CommandResult, type JsonObject, type JsonValue, TerminalInfo } from '@tessera/protocol'
+import { type ActionResult, type JsonObject, type JsonValue, type TerminalInfo } from '@tessera/protocol'
 import { quote } from 'shell-quote'
 import { z } from 'zod'
-import { commandText, killText, readText, startText, terminalListText, waitText } from './result-texts.js'
+import { LeanCommandResult, LeanTerminalList, commandAnswer, killAnswer, leanCommandResult, leanTerminalList, readAnswer, startAnswer, waitAnswer } from './lean-answers.js'
+import { commandText, killText, readText, startText, waitText } from './result-texts.js'
 import { TERMINAL_ACTIONS } from './terminal-actions.js'
 import { TerminalSurface } from './terminal-surface.js'
 
@@ -35,8 +36,7 @@ function stepFailed(result: ActionResult): ToolAnswer | null {
 }
 
 const Created = z.object({ terminal_id: z.string(), x: z.number(), y: z.number() })
-const TerminalList = z.object({ terminals: z.array(TerminalInfo) })
-const RanInNew = z.object({ terminal_id: z.string(), output: CommandResult })
+const RanInNew = LeanCommandResult.extend({ terminal_id: z.string() })
 const FoundAndOpened = z.object({ files_found: z.array(z.string()), terminal_id: z.string().nullable() })
 
 async function openTerminal(ctx: ToolContext, args: JsonObject): Promise<{ answer: ToolAnswer } | { id: string; x: number; y: number; result: ActionResult }> {
@@ -91,10 +91,6 @@ const terminalTools: FacadeTool[] = [
     risk: 'write',
     inputSchema: { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' }, cwd: { type: 'string' }, shell: { type: 'string' } }, additionalProperties: false },
     outputSchema: jsonSchemaOf(Created, 'output'),
-    text: (output) => {
-      const created = output as { terminal_id: string; x: number; y: number }
-      return `${created.terminal_id} at ${created.x},${created.y}`
-    },
     async run(args, ctx) {
       const opened = await openTerminal(ctx, args)
       if ('answer' in opened) return opened.answer
@@ -104,11 +100,11 @@ const terminalTools: FacadeTool[] = [
   },
   {
     name: 'terminal_list',
-    description: 'The terminals: id, directory, status, place, command history and screen lines.',
+    description: 'The terminals: id, directory, status and last command.',
     risk: 'read',
     inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-    outputSchema: jsonSchemaOf(TerminalList, 'output'),
-    text: (output) => terminalListText((output as { terminals: TerminalInfo[] }).terminals),
+    outputSchema: jsonSchemaOf(LeanTerminalList, 'output'),
+    lean: (output) => leanTerminalList((output as { terminals: TerminalInfo[] }).terminals),
     async run(_args, ctx) {
       const found = await terminalInfos(ctx)
       if ('answer' in found) return found.answer
@@ -133,16 +129,16 @@ const terminalTools: FacadeTool[] = [
   },
   ...(
     [
-      ['terminal_execute', 'execute', 'Run a command line in the terminal\'s persistent bash and wait for it: stdout, stderr, exit code. A risky command waits for a human.', commandText],
-      ['terminal_start', 'start', 'Start a long-running or interactive command without waiting.', startText],
-      ['terminal_read', 'read', 'Output since the last read (or an offset, a line, the tail).', readText],
-      ['terminal_input', 'input', 'Type text or keys into the running program.', () => 'sent'],
-      ['terminal_wait_for', 'wait_for', 'Wait until output matches a text or /regex/, or the prompt is back.', waitText],
-      ['terminal_interrupt', 'interrupt', 'Send Ctrl-C.', () => 'sent Ctrl-C'],
-      ['terminal_kill', 'kill', 'Kill the running program, all of this terminal\'s programs, or restart the shell.', killText],
+      ['terminal_execute', 'execute', 'Run a command line in the terminal\'s persistent bash and wait for it: stdout, stderr, exit code. A risky command waits for a human.', commandText, commandAnswer],
+      ['terminal_start', 'start', 'Start a long-running or interactive command without waiting.', startText, startAnswer],
+      ['terminal_read', 'read', 'Output since the last read (or an offset, a line, the tail).', readText, readAnswer],
+      ['terminal_input', 'input', 'Type text or keys into the running program.', () => 'sent', undefined],
+      ['terminal_wait_for', 'wait_for', 'Wait until output matches a text or /regex/, or the prompt is back.', waitText, waitAnswer],
+      ['terminal_interrupt', 'interrupt', 'Send Ctrl-C.', () => 'sent Ctrl-C', undefined],
+      ['terminal_kill', 'kill', 'Kill the running program, all of this terminal\'s programs, or restart the shell.', killText, killAnswer],
     ] as const
-  ).map(([name, action, description, text]) =>
-    actionFacade({ name, kind: 'terminal', contract: TERMINAL_ACTIONS.contract(action), maxRisk: TERMINAL_ACTIONS.maxRisk(action), description, tileArg: TERMINAL_ARG, text }),
+  ).map(([name, action, description, text, lean]) =>
+    actionFacade({ name, kind: 'terminal', contract: TERMINAL_ACTIONS.contract(action), maxRisk: TERMINAL_ACTIONS.maxRisk(action), description, tileArg: TERMINAL_ARG, text, lean }),
   ),
   {
     name: 'run_in_new_terminal',
@@ -161,7 +157,8 @@ const terminalTools: FacadeTool[] = [
       const input: JsonObject = { command: String(args.command) }
       if (typeof args.timeout_ms === 'number') input.timeout_ms = args.timeout_ms
       const ran = await ctx.request({ surface: opened.id, action: 'execute', input })
-      return stepFailed(ran) ?? { json: { terminal_id: opened.id, output: ran.output ?? null }, text: `${opened.id}\n${commandText(ran.output ?? null)}` }
+      const output = ran.output ?? null
+      return stepFailed(ran) ?? { json: { terminal_id: opened.id, ...leanCommandResult(output) }, text: `${opened.id}\n${commandText(output)}`, full: { terminal_id: opened.id, output } }
     },
   },
   {
