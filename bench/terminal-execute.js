@@ -216,8 +216,10 @@ async function startTessera() {
   await stdio.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--data', stdioDir], stderr: 'ignore' }))
   const surface = await TerminalSurface.create({ id: 'bench' })
   const stats = { mcpErrors: 0, stdioErrors: 0, inProcessErrors: 0 }
-  // A completed call answers with the CommandResult itself.
-  const check = (result, expected) => result.isError || result.structuredContent?.exit_code !== 0 || result.structuredContent?.stdout !== expected
+  // A completed call answers with the CommandResult's lean form: stdout without its final
+  // newline, left out when empty.
+  const check = (result, expected) =>
+    result.isError || result.structuredContent?.exit_code !== 0 || (result.structuredContent?.stdout ?? '') !== expected.replace(/\n$/, '')
   const viaMcp = async (command, expected) => {
     if (check(await http.callTool({ name: 'terminal_execute', arguments: { terminal_id: 'term-1', command } }), expected)) stats.mcpErrors += 1
   }

@@ -4,6 +4,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
 import type { Principal } from '@tessera/protocol'
 import type { HubContext } from '../startup/hub-context.js'
 import { McpSession } from './mcp-session.js'
+import { quickAnswer } from './quick-answer.js'
 
 interface Live {
   transport: WebStandardStreamableHTTPServerTransport
@@ -91,6 +92,7 @@ export class McpHttpEndpoint {
       if (live.principal.id !== principal.id) return jsonRpcError(403, -32003, 'this MCP session belongs to another principal')
       live.lastSeen = Date.now()
       const response = await live.transport.handleRequest(request, { parsedBody })
+      if (request.method === 'POST') return quickAnswer(response)
       if (request.method !== 'GET') return response
       live.streams += 1
       return onBodyEnd(response, () => {
@@ -112,9 +114,8 @@ export class McpHttpEndpoint {
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => session.traceSession.slice('mcp-'.length),
       // Each call answers on its own event stream: progress while a command runs or a person
-      // decides, and elicitation, travel on it. Against plain JSON answers it costs about
-      // 0.5–1 ms p50 per terminal_execute (mostly the client parsing the stream): the price
-      // of a long call that does not die at the client's timeout.
+      // decides, and elicitation, travel on it, so a long call does not die at the client's
+      // timeout. A call that ends at once is sent as plain JSON all the same (quickAnswer).
       enableJsonResponse: false,
       onsessioninitialized: (id) => {
         this.#live.set(id, { transport, session, principal, lastSeen: Date.now(), streams: 0 })
@@ -128,7 +129,7 @@ export class McpHttpEndpoint {
     }
     try {
       await session.server.connect(transport)
-      return await transport.handleRequest(request, { parsedBody })
+      return await quickAnswer(await transport.handleRequest(request, { parsedBody }))
     } finally {
       // Initialized or not, the reservation ends: a live session now counts itself.
       this.#release(principal)
