@@ -1,5 +1,7 @@
 // `npm run bench`: runs every benchmark once, prints a table, writes bench/RESULTS.md.
 // Never part of `npm test`: numbers depend on the machine; tests check behaviour.
+import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { dirname, join } from 'node:path'
@@ -26,6 +28,26 @@ const benches = [
   ['lean', benchLeanResults],
 ]
 
+/**
+ * Two fixed workloads timed before the benches: absolute budgets (ms, events/s) move with the
+ * machine's speed on the day, and these say how fast it was, so two runs can be compared.
+ */
+function machineReference() {
+  const data = Buffer.alloc(64 * 2 ** 20, 1)
+  const hashStart = performance.now()
+  createHash('sha256').update(data).digest()
+  const hashMs = performance.now() - hashStart
+  const spawns = []
+  for (let i = 0; i < 21; i += 1) {
+    const start = performance.now()
+    spawnSync('/bin/true')
+    spawns.push(performance.now() - start)
+  }
+  spawns.sort((a, b) => a - b)
+  return `sha256 of 64 MiB ${hashMs.toFixed(0)} ms; spawning /bin/true p50 ${spawns[10].toFixed(2)} ms`
+}
+
+const reference = machineReference()
 const only = process.argv.slice(2)
 const results = []
 for (const [key, run] of benches) {
@@ -41,7 +63,8 @@ const lines = [
   '# Benchmark results',
   '',
   `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}.`,
-  'Each peer is measured in the same run, on the same machine, with the same inputs.',
+  'Each peer is measured in the same run, on the same machine, with the same inputs: ratios compare across runs, absolute budgets only on a machine as fast.',
+  `Machine reference for this run: ${reference}.`,
   '',
 ]
 for (const result of results) {
