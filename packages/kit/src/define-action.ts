@@ -9,6 +9,7 @@ import {
   TesseraError,
 } from '@tessera/protocol'
 import { z } from 'zod'
+import { plainJson } from './plain-json.js'
 
 /** What `run` gets besides its parsed input: the surface it runs on, the validated call and the gateway's context. */
 export interface RunContext<S> extends PerformContext {
@@ -129,7 +130,7 @@ export function defineAction<S>() {
         if (!checked.success) {
           throw new TesseraError('internal', `action "${contract.id}" answered outside its output schema: ${describeIssues(checked.error)}`, { issues: checked.error.issues as unknown as JsonValue })
         }
-        return checked.data === undefined ? undefined : (JSON.parse(JSON.stringify(checked.data)) as JsonValue)
+        return checked.data === undefined ? undefined : plainJson(checked.data)
       },
       async assess(surface, call) {
         if (definition.assess === undefined) return null
