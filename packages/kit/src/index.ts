@@ -2,4 +2,4 @@ export { defineAction, jsonSchemaOf, type ActionDefinition, type DefinedAction, 
 export { ActionSet, actionSet } from './action-set.js'
 export { defineKind, type KindEnvironment, type SurfaceKindModule } from './kind-module.js'
 export { actionFacade, type ActionFacadeOptions, type FacadeTool, type TileSummary, type ToolAnswer, type ToolContext } from './facade-tool.js'
-export { leanFields, leanForm, withoutFinalNewline, type LeanFieldsOptions, type LeanForm } from './lean-form.js'
+export { leanFields, leanForm, outputFields, withoutFinalNewline, type LeanFieldsOptions, type LeanForm } from './lean-form.js'

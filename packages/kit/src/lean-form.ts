@@ -36,13 +36,17 @@ export interface LeanFieldsOptions {
  */
 export function leanFields(output: JsonValue, options: LeanFieldsOptions = {}): JsonObject {
   const lean: JsonObject = {}
-  if (output === null || typeof output !== 'object' || Array.isArray(output)) return lean
-  for (const [key, raw] of Object.entries(output)) {
-    if (options.drop?.includes(key)) continue
+  for (const [key, raw] of Object.entries(outputFields<JsonObject>(output))) {
+    if (raw === undefined || options.drop?.includes(key)) continue
     const value = options.trim?.includes(key) && typeof raw === 'string' ? withoutFinalNewline(raw) : raw
     if (options.always?.includes(key) || saysSomething(value)) lean[key] = value
   }
   return lean
+}
+
+/** An output's fields, to read by name (a tool's text or lean form); none when it is not an object. */
+export function outputFields<T = Record<string, JsonValue | undefined>>(output: JsonValue): Partial<T> {
+  return output !== null && typeof output === 'object' && !Array.isArray(output) ? (output as Partial<T>) : {}
 }
 
 function saysSomething(value: JsonValue | undefined): boolean {

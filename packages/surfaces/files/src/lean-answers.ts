@@ -1,4 +1,4 @@
-import { type LeanForm, leanFields, leanForm } from '@tessera/kit'
+import { type LeanForm, leanFields, leanForm, outputFields as fields } from '@tessera/kit'
 import type { FileInfo, JsonValue } from '@tessera/protocol'
 import { z } from 'zod'
 
@@ -8,10 +8,6 @@ import { z } from 'zod'
  * colour, permissions and times are for the map and the project's client, which get the
  * whole FileInfo. `success: true` is never sent: a completed call succeeded.
  */
-
-function fields<T>(output: JsonValue): Partial<T> {
-  return output !== null && typeof output === 'object' && !Array.isArray(output) ? (output as Partial<T>) : {}
-}
 
 const names = z.array(z.string())
 

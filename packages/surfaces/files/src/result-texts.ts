@@ -1,3 +1,4 @@
+import { outputFields as fields } from '@tessera/kit'
 import type { JsonValue } from '@tessera/protocol'
 
 /**
@@ -5,12 +6,6 @@ import type { JsonValue } from '@tessera/protocol'
  * text reads better than JSON: contents as they are, a write or an edit in a few words. A
  * listing and a search read as their lean JSON (lean-answers.ts).
  */
-
-type Fields = Record<string, JsonValue | undefined>
-
-function fields(output: JsonValue): Fields {
-  return output !== null && typeof output === 'object' && !Array.isArray(output) ? (output as Fields) : {}
-}
 
 export function navigateText(output: JsonValue): string {
   const result = fields(output)

@@ -1,4 +1,4 @@
-import { type LeanForm, leanFields, leanForm } from '@tessera/kit'
+import { type LeanForm, leanFields, leanForm, outputFields } from '@tessera/kit'
 import { CommandResult, type JsonObject, type JsonValue, type TerminalInfo } from '@tessera/protocol'
 import { z } from 'zod'
 
@@ -17,7 +17,7 @@ export const LeanCommandResult = CommandResult.omit({ success: true }).extend({
 })
 
 export function leanCommandResult(output: JsonValue): JsonObject {
-  const result = output as Partial<CommandResult>
+  const result = outputFields<CommandResult>(output)
   // As in the text: a timeout or a new shell is said by its fields; the hint would repeat them.
   const hintRepeats = result.timed_out === true || result.shell_restarted === true
   return leanFields(output, { drop: ['success', ...(hintRepeats ? ['hint'] : [])], always: ['exit_code'], trim: ['stdout', 'stderr'] })

@@ -1,4 +1,4 @@
-import { withoutFinalNewline } from '@tessera/kit'
+import { outputFields as fields, withoutFinalNewline } from '@tessera/kit'
 import type { CommandResult, JsonValue } from '@tessera/protocol'
 
 /**
@@ -7,14 +7,8 @@ import type { CommandResult, JsonValue } from '@tessera/protocol'
  * The lean structured answer (lean-answers.ts) carries the same facts as fields.
  */
 
-type Fields = Record<string, JsonValue | undefined>
-
-function fields(output: JsonValue): Fields {
-  return output !== null && typeof output === 'object' && !Array.isArray(output) ? (output as Fields) : {}
-}
-
 export function commandText(output: JsonValue): string {
-  const result = fields(output) as Partial<CommandResult>
+  const result = fields<CommandResult>(output)
   const lines: string[] = []
   if (result.stdout) lines.push(withoutFinalNewline(result.stdout))
   if (result.stderr) lines.push(`stderr:\n${withoutFinalNewline(result.stderr)}`)
