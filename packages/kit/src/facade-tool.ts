@@ -17,13 +17,21 @@ export interface ToolContext {
   tiles(kind?: string): TileSummary[]
   /** A tile's current frame, through the hub's frame cache (a read; no action runs). */
   frame(tile: string): Promise<Frame>
+  /** A tile's pixels as PNG (a read); `not_found` for a kind that has none. */
+  capture(tile: string): Promise<Uint8Array>
 }
 
 /**
  * A tool's answer: an action's result (shown as the gateway's answer), or a composite's own
  * JSON — lean already, with `full` the whole of it for a client that asks (see LeanForm).
  */
-export type ToolAnswer = { result: ActionResult } | { json: JsonObject; text?: string; full?: JsonObject }
+export type ToolAnswer =
+  | { result: ActionResult }
+  | { json: JsonObject; text?: string; full?: JsonObject }
+  /** Pixels, as MCP image content (base64), with a line of text beside them. */
+  | { image: { data: string; mimeType: string }; text: string }
+  /** Text alone, with no structured copy: what a client shows the model is then this text (a page outline). */
+  | { text: string }
 
 /**
  * A named MCP tool a kind declares (`file_write`, `terminal_execute`, `run_in_new_terminal`).

@@ -1,4 +1,4 @@
-import type { ActionContract, Surface } from '@tessera/protocol'
+import type { ActionContract, Frame, Surface } from '@tessera/protocol'
 import type { z } from 'zod'
 import type { FacadeTool } from './facade-tool.js'
 
@@ -45,7 +45,20 @@ export interface SurfaceKindModule<C = unknown> {
    * grow with the UI.
    */
   perActionTools?: boolean
+  /**
+   * The kind's own reading of a frame, where the hub's generic outline would say too much (a
+   * web page: the viewport first, the rest folded). `surface_snapshot` answers with it.
+   */
+  outline?: (frame: Frame, options: OutlineRequest) => string
   open(config: C, env: KindEnvironment): Promise<Surface>
+}
+
+/** What `surface_snapshot` asks of a kind's outline. */
+export interface OutlineRequest {
+  /** An @ref whose whole subtree to show instead of the default view. */
+  expand?: string | undefined
+  /** With expand: children to skip (paging through a long list). */
+  offset?: number | undefined
 }
 
 /** Declares a kind module with its config type inferred from the schema. */

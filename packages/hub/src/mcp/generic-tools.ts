@@ -21,6 +21,8 @@ export const GENERIC_TOOLS: Tool[] = [
         bounds: { type: 'boolean', description: 'add <x,y wxh>' },
         scope: { type: 'string', description: 'only the subtree at this @ref' },
         max_nodes: { type: 'integer', minimum: 1, description: 'breadth first' },
+        expand: { type: 'string', description: 'a folded @ref to show whole' },
+        offset: { type: 'integer', minimum: 0, description: 'with expand: children to skip' },
       },
       required: ['surface'],
       additionalProperties: false,

@@ -236,6 +236,11 @@ export class McpSession {
       tile: (kind, named) => surfaces.pick(kind, named),
       tiles: (kind) => surfaces.list(kind).map((tile) => ({ id: tile.id, kind: tile.kind, title: tile.title, focused: tile.focused })),
       frame: (tile) => this.#ctx.gateway.frames.current(tile),
+      capture: async (tile) => {
+        const surface = surfaces.surface(tile)
+        if (surface.capture === undefined) throw new TesseraError('not_found', `tile "${tile}" has no pixels to capture`, { found: tile })
+        return surface.capture()
+      },
     }
   }
 
@@ -247,6 +252,8 @@ export class McpSession {
    * `_meta` when the client asked for it.
    */
   async #facadeAnswer(facade: FacadeTool, answer: ToolAnswer, wantsFull: boolean): Promise<CallToolResult> {
+    if ('image' in answer) return { content: [{ type: 'image', data: answer.image.data, mimeType: answer.image.mimeType }, { type: 'text', text: answer.text }] }
+    if (!('json' in answer) && !('result' in answer)) return { content: [{ type: 'text', text: answer.text }] }
     if ('json' in answer) {
       const full = wantsFull && answer.full !== undefined ? { _meta: { [FULL_OUTPUT]: answer.full } } : {}
       return { content: [{ type: 'text', text: answer.text ?? JSON.stringify(answer.json) }], structuredContent: answer.json, ...full }
@@ -337,7 +344,14 @@ export class McpSession {
         ? scopeFrame(whole, { scope: typeof args.scope === 'string' ? args.scope : undefined, maxNodes: typeof args.max_nodes === 'number' ? args.max_nodes : undefined })
         : whole
     if (args.format === 'json') return { content: [{ type: 'text', text: JSON.stringify(frame) }], structuredContent: { frame: frame as unknown as JsonObject } }
-    const { text } = outlineFrame(frame, { bounds: args.bounds === true })
+    // A kind that reads its frames its own way (a web page, viewport first) answers with that.
+    const own = this.#ctx.surfaces.kinds.list().find((kind) => kind.kind === this.#ctx.surfaces.list().find((tile) => tile.id === whole.surface)?.kind)?.outline
+    if (own !== undefined && args.bounds !== true && args.scope === undefined && args.max_nodes === undefined) {
+      const offset = typeof args.offset === 'number' ? args.offset : undefined
+      return { content: [{ type: 'text', text: own(whole, { expand: typeof args.expand === 'string' ? args.expand : undefined, offset }) }], structuredContent: { frameId: whole.id, surface: whole.surface, route: whole.route } }
+    }
+    const expand = typeof args.expand === 'string' ? args.expand : undefined
+    const { text } = outlineFrame(expand === undefined ? frame : scopeFrame(whole, { scope: expand }), { bounds: args.bounds === true })
     return { content: [{ type: 'text', text }], structuredContent: { frameId: whole.id, surface: frame.surface, route: frame.route } }
   }
 

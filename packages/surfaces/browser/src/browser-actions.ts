@@ -1,0 +1,64 @@
+import { actionSet, defineAction } from '@tessera/kit'
+import { TesseraError } from '@tessera/protocol'
+import type { BrowserTile } from './browser-tile.js'
+import {
+  CheckInput,
+  ClickInput,
+  DialogInput,
+  DialogOutput,
+  DragInput,
+  EmptyInput,
+  FillInput,
+  NavigateInput,
+  PageOutput,
+  PressInput,
+  ScrollInput,
+  SelectInput,
+  SelectOutput,
+  TabsInput,
+  TabsOutput,
+  LocateInput,
+  LocateOutput,
+  UploadInput,
+  WaitInput,
+  WaitOutput,
+} from './browser-schemas.js'
+
+const pageAction = defineAction<BrowserTile>()
+
+function nodeOf(call: { target: { nodeId?: string | undefined }; contract: { id: string } }): string {
+  const nodeId = call.target.nodeId
+  if (nodeId === undefined) throw new TesseraError('invalid_request', `"${call.contract.id}" acts on an element: name one by its @ref`, { expected: 'target: an @ref from the snapshot', found: null })
+  return nodeId
+}
+
+/**
+ * The browser's actions. Element actions run on the element a ref names — bound to that
+ * element, never to a position — and their risk is the element's: a link that leaves the
+ * origin is external, a button whose label, form or dialog says delete, pay or send is
+ * destructive (page-tree.ts); the tile's assess raises navigation and site rules.
+ */
+export const BROWSER_ACTIONS = actionSet<BrowserTile>([
+  pageAction({ id: 'click', title: 'Click an element', risk: 'read', input: ClickInput, output: PageOutput, run: (input, { surface, call }) => surface.click(nodeOf(call), input) }),
+  pageAction({ id: 'fill', title: 'Fill a text field', risk: 'write', input: FillInput, output: PageOutput, run: (input, { surface, call }) => surface.fill(nodeOf(call), input) }),
+  pageAction({ id: 'select', title: 'Choose options of a list', risk: 'write', input: SelectInput, output: SelectOutput, run: (input, { surface, call }) => surface.select(nodeOf(call), input.values) }),
+  pageAction({ id: 'check', title: 'Check or uncheck', risk: 'write', input: CheckInput, output: PageOutput, run: (input, { surface, call }) => surface.check(nodeOf(call), input.checked ?? true) }),
+  pageAction({ id: 'hover', title: 'Move the pointer over an element', risk: 'read', input: EmptyInput, output: PageOutput, run: (_input, { surface, call }) => surface.hover(nodeOf(call)) }),
+  pageAction({ id: 'drag', title: 'Drag an element onto another', risk: 'write', input: DragInput, output: PageOutput, run: (input, { surface, call }) => surface.drag(nodeOf(call), input.to, call.frame) }),
+  // Sending a file of this machine to a site: a person decides.
+  pageAction({ id: 'upload', title: 'Choose files for a file field', risk: 'external', input: UploadInput, output: PageOutput, run: (input, { surface, call }) => surface.upload(call.target.nodeId, input.paths) }),
+  pageAction({ id: 'press', title: 'Press a key in the focused element', risk: 'write', input: PressInput, output: PageOutput, run: (input, { surface }) => surface.press(input.key) }),
+  pageAction({ id: 'scroll', title: 'Scroll the page', risk: 'read', input: ScrollInput, output: PageOutput, run: (input, { surface }) => surface.scroll(input) }),
+  pageAction({ id: 'navigate', title: 'Open a URL', summary: 'Open {input.url}', risk: 'read', input: NavigateInput, output: PageOutput, run: (input, { surface }) => surface.navigate(input.url) }),
+  pageAction({ id: 'back', title: 'Go back in history', risk: 'read', input: EmptyInput, output: PageOutput, run: (_input, { surface }) => surface.history('back') }),
+  pageAction({ id: 'forward', title: 'Go forward in history', risk: 'read', input: EmptyInput, output: PageOutput, run: (_input, { surface }) => surface.history('forward') }),
+  pageAction({ id: 'reload', title: 'Reload the page', risk: 'read', input: EmptyInput, output: PageOutput, run: (_input, { surface }) => surface.history('reload') }),
+  pageAction({ id: 'wait_for', title: 'Wait for text to appear or go', risk: 'read', input: WaitInput, output: WaitOutput, exclusive: false, timeout: (input) => (input.time ?? 30) * 1000 + 5000, run: (input, { surface, signal }) => surface.waitFor(input, signal) }),
+  pageAction({ id: 'handle_dialog', title: 'Answer the page\'s dialog', risk: 'write', input: DialogInput, output: DialogOutput, run: (input, { surface }) => surface.answerDialog(input.accept, input.promptText) }),
+  // Reads the page only: which element of the frame a CSS selector names, for tools that take selectors.
+  pageAction({ id: 'locate', title: 'Find the element a CSS selector names', risk: 'read', input: LocateInput, output: LocateOutput, exclusive: false, run: (input, { surface }) => surface.locate(input.selector) }),
+  pageAction({ id: 'tabs', title: 'List, open, select or close tabs', risk: 'read', input: TabsInput, output: TabsOutput, run: (input, { surface }) => surface.tabs(input) }),
+])
+
+/** Actions that run on an element (a target per element); the rest belong to the whole tile. */
+export const ELEMENT_ACTIONS = new Set(['click', 'fill', 'select', 'check', 'hover', 'drag', 'upload'])

@@ -1,0 +1,57 @@
+import { z } from 'zod'
+
+/** An element of the page, by the @ref a snapshot showed. */
+const Ref = z.string().min(1).max(128).describe('@ref from the snapshot')
+
+export const ClickInput = z.strictObject({
+  double: z.boolean().optional(),
+  button: z.enum(['left', 'right', 'middle']).optional(),
+  modifiers: z.array(z.enum(['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'])).max(4).optional(),
+})
+export const FillInput = z.strictObject({
+  text: z.string().max(100_000),
+  /** Press Enter after the text (submits most forms). */
+  submit: z.boolean().optional(),
+  /** Type key by key, for pages that listen to each key. */
+  slowly: z.boolean().optional(),
+})
+export const SelectInput = z.strictObject({ values: z.array(z.string().max(1000)).min(1).max(100) })
+export const CheckInput = z.strictObject({ checked: z.boolean().optional() })
+export const PressInput = z.strictObject({ key: z.string().min(1).max(64).describe('a key name (Enter, ArrowLeft, Control+a) or one character') })
+export const UploadInput = z.strictObject({ paths: z.array(z.string().min(1).max(4096)).max(20).describe('files inside the tile\'s upload folder; empty cancels') })
+export const DragInput = z.strictObject({ to: Ref })
+export const ScrollInput = z.strictObject({
+  direction: z.enum(['down', 'up', 'left', 'right']).optional(),
+  /** In pixels; default most of a viewport. */
+  amount: z.number().int().min(1).max(100_000).optional(),
+  to: z.enum(['top', 'bottom']).optional(),
+})
+export const NavigateInput = z.strictObject({ url: z.string().min(1).max(8192) })
+export const WaitInput = z.strictObject({
+  text: z.string().min(1).max(1000).optional(),
+  textGone: z.string().min(1).max(1000).optional(),
+  /** Seconds, at most 30: only for a page that gives nothing to wait on. */
+  time: z.number().min(0).max(30).optional(),
+})
+export const DialogInput = z.strictObject({ accept: z.boolean(), promptText: z.string().max(10_000).optional() })
+export const TabsInput = z.strictObject({
+  action: z.enum(['list', 'new', 'close', 'select']),
+  index: z.number().int().min(0).max(1000).optional(),
+  url: z.string().min(1).max(8192).optional(),
+})
+export const EmptyInput = z.strictObject({})
+export const LocateInput = z.strictObject({ selector: z.string().min(1).max(2000).describe('a CSS selector naming one element of the page') })
+export const LocateOutput = z.object({ target: z.string() })
+
+/** What every page action answers: where the page is now. */
+export const PageOutput = z.object({
+  url: z.string(),
+  title: z.string().optional(),
+  /** Said when the action did more than it was asked: opened a dialog, a tab, a download. */
+  note: z.string().optional(),
+})
+export const SelectOutput = PageOutput.extend({ selected: z.array(z.string()) })
+export const WaitOutput = PageOutput.extend({ waitedMs: z.number() })
+export const TabsOutput = z.object({ tabs: z.array(z.object({ index: z.number(), url: z.string(), title: z.string(), current: z.boolean() })) })
+export const DialogOutput = PageOutput.extend({ dialog: z.string() })
+export const WebToolOutput = z.object({ result: z.unknown() })

@@ -1,0 +1,551 @@
+import { mkdirSync } from 'node:fs'
+import { basename, isAbsolute, join, relative, resolve } from 'node:path'
+import {
+  type ActionCall,
+  type Frame,
+  type JsonObject,
+  type JsonValue,
+  type PerformContext,
+  type Risk,
+  type RiskAssessment,
+  type Surface,
+  type TargetSpec,
+  type UiNode,
+  RefTable,
+  TesseraError,
+  sealFrame,
+} from '@tessera/protocol'
+import type { BrowserContext, Dialog, Download, FileChooser, Page } from 'playwright-core'
+import { BROWSER_ACTIONS, ELEMENT_ACTIONS } from './browser-actions.js'
+import type { BrowserHost } from './browser-host.js'
+import { FOCUS_AND_SELECT, IS_CHECKED, SELECT_OPTIONS, callOn, centerOf, coveredBy } from './element-ops.js'
+import { NodeLedger } from './node-ledger.js'
+import { PageSessions, capturePage } from './page-capture.js'
+import { type ElementPlace, buildPageTree } from './page-tree.js'
+import { type SiteRule, higherRisk, originAllowed, siteRiskOf } from './site-rules.js'
+import { CHANGE_WATCH_SCRIPT } from './change-watch.js'
+
+export interface BrowserTileOptions {
+  id: string
+  title?: string
+  host: BrowserHost
+  /** Opened first; its origin is the tile's own (navigation there is a read). */
+  url?: string
+  /** More origins the tile may move within without a person (`http://127.0.0.1:*`, `https://*.example.org`). */
+  origins?: readonly string[]
+  sites?: readonly SiteRule[]
+  viewport?: { width: number; height: number }
+  /** A named persistent profile folder (cookies kept between runs); without it the tile's context is fresh and private. */
+  profileDir?: string
+  /** Where downloads are kept and the only folder uploads are taken from. */
+  filesDir: string
+}
+
+/** What every page action answers: where the page is, and anything it did besides. */
+export interface PageAnswer {
+  url: string
+  note?: string
+}
+
+/** How long an action waits for the page to go quiet before answering. */
+const QUIET_MS = 120
+const SETTLE_MAX_MS = 3000
+const NAVIGATION_TIMEOUT_MS = 30_000
+
+interface Download_ {
+  file: string
+  url: string
+  state: 'saving' | 'saved' | 'failed'
+}
+
+/**
+ * One browser tile: a context of its own in the hub's Chromium, its pages (tabs), and the
+ * frame of the current one built from the DevTools protocol. Dialogs, downloads and file
+ * choosers are held and shown in the frame until the agent (through the gateway) answers them.
+ */
+export class BrowserTile implements Surface {
+  readonly id: string
+  readonly kind = 'browser' as const
+  readonly title: string
+  readonly #options: BrowserTileOptions
+  #context: BrowserContext | null = null
+  readonly #pages: Page[] = []
+  #current = 0
+  readonly #sessions = new WeakMap<Page, PageSessions>()
+  readonly #ledger = new NodeLedger()
+  #places = new Map<string, ElementPlace>()
+  #dialog: Dialog | null = null
+  readonly #dialogWaiters = new Set<() => void>()
+  #chooser: FileChooser | null = null
+  readonly #downloads: Download_[] = []
+  #note: string | undefined
+  readonly #listeners = new Set<(frame?: Frame) => void>()
+  #homeOrigins: string[]
+
+  constructor(options: BrowserTileOptions) {
+    this.id = options.id
+    this.title = options.title ?? 'Browser'
+    this.#options = options
+    this.#homeOrigins = [...(options.origins ?? [])]
+    if (options.url !== undefined) {
+      const origin = safeOrigin(options.url)
+      if (origin !== null) this.#homeOrigins.push(origin)
+    }
+  }
+
+  async open(): Promise<this> {
+    const contextOptions = { viewport: this.#options.viewport ?? { width: 1280, height: 800 }, acceptDownloads: true }
+    const context = this.#options.profileDir === undefined ? await this.#options.host.newContext(contextOptions) : await this.#options.host.persistentContext(this.#options.profileDir, contextOptions)
+    this.#context = context
+    await context.addInitScript(CHANGE_WATCH_SCRIPT)
+    await context.exposeBinding('__tesseraChanged', () => this.#changed())
+    const first = context.pages()[0] ?? (await context.newPage())
+    this.#adopt(first, false)
+    context.on('page', (page) => this.#adopt(page, true))
+    if (this.#options.url !== undefined) await this.#goto(first, this.#options.url)
+    return this
+  }
+
+  // ── Surface ────────────────────────────────────────────────────────────────────
+
+  async snapshot(): Promise<Frame> {
+    const page = this.#page()
+    const dialog = this.#dialog
+    const state = this.#state(page)
+    if (dialog !== null) {
+      // A page with a dialog open runs no script, so nothing else of it can be read or done.
+      const tree: UiNode = { id: 'page', kind: 'box', role: 'document', children: [{ id: 'dialog', kind: 'box', role: 'alertdialog', name: `${dialog.type()}: ${dialog.message().slice(0, 2000)}` }] }
+      return sealFrame({ surface: this.id, route: page.url(), tree, state, contracts: [BROWSER_ACTIONS.contract('handle_dialog'), BROWSER_ACTIONS.contract('tabs')] })
+    }
+    const capture = await capturePage(page, this.#sessionsOf(page))
+    const built = buildPageTree(capture, this.#ledger)
+    this.#ledger.keepDocuments(built.liveDocuments)
+    this.#places = built.places
+    const used = new Set(built.targets.map((target) => target.contract))
+    const contracts = BROWSER_ACTIONS.contracts.filter((contract) => (ELEMENT_ACTIONS.has(contract.id) ? used.has(contract.id) || (contract.id === 'upload' && this.#chooser !== null) : contract.id !== 'handle_dialog'))
+    const targets: TargetSpec[] = [...built.targets]
+    if (this.#chooser !== null && used.has('upload')) targets.push({ contract: 'upload' })
+    return sealFrame({ surface: this.id, route: capture.url, tree: built.tree, layout: built.layout, state, contracts, targets, capabilities: { screenshot: true } as JsonObject })
+  }
+
+  perform(call: ActionCall, ctx: PerformContext): Promise<JsonValue | undefined> {
+    return BROWSER_ACTIONS.perform(this, call, ctx)
+  }
+
+  /** Raises what the element says: leaving the tile's origins is external; site rules raise anything on their sites. */
+  async assess(call: ActionCall): Promise<RiskAssessment | null> {
+    const own = await BROWSER_ACTIONS.assess(this, call)
+    let risk: Risk | undefined = own?.risk
+    let reason = own?.reason
+    const raise = (next: Risk | undefined, why: string): void => {
+      if (next === undefined) return
+      const higher = higherRisk(risk, next)
+      if (higher !== risk) {
+        risk = higher
+        reason = why
+      }
+    }
+    const page = this.#page()
+    if (call.contract.id === 'navigate' || (call.contract.id === 'tabs' && typeof (call.input as JsonObject).url === 'string')) {
+      const url = String((call.input as JsonObject).url)
+      const target = safeOrigin(url, page.url())
+      if (target === null) raise('external', `"${url}" is not a web address this tile knows`)
+      else if (target !== safeOrigin(page.url()) && !originAllowed(target, this.#homeOrigins)) raise('external', `it leaves for ${target}`)
+      raise(siteRiskOf(url, this.#options.sites), `a site rule covers ${url}`)
+    }
+    if (call.contract.id === 'press' && /(^|\+)Enter$/.test(String((call.input as JsonObject).key))) {
+      const focused = focusedNode(call.frame.tree)
+      const formRisk = focused === undefined ? undefined : this.#places.get(focused)?.formRisk
+      raise(formRisk, 'Enter submits a form that posts to another origin')
+    }
+    if (call.contract.id === 'fill' && (call.input as JsonObject).submit === true) {
+      const formRisk = call.target.nodeId === undefined ? undefined : this.#places.get(call.target.nodeId)?.formRisk
+      raise(formRisk, 'submitting the form posts to another origin')
+    }
+    if (call.contract.id !== 'wait_for' && call.contract.id !== 'tabs') raise(siteRiskOf(page.url(), this.#options.sites), `a site rule covers ${safeOrigin(page.url()) ?? page.url()}`)
+    return risk === undefined || reason === undefined ? null : { risk, reason }
+  }
+
+  timeoutFor(call: ActionCall): number | null {
+    return BROWSER_ACTIONS.timeoutFor(call)
+  }
+
+  async capture(): Promise<Uint8Array> {
+    return this.#page().screenshot({ type: 'png' })
+  }
+
+  subscribe(onChange: (frame?: Frame) => void): () => void {
+    this.#listeners.add(onChange)
+    return () => this.#listeners.delete(onChange)
+  }
+
+  async close(): Promise<void> {
+    const context = this.#context
+    this.#context = null
+    if (context === null) return
+    await context.close().catch(() => undefined)
+    if (this.#options.profileDir === undefined) await this.#options.host.release()
+  }
+
+  /** The current page, for the screencast and for tests. */
+  get page(): Page {
+    return this.#page()
+  }
+
+  // ── actions ────────────────────────────────────────────────────────────────────
+
+  async click(nodeId: string, input: { double?: boolean | undefined; button?: 'left' | 'right' | 'middle' | undefined; modifiers?: string[] | undefined }): Promise<PageAnswer> {
+    return this.#acting(async (page) => {
+      const place = this.#place(nodeId)
+      const point = await centerOf(page, place)
+      const cover = await coveredBy(place, point)
+      if (cover !== null) throw new TesseraError('conflict', `the ${place.role} is covered by ${cover}; close or answer that first`, { found: cover })
+      for (const key of input.modifiers ?? []) await page.keyboard.down(key)
+      try {
+        await page.mouse.click(point.x, point.y, { button: input.button ?? 'left', clickCount: input.double === true ? 2 : 1 })
+      } finally {
+        for (const key of input.modifiers ?? []) await page.keyboard.up(key)
+      }
+    })
+  }
+
+  async fill(nodeId: string, input: { text: string; submit?: boolean | undefined; slowly?: boolean | undefined }): Promise<PageAnswer> {
+    return this.#acting(async (page) => {
+      const place = this.#place(nodeId)
+      const how = await callOn<string>(place, FOCUS_AND_SELECT)
+      if (how === 'not-editable') throw new TesseraError('invalid_request', `the ${place.role} does not take text`, { expected: 'a text field', found: place.role })
+      if (input.text.length === 0) await page.keyboard.press('Delete')
+      else if (input.slowly === true) await page.keyboard.type(input.text, { delay: 20 })
+      else await page.keyboard.insertText(input.text)
+      if (input.submit === true) await page.keyboard.press('Enter')
+    })
+  }
+
+  async select(nodeId: string, values: string[]): Promise<PageAnswer & { selected: string[] }> {
+    let selected: string[] = []
+    const out = await this.#acting(async () => {
+      const place = this.#place(nodeId)
+      const answer = await callOn<{ error?: string; selected?: string[] }>(place, SELECT_OPTIONS, values)
+      if (answer.error !== undefined) throw new TesseraError('invalid_input', `cannot choose ${JSON.stringify(values)}: ${answer.error}`, { found: values })
+      selected = answer.selected ?? []
+    })
+    return { ...out, selected }
+  }
+
+  async check(nodeId: string, checked: boolean): Promise<PageAnswer> {
+    return this.#acting(async (page) => {
+      const place = this.#place(nodeId)
+      if ((await callOn<boolean>(place, IS_CHECKED)) === checked) return
+      const point = await centerOf(page, place)
+      await page.mouse.click(point.x, point.y)
+      await this.#settle(page)
+      if ((await callOn<boolean>(place, IS_CHECKED)) !== checked) throw new TesseraError('conflict', `the ${place.role} did not become ${checked ? 'checked' : 'unchecked'} when clicked`, { expected: checked, found: !checked })
+    })
+  }
+
+  async hover(nodeId: string): Promise<PageAnswer> {
+    return this.#acting(async (page) => {
+      const point = await centerOf(page, this.#place(nodeId))
+      await page.mouse.move(point.x, point.y)
+    })
+  }
+
+  async drag(nodeId: string, to: string, frame: Frame): Promise<PageAnswer> {
+    const toNode = RefTable.forFrame(frame).resolve(to) ?? to
+    return this.#acting(async (page) => {
+      const from = await centerOf(page, this.#place(nodeId))
+      const place = this.#place(toNode)
+      const dest = await centerOf(page, place)
+      await page.mouse.move(from.x, from.y)
+      await page.mouse.down()
+      await page.mouse.move((from.x + dest.x) / 2, (from.y + dest.y) / 2, { steps: 4 })
+      await page.mouse.move(dest.x, dest.y, { steps: 4 })
+      await page.mouse.up()
+    })
+  }
+
+  async upload(nodeId: string | undefined, paths: string[]): Promise<PageAnswer> {
+    const files = paths.map((path) => this.#uploadable(path))
+    return this.#acting(async () => {
+      if (nodeId === undefined) {
+        const chooser = this.#chooser
+        if (chooser === null) throw new TesseraError('not_found', 'no file chooser is open; click the file field first or name it by its @ref', { expected: 'an open file chooser', found: null })
+        this.#chooser = null
+        await chooser.setFiles(files)
+        return
+      }
+      const place = this.#place(nodeId)
+      await place.document.session.send('DOM.setFileInputFiles', { files, backendNodeId: place.backendNodeId })
+    })
+  }
+
+  async press(key: string): Promise<PageAnswer> {
+    return this.#acting((page) => page.keyboard.press(key))
+  }
+
+  async scroll(input: { direction?: 'down' | 'up' | 'left' | 'right' | undefined; amount?: number | undefined; to?: 'top' | 'bottom' | undefined }): Promise<PageAnswer> {
+    return this.#acting(async (page) => {
+      if (input.to !== undefined) {
+        await page.evaluate((to) => window.scrollTo(0, to === 'top' ? 0 : document.documentElement.scrollHeight), input.to)
+        return
+      }
+      const size = page.viewportSize() ?? { width: 1280, height: 800 }
+      const direction = input.direction ?? 'down'
+      const amount = input.amount ?? Math.round((direction === 'down' || direction === 'up' ? size.height : size.width) * 0.8)
+      await page.mouse.move(size.width / 2, size.height / 2)
+      await page.mouse.wheel(direction === 'left' ? -amount : direction === 'right' ? amount : 0, direction === 'up' ? -amount : direction === 'down' ? amount : 0)
+    })
+  }
+
+  async navigate(url: string): Promise<PageAnswer> {
+    return this.#acting((page) => this.#goto(page, url))
+  }
+
+  async history(which: 'back' | 'forward' | 'reload'): Promise<PageAnswer> {
+    return this.#acting(async (page) => {
+      const options = { waitUntil: 'domcontentloaded' as const, timeout: NAVIGATION_TIMEOUT_MS }
+      const response = which === 'back' ? await page.goBack(options) : which === 'forward' ? await page.goForward(options) : await page.reload(options)
+      if (response === null && which !== 'reload') this.#note = `there was no page to go ${which} to`
+    })
+  }
+
+  async waitFor(input: { text?: string | undefined; textGone?: string | undefined; time?: number | undefined }, signal: AbortSignal): Promise<PageAnswer & { waitedMs: number }> {
+    const page = this.#page()
+    const started = performance.now()
+    const timeout = Math.min(30, input.time ?? 30) * 1000
+    if (input.text === undefined && input.textGone === undefined) {
+      if (input.time === undefined) throw new TesseraError('invalid_input', 'expected text, textGone or time to wait for, found none', { expected: ['text', 'textGone', 'time'], found: null })
+      await new Promise<void>((done) => {
+        const timer = setTimeout(done, timeout)
+        signal.addEventListener('abort', () => (clearTimeout(timer), done()), { once: true })
+      })
+    } else {
+      const waits: Array<Promise<void>> = []
+      try {
+        if (input.text !== undefined) waits.push(page.getByText(input.text).first().waitFor({ state: 'visible', timeout }))
+        if (input.textGone !== undefined) waits.push(page.getByText(input.textGone).first().waitFor({ state: 'hidden', timeout }))
+        await Promise.all(waits)
+      } catch (error) {
+        const what = input.text !== undefined ? `"${input.text}" to appear` : `"${input.textGone}" to go`
+        throw new TesseraError('timed_out', `waited ${Math.round(timeout / 1000)} s for ${what}; it did not`, { expected: input as JsonObject, found: (error as Error).message.split('\n')[0] ?? null })
+      }
+    }
+    return { ...this.#where(page), waitedMs: Math.round(performance.now() - started) }
+  }
+
+  async answerDialog(accept: boolean, promptText: string | undefined): Promise<PageAnswer & { dialog: string }> {
+    const dialog = this.#dialog
+    if (dialog === null) throw new TesseraError('not_found', 'no dialog is open', { expected: 'an open alert, confirm, prompt or beforeunload', found: null })
+    this.#dialog = null
+    const said = `${dialog.type()} "${dialog.message().slice(0, 200)}" ${accept ? 'accepted' : 'dismissed'}`
+    if (accept) await dialog.accept(promptText)
+    else await dialog.dismiss()
+    const page = this.#page()
+    await this.#settle(page)
+    this.#changed()
+    return { ...this.#where(page), dialog: said }
+  }
+
+  async tabs(input: { action: 'list' | 'new' | 'close' | 'select'; index?: number | undefined; url?: string | undefined }): Promise<{ tabs: Array<{ index: number; url: string; title: string; current: boolean }> }> {
+    if (input.action === 'new') {
+      const page = await this.#contextOrThrow().newPage()
+      this.#current = this.#pages.indexOf(page)
+      this.#note = undefined
+      if (input.url !== undefined) await this.#goto(page, input.url)
+    } else if (input.action === 'select' || input.action === 'close') {
+      const index = input.index ?? this.#current
+      const page = this.#pages[index]
+      if (page === undefined) throw new TesseraError('not_found', `no tab ${index}; there are ${this.#pages.length}`, { expected: `0..${this.#pages.length - 1}`, found: index })
+      if (input.action === 'select') {
+        this.#current = index
+        await page.bringToFront()
+      } else {
+        if (this.#pages.length === 1) throw new TesseraError('conflict', 'the last tab of a tile closes with the tile', { found: index })
+        await page.close()
+      }
+    }
+    this.#changed()
+    return { tabs: await Promise.all(this.#pages.map(async (page, index) => ({ index, url: page.url(), title: await page.title().catch(() => ''), current: index === this.#current }))) }
+  }
+
+  /** The frame's node a CSS selector names in the top document: exactly one element that takes an action. */
+  async locate(selector: string): Promise<{ target: string }> {
+    const session = await this.#sessionsOf(this.#page()).main()
+    const found = await session.send('Runtime.evaluate', { expression: `(() => { const all = document.querySelectorAll(${JSON.stringify(selector)}); return all.length === 1 ? all[0] : all.length })()` })
+    if (found.exceptionDetails !== undefined) throw new TesseraError('invalid_input', `"${selector}" is not a CSS selector this page accepts`, { expected: 'a CSS selector', found: selector })
+    if (found.result.type === 'number') throw new TesseraError(found.result.value === 0 ? 'not_found' : 'conflict', `the selector ${selector} names ${String(found.result.value)} elements; name exactly one (or use a @ref)`, { expected: 1, found: found.result.value as number })
+    const described = await session.send('DOM.describeNode', { objectId: found.result.objectId })
+    await session.send('Runtime.releaseObject', { objectId: found.result.objectId ?? '' }).catch(() => undefined)
+    for (const [nodeId, place] of this.#places) {
+      if (place.document.owner === undefined && place.backendNodeId === described.node.backendNodeId) return { target: nodeId }
+    }
+    throw new TesseraError('not_found', `the selector ${selector} names a <${described.node.localName}> that takes no action on this page`, { expected: 'an interactive element', found: described.node.localName })
+  }
+
+  // ── inside ─────────────────────────────────────────────────────────────────────
+
+  #contextOrThrow(): BrowserContext {
+    if (this.#context === null) throw new TesseraError('not_found', `browser tile "${this.id}" is closed`, { found: this.id })
+    return this.#context
+  }
+
+  #page(): Page {
+    const page = this.#pages[this.#current] ?? this.#pages[0]
+    if (page === undefined || this.#context === null) throw new TesseraError('not_found', `browser tile "${this.id}" has no page open`, { found: this.id })
+    return page
+  }
+
+  #sessionsOf(page: Page): PageSessions {
+    let sessions = this.#sessions.get(page)
+    if (sessions === undefined) {
+      sessions = new PageSessions(page)
+      this.#sessions.set(page, sessions)
+    }
+    return sessions
+  }
+
+  #adopt(page: Page, opened: boolean): void {
+    if (this.#pages.includes(page)) return
+    this.#pages.push(page)
+    if (opened) {
+      // A tab the page opened is where its user would look next.
+      this.#current = this.#pages.length - 1
+      this.#note = `the page opened a new tab (${this.#pages.length} tabs); it is now the current one`
+    }
+    page.on('dialog', (dialog) => {
+      this.#dialog = dialog
+      for (const waiter of this.#dialogWaiters) waiter()
+      this.#changed()
+    })
+    page.on('filechooser', (chooser) => {
+      this.#chooser = chooser
+      this.#changed()
+    })
+    page.on('download', (download) => void this.#keep(download))
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) this.#changed()
+    })
+    page.on('close', () => {
+      const index = this.#pages.indexOf(page)
+      if (index >= 0) this.#pages.splice(index, 1)
+      if (this.#current >= this.#pages.length) this.#current = Math.max(0, this.#pages.length - 1)
+      this.#changed()
+    })
+  }
+
+  async #keep(download: Download): Promise<void> {
+    const folder = join(this.#options.filesDir, 'downloads')
+    mkdirSync(folder, { recursive: true })
+    const file = join(folder, basename(download.suggestedFilename()) || 'download')
+    const entry: Download_ = { file: relative(this.#options.filesDir, file), url: download.url(), state: 'saving' }
+    this.#downloads.push(entry)
+    this.#changed()
+    entry.state = await download.saveAs(file).then(
+      () => 'saved' as const,
+      () => 'failed' as const,
+    )
+    this.#changed()
+  }
+
+  /** A file to upload: inside the tile's folder, never anywhere else on this machine. */
+  #uploadable(path: string): string {
+    const folder = resolve(this.#options.filesDir)
+    const full = isAbsolute(path) ? resolve(path) : resolve(folder, path)
+    const rel = relative(folder, full)
+    if (rel.startsWith('..') || isAbsolute(rel)) {
+      throw new TesseraError('forbidden', `uploads come from the tile's folder ${folder}; "${path}" is outside it`, { expected: `a file under ${folder}`, found: path })
+    }
+    return full
+  }
+
+  #place(nodeId: string): ElementPlace {
+    const place = this.#places.get(nodeId)
+    if (place === undefined) throw new TesseraError('not_found', `no element "${nodeId}" on the current page; take a new snapshot`, { found: nodeId })
+    return place
+  }
+
+  #changed(): void {
+    for (const listener of this.#listeners) listener()
+  }
+
+  #state(page: Page): JsonObject {
+    const state: JsonObject = { url: page.url() }
+    if (this.#dialog !== null) state.dialog = { type: this.#dialog.type(), message: this.#dialog.message().slice(0, 2000), ...(this.#dialog.defaultValue() ? { default: this.#dialog.defaultValue() } : {}) }
+    if (this.#chooser !== null) state.fileChooser = { multiple: this.#chooser.isMultiple() }
+    if (this.#downloads.length > 0) state.downloads = this.#downloads.slice(-10).map((d) => ({ ...d }))
+    if (this.#pages.length > 1) state.tabs = { count: this.#pages.length, current: this.#current }
+    return state
+  }
+
+  #where(page: Page): PageAnswer {
+    const note = this.#note
+    this.#note = undefined
+    return { url: page.url(), ...(note === undefined ? {} : { note }) }
+  }
+
+  /** Runs an input on the current page, then waits until the page has settled; a dialog it opens ends the wait. */
+  async #acting(act: (page: Page) => Promise<unknown>): Promise<PageAnswer> {
+    const page = this.#page()
+    if (this.#dialog !== null) throw new TesseraError('conflict', `a ${this.#dialog.type()} dialog is open ("${this.#dialog.message().slice(0, 120)}"); answer it with handle_dialog first`, { found: this.#dialog.type() })
+    let release = (): void => undefined
+    const dialogOpened = new Promise<void>((done) => {
+      release = () => done()
+      this.#dialogWaiters.add(release)
+    })
+    try {
+      await Promise.race([act(page), dialogOpened])
+      if (this.#dialog === null) await Promise.race([this.#settle(this.#page()), dialogOpened])
+    } finally {
+      this.#dialogWaiters.delete(release)
+    }
+    const now = this.#page()
+    // The act may have opened a dialog meanwhile (TypeScript cannot know the field changed).
+    const opened = this.#dialog as Dialog | null
+    if (opened !== null) this.#note = `the page opened a ${opened.type()} dialog: "${opened.message().slice(0, 200)}"; answer it with handle_dialog`
+    return this.#where(now)
+  }
+
+  async #goto(page: Page, url: string): Promise<void> {
+    try {
+      const response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: NAVIGATION_TIMEOUT_MS })
+      if (response !== null && response.status() >= 400) this.#note = `the server answered ${response.status()} ${response.statusText()}`
+    } catch (error) {
+      const message = (error as Error).message.split('\n')[0] ?? ''
+      throw new TesseraError(/Timeout/.test(message) ? 'timed_out' : 'not_found', `could not open ${url}: ${message}`, { expected: 'a reachable http(s) URL', found: url })
+    }
+  }
+
+  /**
+   * Settled: the document that is loading (if an action started a navigation) is parsed, and
+   * then the page has gone QUIET_MS without a DOM change — never a fixed sleep.
+   */
+  async #settle(page: Page): Promise<void> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await page.waitForLoadState('domcontentloaded', { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => undefined)
+      try {
+        await page.evaluate(([quiet, max]) => (window as unknown as { __tesseraQuiet?: (q: number, m: number) => Promise<number> }).__tesseraQuiet?.(quiet, max), [QUIET_MS, SETTLE_MAX_MS] as const)
+        return
+      } catch {
+        // The document went away under the wait (a navigation): wait for the next one.
+      }
+    }
+  }
+}
+
+function safeOrigin(url: string, base?: string): string | null {
+  try {
+    const parsed = base === undefined ? new URL(url) : new URL(url, base)
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : null
+  } catch {
+    return null
+  }
+}
+
+function focusedNode(node: UiNode): string | undefined {
+  if (node.states?.focused === true) return node.id
+  for (const child of node.children ?? []) {
+    const found = focusedNode(child)
+    if (found !== undefined) return found
+  }
+  return undefined
+}

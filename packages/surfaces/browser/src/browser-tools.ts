@@ -1,0 +1,202 @@
+import type { FacadeTool, ToolAnswer, ToolContext } from '@tessera/kit'
+import { type JsonObject, type JsonValue, TesseraError } from '@tessera/protocol'
+import { outlinePage } from './page-outline.js'
+import { pageDelta } from './page-delta.js'
+
+/**
+ * The browser's MCP tools: the names and arguments of Playwright MCP's core tools (an element
+ * is `target`, a ref from the snapshot or a CSS selector; the older `ref` works too), so
+ * prompts written for it work unchanged — plus `tile` where several browser tiles are open,
+ * and `snapshot` to choose what comes back after an action (`delta`, the default: the lines
+ * that changed; `full`: the page; `none`). Every call goes through the gateway.
+ */
+
+const KIND = 'browser'
+const REF = /^@?n[0-9a-z]{4,12}(\.\d+)?$/
+
+const tile = { type: 'string', description: 'browser tile id; default the focused one' }
+const target = { type: 'string', description: 'ref from the snapshot (@n1k2) or a CSS selector' }
+const element = { type: 'string', description: 'what the element is, in words (for the approval a person may see)' }
+const snapshot = { type: 'string', enum: ['delta', 'full', 'none'], description: 'what comes back after the action; default delta' }
+
+function schema(properties: JsonObject, required: string[] = []): JsonObject {
+  return { type: 'object', properties: { ...properties, tile, snapshot }, ...(required.length > 0 ? { required } : {}), additionalProperties: false }
+}
+
+function str(args: JsonObject, key: string): string | undefined {
+  const value = args[key]
+  if (value === undefined || value === null) return undefined
+  if (typeof value !== 'string') throw new TesseraError('invalid_input', `expected "${key}" to be a string, found ${typeof value}`, { expected: 'string', found: value })
+  return value
+}
+
+/** The element an argument names: a ref as it is, a selector resolved on the page (through the gateway's `locate`). */
+async function elementOf(ctx: ToolContext, surface: string, args: JsonObject, key = 'target', legacy = 'ref'): Promise<string> {
+  const named = str(args, key) ?? str(args, legacy)
+  if (named === undefined) throw new TesseraError('invalid_input', `expected "${key}": a ref from the snapshot (@n1k2) or a CSS selector, found nothing`, { expected: key, found: null })
+  if (REF.test(named)) return named.replace(/^@/, '')
+  const located = await ctx.request({ surface, action: 'locate', input: { selector: named } })
+  if (located.status !== 'completed') throw new TesseraError('not_found', located.error?.message ?? `the selector ${named} names no element`, { found: named })
+  return String((located.output as JsonObject).target)
+}
+
+function modeOf(args: JsonObject, fallback: 'delta' | 'full' | 'none'): 'delta' | 'full' | 'none' {
+  const mode = str(args, 'snapshot') ?? fallback
+  if (mode !== 'delta' && mode !== 'full' && mode !== 'none') throw new TesseraError('invalid_input', `expected "snapshot" to be delta, full or none, found "${mode}"`, { expected: ['delta', 'full', 'none'], found: mode })
+  return mode
+}
+
+/** One line on what the action did, then what the agent asked to see of the page. */
+function said(output: JsonValue | undefined): string {
+  const o = (output ?? {}) as JsonObject
+  const extra = ['selected', 'dialog', 'waitedMs'].filter((key) => o[key] !== undefined).map((key) => `${key}: ${JSON.stringify(o[key])}`)
+  return [`done${o.url === undefined ? '' : ` — at ${String(o.url)}`}`, ...extra, ...(typeof o.note === 'string' ? [`note: ${o.note}`] : [])].join('; ')
+}
+
+interface Step {
+  action: string
+  input: JsonObject
+  target?: string
+}
+
+/** Runs steps through the gateway on one tile and answers with what the agent chose to see. */
+async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delta' | 'full' | 'none'): Promise<ToolAnswer> {
+  const before = mode === 'delta' ? outlinePage(await ctx.frame(surface)) : undefined
+  const lines: string[] = []
+  for (const step of steps) {
+    const result = await ctx.request({ surface, action: step.action, input: step.input, ...(step.target === undefined ? {} : { target: step.target }) })
+    if (result.status !== 'completed') return { result }
+    lines.push(said(result.output))
+  }
+  if (mode === 'none') return { text: lines.join('\n') }
+  const after = outlinePage(await ctx.frame(surface))
+  return { text: [...lines, before === undefined ? after : pageDelta(before, after)].join('\n') }
+}
+
+function facade(name: string, description: string, inputSchema: JsonObject, risk: FacadeTool['risk'], body: (args: JsonObject, ctx: ToolContext, surface: string) => Promise<ToolAnswer>): FacadeTool {
+  return { name, description, inputSchema, risk, run: (args, ctx) => body(args, ctx, ctx.tile(KIND, str(args, 'tile'))) }
+}
+
+const FIELD_ACTIONS: Readonly<Record<string, (value: string) => Step['action']>> = {
+  textbox: () => 'fill',
+  slider: () => 'fill',
+  checkbox: () => 'check',
+  radio: () => 'check',
+  combobox: () => 'select',
+}
+
+export const BROWSER_TOOLS: readonly FacadeTool[] = [
+  {
+    name: 'browser_navigate',
+    description: 'Open a URL in the browser tile (opens one if none is). Answers with the page.',
+    inputSchema: schema({ url: { type: 'string' } }, ['url']),
+    risk: 'external',
+    async run(args, ctx) {
+      const url = str(args, 'url') ?? ''
+      const mode = modeOf(args, 'full')
+      if (ctx.tiles(KIND).length === 0) {
+        const opened = await ctx.request({ surface: 'map', action: 'open', input: { kind: KIND, config: { url } } })
+        if (opened.status !== 'completed') return { result: opened }
+        const surface = String((opened.output as JsonObject).tile)
+        return { text: mode === 'none' ? `opened ${surface} at ${url}` : outlinePage(await ctx.frame(surface)) }
+      }
+      return run(ctx, ctx.tile(KIND, str(args, 'tile')), [{ action: 'navigate', input: { url } }], mode === 'delta' ? 'full' : mode)
+    },
+  },
+  facade('browser_navigate_back', 'Go back to the previous page.', schema({}), 'read', (args, ctx, surface) => run(ctx, surface, [{ action: 'back', input: {} }], modeOf(args, 'full'))),
+  {
+    name: 'browser_snapshot',
+    description: 'The page as an outline: what is in view, @refs to act on, the rest folded — expand a fold by its @ref (offset pages through long lists).',
+    inputSchema: { type: 'object', properties: { tile, target: { type: 'string', description: '@ref to expand' }, offset: { type: 'integer', minimum: 0 } }, additionalProperties: false },
+    risk: 'read',
+    async run(args, ctx) {
+      const surface = ctx.tile(KIND, str(args, 'tile'))
+      const expand = str(args, 'target') ?? str(args, 'expand')
+      const offset = typeof args.offset === 'number' ? args.offset : undefined
+      return { text: outlinePage(await ctx.frame(surface), { expand, offset }) }
+    },
+  },
+  facade('browser_click', 'Click an element.', schema({ element, target, doubleClick: { type: 'boolean' }, button: { type: 'string', enum: ['left', 'right', 'middle'] }, modifiers: { type: 'array', items: { type: 'string', enum: ['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'] } } }, ['target']), 'destructive', async (args, ctx, surface) => {
+    const input: JsonObject = {}
+    if (args.doubleClick === true) input.double = true
+    if (typeof args.button === 'string') input.button = args.button
+    if (Array.isArray(args.modifiers)) input.modifiers = args.modifiers
+    return run(ctx, surface, [{ action: 'click', input, target: await elementOf(ctx, surface, args) }], modeOf(args, 'delta'))
+  }),
+  facade('browser_type', 'Type text into an editable element (replacing what it holds).', schema({ element, target, text: { type: 'string' }, submit: { type: 'boolean', description: 'press Enter after' }, slowly: { type: 'boolean' } }, ['target', 'text']), 'external', async (args, ctx, surface) => {
+    const input: JsonObject = { text: str(args, 'text') ?? '' }
+    if (args.submit === true) input.submit = true
+    if (args.slowly === true) input.slowly = true
+    return run(ctx, surface, [{ action: 'fill', input, target: await elementOf(ctx, surface, args) }], modeOf(args, 'delta'))
+  }),
+  facade(
+    'browser_fill_form',
+    'Fill several fields at once.',
+    schema(
+      {
+        fields: {
+          type: 'array',
+          items: { type: 'object', properties: { element, target, name: { type: 'string' }, type: { type: 'string', enum: ['textbox', 'checkbox', 'radio', 'combobox', 'slider'] }, value: { type: 'string', description: 'checkbox: "true" or "false"' } }, required: ['target', 'type', 'value'] },
+        },
+      },
+      ['fields'],
+    ),
+    'write',
+    async (args, ctx, surface) => {
+      const fields = Array.isArray(args.fields) ? (args.fields as JsonObject[]) : []
+      if (fields.length === 0) throw new TesseraError('invalid_input', 'expected "fields": a list of {target, type, value}, found none', { expected: 'array', found: args.fields ?? null })
+      const steps: Step[] = []
+      for (const field of fields) {
+        const type = str(field, 'type') ?? 'textbox'
+        const value = str(field, 'value') ?? ''
+        const action = FIELD_ACTIONS[type]?.(value)
+        if (action === undefined) throw new TesseraError('invalid_input', `field type "${type}" is not one of textbox, checkbox, radio, combobox, slider`, { expected: Object.keys(FIELD_ACTIONS), found: type })
+        const input: JsonObject = action === 'fill' ? { text: value } : action === 'check' ? { checked: value !== 'false' } : { values: [value] }
+        steps.push({ action, input, target: await elementOf(ctx, surface, field) })
+      }
+      return run(ctx, surface, steps, modeOf(args, 'delta'))
+    },
+  ),
+  facade('browser_select_option', 'Choose options of a select element, by value or label.', schema({ element, target, values: { type: 'array', items: { type: 'string' } } }, ['target', 'values']), 'write', async (args, ctx, surface) =>
+    run(ctx, surface, [{ action: 'select', input: { values: (Array.isArray(args.values) ? args.values : []) as JsonValue[] } as JsonObject, target: await elementOf(ctx, surface, args) }], modeOf(args, 'delta')),
+  ),
+  facade('browser_press_key', 'Press a key (Enter, ArrowDown, Control+a, or a character) in the focused element.', schema({ key: { type: 'string' } }, ['key']), 'external', (args, ctx, surface) => run(ctx, surface, [{ action: 'press', input: { key: str(args, 'key') ?? '' } }], modeOf(args, 'delta'))),
+  facade('browser_hover', 'Move the pointer over an element.', schema({ element, target }, ['target']), 'read', async (args, ctx, surface) => run(ctx, surface, [{ action: 'hover', input: {}, target: await elementOf(ctx, surface, args) }], modeOf(args, 'delta'))),
+  facade('browser_drag', 'Drag one element onto another.', schema({ startElement: element, startTarget: target, endElement: element, endTarget: target }, ['startTarget', 'endTarget']), 'write', async (args, ctx, surface) => {
+    const from = await elementOf(ctx, surface, args, 'startTarget', 'startRef')
+    const to = await elementOf(ctx, surface, args, 'endTarget', 'endRef')
+    return run(ctx, surface, [{ action: 'drag', input: { to }, target: from }], modeOf(args, 'delta'))
+  }),
+  facade('browser_wait_for', 'Wait for text to appear or go (or, only if nothing else works, a number of seconds ≤ 30).', schema({ text: { type: 'string' }, textGone: { type: 'string' }, time: { type: 'number' } }), 'read', (args, ctx, surface) => {
+    const input: JsonObject = {}
+    for (const key of ['text', 'textGone', 'time'] as const) if (args[key] !== undefined) input[key] = args[key] as JsonValue
+    return run(ctx, surface, [{ action: 'wait_for', input }], modeOf(args, 'delta'))
+  }),
+  facade('browser_take_screenshot', 'A PNG of the visible page.', { type: 'object', properties: { tile }, additionalProperties: false }, 'read', async (_args, ctx, surface) => {
+    const png = await ctx.capture(surface)
+    return { image: { data: Buffer.from(png).toString('base64'), mimeType: 'image/png' }, text: `screenshot of ${surface}` }
+  }),
+  facade('browser_tabs', 'List, open, select or close tabs.', schema({ action: { type: 'string', enum: ['list', 'new', 'close', 'select'] }, index: { type: 'integer', minimum: 0 }, url: { type: 'string' } }, ['action']), 'external', async (args, ctx, surface) => {
+    const input: JsonObject = { action: str(args, 'action') ?? 'list' }
+    if (typeof args.index === 'number') input.index = args.index
+    if (args.url !== undefined) input.url = str(args, 'url') ?? ''
+    const result = await ctx.request({ surface, action: 'tabs', input })
+    if (result.status !== 'completed') return { result }
+    const tabs = ((result.output as JsonObject).tabs ?? []) as JsonObject[]
+    return { text: tabs.map((tab) => `${tab.current === true ? '*' : ' '} ${String(tab.index)} ${JSON.stringify(tab.title)} ${String(tab.url)}`).join('\n') }
+  }),
+  facade('browser_handle_dialog', 'Accept or dismiss the open dialog (alert, confirm, prompt).', schema({ accept: { type: 'boolean' }, promptText: { type: 'string' } }, ['accept']), 'write', (args, ctx, surface) => {
+    const input: JsonObject = { accept: args.accept === true }
+    if (args.promptText !== undefined) input.promptText = str(args, 'promptText') ?? ''
+    return run(ctx, surface, [{ action: 'handle_dialog', input }], modeOf(args, 'delta'))
+  }),
+  facade('browser_file_upload', 'Choose files (from the tile\'s folder) for the open file chooser or a file field; no paths cancels.', schema({ paths: { type: 'array', items: { type: 'string' } }, target }), 'external', async (args, ctx, surface) => {
+    const paths = (Array.isArray(args.paths) ? args.paths : []) as JsonValue[]
+    const named = args.target ?? args.ref
+    return run(ctx, surface, [{ action: 'upload', input: { paths }, ...(named === undefined ? {} : { target: await elementOf(ctx, surface, args) }) }], modeOf(args, 'delta'))
+  }),
+  facade('browser_close', 'Close the browser tile.', { type: 'object', properties: { tile }, additionalProperties: false }, 'write', async (_args, ctx, surface) => {
+    const result = await ctx.request({ surface: 'map', action: 'close', input: { tile: surface } })
+    return result.status === 'completed' ? { text: `closed ${surface}` } : { result }
+  }),
+]

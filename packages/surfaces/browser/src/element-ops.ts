@@ -1,0 +1,132 @@
+import { TesseraError } from '@tessera/protocol'
+import type { Page } from 'playwright-core'
+import type { ElementPlace } from './page-tree.js'
+
+/** A point in the top viewport's coordinates, where Playwright's mouse acts. */
+interface Point {
+  x: number
+  y: number
+}
+
+function gone(place: ElementPlace): TesseraError {
+  return new TesseraError('not_found', `the ${place.role} is no longer on the page; take a new snapshot`, { expected: 'an element of the current page', found: place.role })
+}
+
+/** A handle on the element in its own document, after checking that it still lives there. */
+async function objectOf(place: ElementPlace): Promise<string> {
+  const resolved = await place.document.session.send('DOM.resolveNode', { backendNodeId: place.backendNodeId }).catch(() => null)
+  const objectId = resolved?.object.objectId
+  if (objectId === undefined) throw gone(place)
+  const alive = await place.document.session.send('Runtime.callFunctionOn', { objectId, functionDeclaration: 'function () { return this.isConnected }', returnByValue: true }).catch(() => null)
+  if (alive?.result.value !== true) throw gone(place)
+  return objectId
+}
+
+/** Runs a function on the element in its page, with JSON arguments; its JSON answer comes back. */
+export async function callOn<T>(place: ElementPlace, fn: string, ...args: unknown[]): Promise<T> {
+  const objectId = await objectOf(place)
+  const answer = await place.document.session.send('Runtime.callFunctionOn', {
+    objectId,
+    functionDeclaration: fn,
+    arguments: args.map((value) => ({ value })),
+    returnByValue: true,
+    awaitPromise: true,
+  })
+  if (answer.exceptionDetails !== undefined) {
+    throw new TesseraError('conflict', `the page refused: ${answer.exceptionDetails.exception?.description?.split('\n')[0] ?? answer.exceptionDetails.text}`, { found: place.role })
+  }
+  return answer.result.value as T
+}
+
+/** Where the element's first box is, scrolled into view, in the top viewport's coordinates. */
+export async function centerOf(page: Page, place: ElementPlace): Promise<Point> {
+  await objectOf(place)
+  const session = place.document.session
+  await session.send('DOM.scrollIntoViewIfNeeded', { backendNodeId: place.backendNodeId }).catch(() => undefined)
+  const quads = await session.send('DOM.getContentQuads', { backendNodeId: place.backendNodeId }).catch(() => null)
+  const quad = quads?.quads.find((q) => area(q) > 1)
+  if (quad === undefined) throw new TesseraError('conflict', `the ${place.role} takes no space on the page (hidden or collapsed)`, { found: place.role })
+  let x = (quad[0]! + quad[2]! + quad[4]! + quad[6]!) / 4
+  let y = (quad[1]! + quad[3]! + quad[5]! + quad[7]!) / 4
+  // An out-of-process iframe measures from its own corner: add where that corner is.
+  if (place.document.remoteFrame !== undefined) {
+    const owner = await place.document.remoteFrame.frameElement()
+    const box = await owner.boundingBox()
+    await owner.dispose()
+    if (box !== null) {
+      x += box.x
+      y += box.y
+    }
+  }
+  const size = page.viewportSize()
+  if (size !== null && (x < 0 || y < 0 || x > size.width || y > size.height)) {
+    throw new TesseraError('conflict', `the ${place.role} is outside the viewport and could not be scrolled into it`, { found: { x, y } })
+  }
+  return { x, y }
+}
+
+function area(quad: number[]): number {
+  const [x0 = 0, y0 = 0, x1 = 0, y1 = 0, x2 = 0, y2 = 0] = quad
+  return Math.abs((x1 - x0) * (y2 - y0) - (y1 - y0) * (x2 - x0))
+}
+
+/**
+ * What a click at the point would hit instead of the element, or null when it hits the
+ * element or something inside it (through open shadow roots). A click never lands on an
+ * overlay that covers its element: it fails and says what covers it.
+ */
+export async function coveredBy(place: ElementPlace, point: Point): Promise<string | null> {
+  // Only the top document measures in the viewport's coordinates; iframes are trusted to their boxes.
+  if (place.document.owner !== undefined) return null
+  return callOn<string | null>(
+    place,
+    `function (x, y) {
+      let hit = document.elementFromPoint(x, y)
+      while (hit && hit.shadowRoot) { const inner = hit.shadowRoot.elementFromPoint(x, y); if (!inner || inner === hit) break; hit = inner }
+      if (!hit) return null
+      for (let n = hit; n; n = n.parentNode || n.host) if (n === this) return null
+      // A label clicks its control: hitting the label of this element is hitting it.
+      if (hit.control === this || (hit.closest && hit.closest('label') && hit.closest('label').control === this)) return null
+      const label = (hit.getAttribute('aria-label') || hit.textContent || '').trim().slice(0, 60)
+      return hit.tagName.toLowerCase() + (hit.id ? '#' + hit.id : '') + (label ? ' "' + label + '"' : '')
+    }`,
+    point.x,
+    point.y,
+  )
+}
+
+export const FOCUS_AND_SELECT = `function () {
+  this.focus()
+  const typed = this instanceof HTMLInputElement ? this.type : ''
+  if (this instanceof HTMLTextAreaElement || (this instanceof HTMLInputElement && ['', 'text', 'search', 'url', 'tel', 'password'].includes(typed))) { this.select(); return 'selected' }
+  if (this instanceof HTMLInputElement) {
+    // Types without a text selection (number, email, date…): cleared the way a person would, with an input event.
+    this.value = ''
+    this.dispatchEvent(new Event('input', { bubbles: true }))
+    return 'cleared'
+  }
+  if (this.isContentEditable) { const range = document.createRange(); range.selectNodeContents(this); const sel = getSelection(); sel.removeAllRanges(); sel.addRange(range); return 'selected' }
+  return 'not-editable'
+}`
+
+export const SELECT_OPTIONS = `function (wanted) {
+  if (!(this instanceof HTMLSelectElement)) return { error: 'not a select element' }
+  const options = [...this.options]
+  const picked = []
+  for (const want of wanted) {
+    const option = options.find((o) => o.value === want) || options.find((o) => o.label === want || o.textContent.trim() === want)
+    if (!option) return { error: 'no option ' + JSON.stringify(want) + '; options are ' + options.map((o) => JSON.stringify(o.label || o.value)).join(', ') }
+    picked.push(option)
+  }
+  if (picked.length > 1 && !this.multiple) return { error: 'the list takes one value, found ' + picked.length }
+  for (const option of options) option.selected = picked.includes(option)
+  this.dispatchEvent(new Event('input', { bubbles: true }))
+  this.dispatchEvent(new Event('change', { bubbles: true }))
+  return { selected: picked.map((o) => o.label || o.value) }
+}`
+
+export const IS_CHECKED = `function () {
+  const aria = this.getAttribute('aria-checked')
+  if (aria !== null) return aria === 'true'
+  return this.checked === true
+}`

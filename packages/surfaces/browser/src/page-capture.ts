@@ -1,0 +1,249 @@
+import type { CDPSession, Frame as PlaywrightFrame, Page } from 'playwright-core'
+
+/** One node of `Accessibility.getFullAXTree`, as far as the frame uses it. */
+export interface AxNode {
+  nodeId: string
+  ignored: boolean
+  role?: { value?: unknown }
+  name?: { value?: unknown }
+  value?: { value?: unknown }
+  description?: { value?: unknown }
+  properties?: Array<{ name: string; value: { value?: unknown } }>
+  childIds?: string[]
+  backendDOMNodeId?: number
+}
+
+/** What the DOM snapshot says of one element: its tag, attributes, bounds and whether it listens for clicks. */
+export interface DomFacts {
+  tag: string
+  attributes: ReadonlyMap<string, string>
+  /** In page coordinates (the top document's, scroll included). */
+  bounds?: { x: number; y: number; width: number; height: number }
+  clickable: boolean
+  /** The document an iframe element shows, when it is in this process. */
+  contentDocument?: number
+}
+
+/** One document of the page: the top one or an iframe's, with its accessibility tree and DOM facts. */
+export interface CapturedDocument {
+  /** Frame id and loader id: an element's identity is its backend node id within this. */
+  key: string
+  frameId: string
+  url: string
+  ax: AxNode[]
+  dom: ReadonlyMap<number, DomFacts>
+  /** The iframe element that shows this document: its document's key and backend node id. */
+  owner?: { documentKey: string; backendNodeId: number }
+  /** The session that reaches this document's nodes (an out-of-process iframe has its own). */
+  session: CDPSession
+  /** For a document of an out-of-process iframe: that iframe, whose place on the page offsets its coordinates. */
+  remoteFrame?: PlaywrightFrame
+}
+
+export interface PageCapture {
+  url: string
+  title: string
+  /** The visible part of the top document, in page coordinates. */
+  viewport: { x: number; y: number; width: number; height: number }
+  documents: CapturedDocument[]
+}
+
+interface FrameTree {
+  frame: { id: string; loaderId: string; url: string }
+  childFrames?: FrameTree[]
+}
+
+interface RareStrings {
+  index: number[]
+  value: number[]
+}
+
+interface SnapshotDocument {
+  documentURL: number
+  frameId: number
+  scrollOffsetX?: number
+  scrollOffsetY?: number
+  nodes: {
+    nodeName?: number[]
+    backendNodeId?: number[]
+    attributes?: number[][]
+    isClickable?: { index: number[] }
+    contentDocumentIndex?: { index: number[]; value: number[] }
+  }
+  layout: { nodeIndex: number[]; bounds: number[][] }
+}
+
+interface Snapshot {
+  documents: SnapshotDocument[]
+  strings: string[]
+}
+
+/** Attributes the frame reads; the rest of an element's attributes are never copied out of the snapshot. */
+const KEPT_ATTRIBUTES = new Set(['type', 'name', 'id', 'autocomplete', 'href', 'action', 'formaction', 'method', 'target', 'data-agent-action', 'data-agent-risk', 'data-agent-title', 'data-agent-sensitive', 'download', 'accept', 'multiple', 'inputmode', 'contenteditable'])
+
+function loaderIds(tree: FrameTree, into = new Map<string, { loaderId: string; url: string }>()): Map<string, { loaderId: string; url: string }> {
+  into.set(tree.frame.id, { loaderId: tree.frame.loaderId, url: tree.frame.url })
+  for (const child of tree.childFrames ?? []) loaderIds(child, into)
+  return into
+}
+
+function rareIndex(rare: { index: number[] } | undefined): Set<number> {
+  return new Set(rare?.index ?? [])
+}
+
+/** The DOM facts of each document of one snapshot, bounds offset into page coordinates. */
+function domFacts(snapshot: Snapshot, offset: { x: number; y: number }): Array<{ frameId: string; url: string; facts: Map<number, DomFacts>; scroll: { x: number; y: number } }> {
+  const out = snapshot.documents.map((doc) => {
+    const facts = new Map<number, DomFacts>()
+    const names = doc.nodes.nodeName ?? []
+    const backendIds = doc.nodes.backendNodeId ?? []
+    const attributes = doc.nodes.attributes ?? []
+    const clickable = rareIndex(doc.nodes.isClickable)
+    const contentDocs = new Map<number, number>()
+    const rare = doc.nodes.contentDocumentIndex
+    if (rare !== undefined) rare.index.forEach((nodeIndex, i) => contentDocs.set(nodeIndex, rare.value[i] as number))
+    for (let i = 0; i < backendIds.length; i++) {
+      const tag = snapshot.strings[names[i] as number] ?? ''
+      // Of a text node only its bounds matter; comments and the document carry nothing the frame reads.
+      if (tag.startsWith('#') && tag !== '#text') continue
+      const attrs = new Map<string, string>()
+      const flat = attributes[i] ?? []
+      for (let a = 0; a + 1 < flat.length; a += 2) {
+        const key = (snapshot.strings[flat[a] as number] ?? '').toLowerCase()
+        if (KEPT_ATTRIBUTES.has(key)) attrs.set(key, snapshot.strings[flat[a + 1] as number] ?? '')
+      }
+      const contentDocument = contentDocs.get(i)
+      facts.set(backendIds[i] as number, { tag: tag.toLowerCase(), attributes: attrs, clickable: clickable.has(i), ...(contentDocument === undefined ? {} : { contentDocument }) })
+    }
+    return { doc, facts, byIndex: backendIds }
+  })
+  // Bounds: each document's own; a child document is placed inside its iframe element below.
+  const result = out.map(({ doc, facts, byIndex }) => {
+    for (let l = 0; l < doc.layout.nodeIndex.length; l++) {
+      const fact = facts.get(byIndex[doc.layout.nodeIndex[l] as number] as number)
+      const box = doc.layout.bounds[l]
+      if (fact === undefined || box === undefined || fact.bounds !== undefined) continue
+      fact.bounds = { x: box[0] ?? 0, y: box[1] ?? 0, width: box[2] ?? 0, height: box[3] ?? 0 }
+    }
+    return { frameId: snapshot.strings[doc.frameId] ?? '', url: snapshot.strings[doc.documentURL] ?? '', facts, scroll: { x: doc.scrollOffsetX ?? 0, y: doc.scrollOffsetY ?? 0 } }
+  })
+  const place = (index: number, origin: { x: number; y: number }, seen: Set<number>): void => {
+    if (seen.has(index)) return
+    seen.add(index)
+    const entry = result[index]
+    if (entry === undefined) return
+    for (const fact of entry.facts.values()) {
+      if (fact.bounds !== undefined) fact.bounds = { ...fact.bounds, x: fact.bounds.x + origin.x, y: fact.bounds.y + origin.y }
+    }
+    for (const fact of entry.facts.values()) {
+      if (fact.contentDocument === undefined || fact.bounds === undefined) continue
+      const child = result[fact.contentDocument]
+      if (child === undefined) continue
+      place(fact.contentDocument, { x: fact.bounds.x - child.scroll.x, y: fact.bounds.y - child.scroll.y }, seen)
+    }
+  }
+  place(0, offset, new Set())
+  return result
+}
+
+/** The page's sessions: its own, and one per out-of-process iframe (another site's). */
+export class PageSessions {
+  readonly #page: Page
+  #main: Promise<CDPSession> | null = null
+  readonly #frames = new WeakMap<PlaywrightFrame, Promise<CDPSession | null>>()
+
+  constructor(page: Page) {
+    this.#page = page
+  }
+
+  main(): Promise<CDPSession> {
+    this.#main ??= this.#page
+      .context()
+      .newCDPSession(this.#page)
+      .then(async (session) => {
+        await session.send('Accessibility.enable')
+        await session.send('DOM.enable')
+        return session
+      })
+    return this.#main
+  }
+
+  /** The session of an out-of-process iframe, or null for a frame its parent's session reaches. */
+  ofFrame(frame: PlaywrightFrame): Promise<CDPSession | null> {
+    let known = this.#frames.get(frame)
+    if (known === undefined) {
+      known = this.#page
+        .context()
+        .newCDPSession(frame)
+        .then(async (session) => {
+          await session.send('Accessibility.enable')
+          await session.send('DOM.enable')
+          return session
+        })
+        // Playwright refuses a frame that shares its parent's process: that is the answer, not a failure.
+        .catch(() => null)
+      this.#frames.set(frame, known)
+    }
+    return known
+  }
+
+  /** Every out-of-process iframe's session with the frame id it knows itself by. */
+  async remote(): Promise<Array<{ session: CDPSession; frame: PlaywrightFrame }>> {
+    const frames = this.#page.frames().filter((frame) => frame !== this.#page.mainFrame() && !frame.isDetached())
+    const sessions = await Promise.all(frames.map(async (frame) => ({ frame, session: await this.ofFrame(frame) })))
+    return sessions.filter((entry): entry is { frame: PlaywrightFrame; session: CDPSession } => entry.session !== null)
+  }
+}
+
+/** One session's documents: its DOM snapshot and the accessibility tree of each of its frames, in bulk. */
+async function captureSession(session: CDPSession, offset: { x: number; y: number }, remoteFrame?: PlaywrightFrame): Promise<{ documents: CapturedDocument[]; scroll: { x: number; y: number } }> {
+  const [tree, snapshot] = await Promise.all([
+    session.send('Page.getFrameTree') as Promise<{ frameTree: FrameTree }>,
+    session.send('DOMSnapshot.captureSnapshot', { computedStyles: [], includeDOMRects: false }) as Promise<Snapshot>,
+  ])
+  const loaders = loaderIds(tree.frameTree)
+  const docs = domFacts(snapshot, offset)
+  const keyOf = (frameId: string): string => `${frameId}/${loaders.get(frameId)?.loaderId ?? ''}`
+  const owners = new Map<number, { documentKey: string; backendNodeId: number }>()
+  for (const doc of docs) {
+    for (const [backendNodeId, fact] of doc.facts) {
+      if (fact.contentDocument !== undefined) owners.set(fact.contentDocument, { documentKey: keyOf(doc.frameId), backendNodeId })
+    }
+  }
+  const documents = await Promise.all(
+    docs.map(async (doc, index) => {
+      const ax = (await session.send('Accessibility.getFullAXTree', { frameId: doc.frameId }).catch(() => ({ nodes: [] }))) as { nodes: AxNode[] }
+      const owner = owners.get(index)
+      return { key: keyOf(doc.frameId), frameId: doc.frameId, url: doc.url, ax: ax.nodes, dom: doc.facts, session, ...(owner === undefined ? {} : { owner }), ...(remoteFrame === undefined ? {} : { remoteFrame }) }
+    }),
+  )
+  return { documents, scroll: docs[0]?.scroll ?? { x: 0, y: 0 } }
+}
+
+/**
+ * The whole page in a handful of round trips: per process, one DOM snapshot (every document's
+ * elements, attributes and layout) and one accessibility tree per document — never a call per
+ * node. Out-of-process iframes are captured through their own sessions and hung under their
+ * iframe elements.
+ */
+export async function capturePage(page: Page, sessions: PageSessions): Promise<PageCapture> {
+  const main = await sessions.main()
+  const [top, remote, title] = await Promise.all([captureSession(main, { x: 0, y: 0 }), sessions.remote(), page.title().catch(() => '')])
+  const documents = [...top.documents]
+  for (const { session, frame } of remote) {
+    const element = await frame.frameElement().catch(() => null)
+    const box = element === null ? null : await element.boundingBox().catch(() => null)
+    await element?.dispose().catch(() => undefined)
+    // The element's box is in viewport coordinates; page coordinates add the top document's scroll.
+    const offset = box === null ? { x: 0, y: 0 } : { x: box.x + top.scroll.x, y: box.y + top.scroll.y }
+    const captured = await captureSession(session, offset, frame).catch(() => null)
+    if (captured === null || captured.documents.length === 0) continue
+    const root = captured.documents[0] as CapturedDocument
+    const owner = await main.send('DOM.getFrameOwner', { frameId: root.frameId }).catch(() => null)
+    const ownerDoc = owner === null ? undefined : documents.find((doc) => doc.dom.has(owner.backendNodeId))
+    if (owner !== null && ownerDoc !== undefined) root.owner = { documentKey: ownerDoc.key, backendNodeId: owner.backendNodeId }
+    documents.push(...captured.documents)
+  }
+  const size = page.viewportSize() ?? { width: 1280, height: 720 }
+  return { url: page.url(), title, viewport: { x: top.scroll.x, y: top.scroll.y, width: size.width, height: size.height }, documents }
+}

@@ -1,0 +1,36 @@
+import { diffArrays } from 'diff'
+
+/** Past this share of changed lines a delta reads worse than the page itself. */
+const WHOLE_PAGE_SHARE = 0.6
+
+/** The lines of an outline between its fences, without the nonce lines that differ every time. */
+function contentLines(outline: string): { header: string; body: string[]; tail: string[] } {
+  const lines = outline.split('\n')
+  const open = lines.findIndex((line) => line.startsWith('--- page content '))
+  const close = lines.findIndex((line) => line.startsWith('--- end '))
+  return { header: lines[0] ?? '', body: open < 0 || close < 0 ? lines.slice(1) : lines.slice(open + 1, close), tail: close < 0 ? [] : lines.slice(close + 1) }
+}
+
+/**
+ * What an action changed on the page, as the lines of the outline that came (`+`) and went
+ * (`-`), fenced like the outline because they are the page's text; the whole new outline
+ * when most of it changed (a navigation), and one line when nothing did.
+ */
+export function pageDelta(before: string, after: string): string {
+  const was = contentLines(before)
+  const now = contentLines(after)
+  const parts = diffArrays(was.body, now.body)
+  const changed: string[] = []
+  let changedCount = 0
+  for (const part of parts) {
+    if (!part.added && !part.removed) continue
+    changedCount += part.value.length
+    for (const line of part.value) changed.push(`${part.added ? '+' : '-'} ${line.trimStart()}`)
+  }
+  const tail = now.tail.filter((line) => !was.tail.includes(line))
+  if (changedCount === 0) return [now.header, 'page unchanged', ...tail].join('\n')
+  if (changedCount > Math.max(was.body.length, now.body.length) * WHOLE_PAGE_SHARE * 2) return after
+  const fence = after.split('\n').find((line) => line.startsWith('--- page content ')) ?? '--- page content ---'
+  const end = after.split('\n').find((line) => line.startsWith('--- end ')) ?? '--- end ---'
+  return [now.header, fence.replace('page content', 'page changes'), ...changed, end, ...tail].join('\n')
+}

@@ -1,0 +1,255 @@
+import type { Layout, NodeStates, Risk, TargetSpec, UiNode } from '@tessera/protocol'
+import type { AxNode, CapturedDocument, DomFacts, PageCapture } from './page-capture.js'
+import type { NodeLedger } from './node-ledger.js'
+import { consequentialWord } from './risk-words.js'
+
+/** What the tile remembers of an element of the last capture: where it lives, for acting on it. */
+export interface ElementPlace {
+  document: CapturedDocument
+  backendNodeId: number
+  role: string
+  tag: string
+  /** The risk of submitting its form (external when the form posts to another origin). */
+  formRisk?: Risk
+}
+
+export interface PageTree {
+  tree: UiNode
+  layout: Layout
+  targets: TargetSpec[]
+  places: Map<string, ElementPlace>
+  /** The documents this capture showed: the ledger forgets the elements of any other. */
+  liveDocuments: Set<string>
+}
+
+/** Roles whose nodes are the click targets of a page. */
+const CLICKABLE = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton', 'listbox', 'DisclosureTriangle', 'columnheader', 'gridcell', 'row'])
+const FILLABLE = new Set(['textbox', 'searchbox', 'spinbutton'])
+const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'])
+/** Accessibility roles that are only structure: their children take their place. */
+const DROPPED = new Set(['InlineTextBox', 'ListMarker', 'LineBreak'])
+const HOISTED = new Set(['generic', 'none', 'presentation', 'LabelText', 'Section', 'Pre', 'Abbr', 'Ruby', 'Canvas', 'Unknown', 'sectionheader', 'sectionfooter', 'emphasis', 'strong', 'code', 'subscript', 'superscript', 'mark', 'time', 'deletion', 'insertion', 'abbr'])
+/** Where a page's names and texts are cut: enough to recognise, never a wall of text. */
+const MAX_TEXT = 400
+const ROLE_NAMES: Readonly<Record<string, string>> = { RootWebArea: 'document', DisclosureTriangle: 'button', Iframe: 'iframe', StaticText: 'text', MenuListPopup: 'listbox', MenuListOption: 'option', image: 'img', HeaderAsNonLandmark: 'banner', FooterAsNonLandmark: 'contentinfo' }
+/** Input names and autocomplete tokens that hold secrets whatever the field's type says. */
+const SECRET_NAME = /pass(word|wd|code|phrase)?|secret|token|otp|one.?time|cvc|cvv|csc|card.?(number|num|no)|iban|ssn|social.?security|pin(code)?$/i
+const SECRET_AUTOCOMPLETE = /^(cc-|current-password|new-password|one-time-code)/
+
+function text(value: unknown): string | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined
+  const s = String(value).replace(/\s+/g, ' ').trim()
+  if (s.length === 0) return undefined
+  return s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT - 1)}…` : s
+}
+
+function property(node: AxNode, name: string): unknown {
+  return node.properties?.find((p) => p.name === name)?.value.value
+}
+
+/** The states an agent reasons about, from the accessibility properties. */
+function statesOf(node: AxNode): NodeStates | undefined {
+  const states: NodeStates = {}
+  const checked = property(node, 'checked')
+  if (checked === 'true' || checked === true) states.checked = true
+  else if (checked === 'false' || checked === false) states.checked = false
+  else if (checked === 'mixed') states.mixed = true
+  const pressed = property(node, 'pressed')
+  if (pressed === 'true' || pressed === true) states.pressed = true
+  for (const name of ['selected', 'expanded', 'focused', 'disabled', 'required', 'readonly', 'modal', 'multiselectable'] as const) {
+    const value = property(node, name)
+    if (value === true || value === 'true') states[name] = true
+    else if (name === 'expanded' && (value === false || value === 'false')) states.expanded = false
+  }
+  const invalid = property(node, 'invalid')
+  if (invalid !== undefined && invalid !== 'false' && invalid !== false) states.invalid = true
+  return Object.keys(states).length === 0 ? undefined : states
+}
+
+function isSecret(dom: DomFacts | undefined): boolean {
+  if (dom === undefined) return false
+  if (dom.attributes.has('data-agent-sensitive')) return true
+  if (dom.tag === 'input' && dom.attributes.get('type')?.toLowerCase() === 'password') return true
+  const autocomplete = dom.attributes.get('autocomplete')?.toLowerCase().trim()
+  if (autocomplete !== undefined && autocomplete.split(/\s+/).some((token) => SECRET_AUTOCOMPLETE.test(token))) return true
+  if (dom.tag !== 'input' && dom.tag !== 'textarea') return false
+  const named = `${dom.attributes.get('name') ?? ''} ${dom.attributes.get('id') ?? ''}`
+  return SECRET_NAME.test(named.trim())
+}
+
+function originOf(url: string | undefined, base: string): string | null {
+  if (url === undefined) return null
+  try {
+    const parsed = new URL(url, base)
+    if (parsed.protocol === 'javascript:') return null
+    return parsed.origin
+  } catch {
+    return null
+  }
+}
+
+interface Walk {
+  capture: PageCapture
+  ledger: NodeLedger
+  documents: Map<string, CapturedDocument>
+  /** Iframe element (document key + backend id) → the document it shows. */
+  children: Map<string, CapturedDocument>
+  layout: Layout
+  targets: TargetSpec[]
+  places: Map<string, ElementPlace>
+  pageOrigin: string | null
+}
+
+/** Context inherited down the tree: what the nearest form and dialog say. */
+interface Inherited {
+  formRisk: Risk | undefined
+  formName: string | undefined
+  dialogName: string | undefined
+  secret: boolean
+}
+
+/**
+ * The page as a frame tree: accessibility roles, names, values and states, bounds from the DOM
+ * snapshot, iframes' documents under their iframe elements, secrets redacted, and a target
+ * for each action each element affords with the element's own risk.
+ */
+export function buildPageTree(capture: PageCapture, ledger: NodeLedger): PageTree {
+  const documents = new Map(capture.documents.map((doc) => [doc.key, doc]))
+  const children = new Map<string, CapturedDocument>()
+  for (const doc of capture.documents) if (doc.owner !== undefined) children.set(`${doc.owner.documentKey}#${doc.owner.backendNodeId}`, doc)
+  const walk: Walk = { capture, ledger, documents, children, layout: {}, targets: [], places: new Map(), pageOrigin: originOf(capture.url, capture.url) }
+  const top = capture.documents[0]
+  const rootId = 'page'
+  walk.layout[rootId] = capture.viewport
+  const inherited: Inherited = { formRisk: undefined, formName: undefined, dialogName: undefined, secret: false }
+  const body = top === undefined ? [] : documentNodes(top, walk, inherited)
+  const tree: UiNode = { id: rootId, kind: 'box', role: 'document', ...(capture.title ? { name: text(capture.title) } : {}), ...(body.length > 0 ? { children: body } : {}) }
+  return { tree, layout: walk.layout, targets: walk.targets, places: walk.places, liveDocuments: new Set(documents.keys()) }
+}
+
+function documentNodes(doc: CapturedDocument, walk: Walk, inherited: Inherited): UiNode[] {
+  const byId = new Map(doc.ax.map((node) => [node.nodeId, node]))
+  const root = doc.ax[0]
+  if (root === undefined) return []
+  return (root.childIds ?? []).flatMap((id) => visit(byId.get(id), byId, doc, walk, inherited))
+}
+
+function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: CapturedDocument, walk: Walk, inherited: Inherited): UiNode[] {
+  if (node === undefined) return []
+  const axRole = typeof node.role?.value === 'string' ? node.role.value : 'none'
+  if (DROPPED.has(axRole)) return []
+  const backendId = node.backendDOMNodeId
+  const dom = backendId === undefined ? undefined : doc.dom.get(backendId)
+  const kids = (next: Inherited): UiNode[] => (node.childIds ?? []).flatMap((id) => visit(byId.get(id), byId, doc, walk, next))
+  if (node.ignored || backendId === undefined) return kids(inherited)
+
+  const name = text(node.name?.value)
+  if (axRole === 'StaticText') {
+    if (name === undefined) return []
+    const id = walk.ledger.idOf(doc.key, backendId)
+    if (dom?.bounds !== undefined) walk.layout[id] = dom.bounds
+    return [{ id, kind: 'text', text: inherited.secret ? '[REDACTED]' : name }]
+  }
+  // A label's click is its control's, which has its own targets.
+  const clickableDom = dom?.clickable === true && dom.tag !== 'html' && dom.tag !== 'body' && dom.tag !== 'label' && axRole !== 'LabelText'
+  if (HOISTED.has(axRole) && name === undefined && !clickableDom && dom?.tag !== 'iframe') return kids(inherited)
+
+  const role = ROLE_NAMES[axRole] ?? axRole
+  const id = walk.ledger.idOf(doc.key, backendId)
+  const secret = inherited.secret || isSecret(dom)
+  const next: Inherited = { ...inherited, secret }
+  if (role === 'form') {
+    const action = dom?.attributes.get('action')
+    const origin = action === undefined || action === '' ? walk.pageOrigin : originOf(action, doc.url)
+    next.formRisk = origin !== null && walk.pageOrigin !== null && origin !== walk.pageOrigin ? 'external' : undefined
+    next.formName = name
+  }
+  if (role === 'dialog' || role === 'alertdialog') next.dialogName = name
+
+  const out: UiNode = { id, kind: 'box', role }
+  // A secret field's label is not secret; its value and what it shows are.
+  if (name !== undefined) out.name = name
+  const value = node.value?.value
+  if (value !== undefined && value !== '' && role !== 'link') out.value = secret ? null : (text(value) ?? null)
+  const states = statesOf(node)
+  if (states !== undefined) out.states = states
+  if (secret && (FILLABLE.has(role) || dom?.tag === 'input')) out.semantic = { sensitive: true }
+  if (dom?.bounds !== undefined) walk.layout[id] = dom.bounds
+
+  // An iframe element shows another document: its tree hangs here.
+  let childNodes: UiNode[]
+  const shown = dom?.tag === 'iframe' || dom?.tag === 'frame' ? walk.children.get(`${doc.key}#${backendId}`) : undefined
+  if (shown !== undefined) childNodes = documentNodes(shown, walk, next)
+  else childNodes = secret && FILLABLE.has(role) ? [] : kids(next)
+  if (childNodes.length > 0) out.children = childNodes
+
+  const clickable = CLICKABLE.has(axRole) || CLICKABLE.has(role) || clickableDom
+  if (clickable) addTargets(out, backendId, role, dom, doc, walk, next)
+  return [out]
+}
+
+/** The actions an element affords, each with the element's own risk where it exceeds the action's. */
+function addTargets(node: UiNode, backendNodeId: number, role: string, dom: DomFacts | undefined, doc: CapturedDocument, walk: Walk, inherited: Inherited): void {
+  const id = node.id
+  const tag = dom?.tag ?? ''
+  const type = dom?.attributes.get('type')?.toLowerCase()
+  walk.places.set(id, { document: doc, backendNodeId, role, tag, ...(inherited.formRisk === undefined ? {} : { formRisk: inherited.formRisk }) })
+  const disabled = node.states?.disabled === true
+  const clickRisk = clickRiskOf(node, role, dom, doc, walk, inherited)
+  const push = (contract: string, risk?: Risk): void => {
+    walk.targets.push({ contract, nodeId: id, ...(risk === undefined ? {} : { risk }), ...(disabled ? { enabled: false } : {}) })
+  }
+  if (tag === 'input' && type === 'file') {
+    push('upload')
+    return
+  }
+  push('click', clickRisk)
+  push('hover')
+  const editable = FILLABLE.has(role) || (role === 'combobox' && tag !== 'select') || dom?.attributes.has('contenteditable') === true
+  if (editable && node.states?.readonly !== true) push('fill')
+  if (tag === 'select' || (role === 'listbox' && tag === 'select')) push('select')
+  if (CHECKABLE.has(role)) push('check')
+  if (dom?.attributes.get('draggable') === 'true' || role === 'listitem' || role === 'row' || role === 'option' || role === 'treeitem') push('drag')
+}
+
+const RISK_ORDER: readonly Risk[] = ['read', 'write', 'external', 'destructive']
+
+/** The higher of two risks: a page's own annotation may raise what the heuristics say, never lower it. */
+function higher(a: Risk | undefined, b: Risk | undefined): Risk | undefined {
+  if (a === undefined) return b
+  if (b === undefined) return a
+  return RISK_ORDER.indexOf(a) >= RISK_ORDER.indexOf(b) ? a : b
+}
+
+function declaredRisk(dom: DomFacts | undefined): Risk | undefined {
+  const declared = dom?.attributes.get('data-agent-risk')
+  return RISK_ORDER.find((risk) => risk === declared)
+}
+
+function clickRiskOf(node: UiNode, role: string, dom: DomFacts | undefined, doc: CapturedDocument, walk: Walk, inherited: Inherited): Risk | undefined {
+  return higher(inferredClickRisk(node, role, dom, doc, walk, inherited), declaredRisk(dom))
+}
+
+function inferredClickRisk(node: UiNode, role: string, dom: DomFacts | undefined, doc: CapturedDocument, walk: Walk, inherited: Inherited): Risk | undefined {
+  const label = node.name ?? (typeof node.value === 'string' ? node.value : undefined)
+  if (role === 'button' || role === 'link' || role === 'menuitem' || role === 'generic' || role === 'option') {
+    if (consequentialWord(label) !== null) return 'destructive'
+    // A confirmation inside a dialog or a form that says what it does: "OK" under "Delete account?".
+    if ((role === 'button' || role === 'menuitem') && (consequentialWord(inherited.dialogName) !== null || consequentialWord(inherited.formName) !== null)) return 'destructive'
+  }
+  if (role === 'link') {
+    const origin = originOf(dom?.attributes.get('href'), doc.url)
+    if (origin !== null && walk.pageOrigin !== null && origin !== walk.pageOrigin) return 'external'
+  }
+  const type = dom?.attributes.get('type')?.toLowerCase()
+  const submits = (dom?.tag === 'button' && (type === undefined || type === 'submit')) || (dom?.tag === 'input' && (type === 'submit' || type === 'image'))
+  if (submits) {
+    const formAction = dom?.attributes.get('formaction')
+    if (formAction !== undefined && formAction !== '') {
+      const origin = originOf(formAction, doc.url)
+      if (origin !== null && origin !== walk.pageOrigin) return 'external'
+    }
+    if (inherited.formRisk !== undefined) return inherited.formRisk
+  }
+  return undefined
+}

@@ -1,0 +1,37 @@
+/**
+ * Words that make an element's action consequential: destroying data, spending money,
+ * committing an order, sending something to someone. Whole words only (an English verb also
+ * with -s, -d, -ed, -ing), case- and accent-insensitive, in English, German, French, Spanish,
+ * Italian, Portuguese and Dutch. Written without accents: labels are folded before matching.
+ */
+const CONSEQUENTIAL_WORDS: Readonly<Record<string, readonly string[]>> = {
+  en: ['delete', 'remove', 'erase', 'destroy', 'drop', 'purge', 'wipe', 'discard', 'trash', 'pay', 'payment', 'purchase', 'buy', 'order', 'checkout', 'check out', 'send', 'transfer', 'withdraw', 'donate', 'unsubscribe', 'deactivate', 'terminate', 'revoke', 'uninstall', 'reset', 'empty', 'close account', 'cancel subscription'],
+  de: ['loschen', 'losche', 'entfernen', 'entferne', 'bezahlen', 'kaufen', 'kaufe', 'bestellen', 'bestelle', 'zahlungspflichtig', 'senden', 'absenden', 'uberweisen', 'kundigen', 'vernichten'],
+  fr: ['supprimer', 'supprime', 'effacer', 'retirer', 'payer', 'paiement', 'acheter', 'commander', 'envoyer', 'virement', 'transferer', 'resilier'],
+  es: ['eliminar', 'borrar', 'quitar', 'pagar', 'pago', 'comprar', 'pedido', 'enviar', 'transferir'],
+  it: ['elimina', 'eliminare', 'cancella', 'cancellare', 'rimuovi', 'rimuovere', 'paga', 'pagare', 'acquista', 'acquistare', 'ordina', 'ordinare', 'invia', 'inviare', 'trasferisci'],
+  pt: ['excluir', 'apagar', 'remover', 'comprar', 'encomendar', 'enviar', 'transferir'],
+  nl: ['verwijderen', 'verwijder', 'wissen', 'betalen', 'kopen', 'koop', 'bestellen', 'bestel', 'verzenden', 'versturen', 'overmaken'],
+}
+
+/** The languages the lists cover, as the docs say them. */
+export const RISK_WORD_LANGUAGES = Object.keys(CONSEQUENTIAL_WORDS)
+
+/** Phrases where a consequential word means nothing consequential ("sort order", "order by"). */
+const HARMLESS = /\b(sort(ed)? order|order by|in order|reading order|word order|payload|send us feedback|drop ?down)\b/g
+
+const WORDS = [...new Set(Object.values(CONSEQUENTIAL_WORDS).flat())].sort((a, b) => b.length - a.length)
+// English verbs inflect (deletes, removed, sending); a final e drops before -ing and -ed.
+const PATTERN = new RegExp(`(?<![\\p{L}\\p{N}])(?:${WORDS.map((word) => word.replace(/e$/, 'e?').replace(/ /g, '\\s+')).join('|')})(?:s|d|ed|ing)?(?![\\p{L}\\p{N}])`, 'u')
+
+function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
+}
+
+/** The consequential word a label contains, or null. */
+export function consequentialWord(label: string | undefined): string | null {
+  if (label === undefined || label.length === 0) return null
+  const folded = fold(label).replace(HARMLESS, ' ')
+  const match = PATTERN.exec(folded)
+  return match === null ? null : match[0]
+}
