@@ -1,6 +1,9 @@
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from 'playwright-core'
 import { TesseraError } from '@tessera/protocol'
 
+/** WebMCP (a page's own tools, `document.modelContext`) is behind a feature in Chromium. */
+const CHROMIUM_ARGS = ['--enable-features=WebMCP']
+
 /** Debian's Chromium; `TESSERA_CHROMIUM` names another build. */
 export const DEFAULT_CHROMIUM = '/usr/lib/chromium/chromium'
 
@@ -31,7 +34,7 @@ export class BrowserHost {
   /** A persistent profile keeps its own process: Chromium locks a profile folder to one browser. */
   async persistentContext(folder: string, options: BrowserContextOptions): Promise<BrowserContext> {
     try {
-      return await chromium.launchPersistentContext(folder, { ...options, executablePath: chromiumPath(), headless: true })
+      return await chromium.launchPersistentContext(folder, { ...options, executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS })
     } catch (error) {
       throw new TesseraError('conflict', `Chromium could not open the profile ${folder}: ${(error as Error).message.split('\n')[0]}`, { expected: 'a profile folder no other browser holds', found: folder })
     }
@@ -49,7 +52,7 @@ export class BrowserHost {
   #launch(): Promise<Browser> {
     if (this.#browser === null) {
       const executablePath = chromiumPath()
-      this.#browser = chromium.launch({ executablePath, headless: true }).catch((error: unknown) => {
+      this.#browser = chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS }).catch((error: unknown) => {
         this.#browser = null
         throw new TesseraError('not_found', `Chromium did not start from ${executablePath}: ${(error as Error).message.split('\n')[0]}`, {
           expected: 'Debian\'s chromium package (scripts/bootstrap installs it) or TESSERA_CHROMIUM naming a Chromium binary',

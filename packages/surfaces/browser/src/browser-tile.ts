@@ -24,6 +24,7 @@ import { PageSessions, capturePage } from './page-capture.js'
 import { type ElementPlace, buildPageTree } from './page-tree.js'
 import { type SiteRule, higherRisk, originAllowed, siteRiskOf } from './site-rules.js'
 import { CHANGE_WATCH_SCRIPT } from './change-watch.js'
+import { type PageTool, callPageTool, discoverPageTools, pageToolContract } from './webmcp-bridge.js'
 
 export interface BrowserTileOptions {
   id: string
@@ -74,6 +75,8 @@ export class BrowserTile implements Surface {
   readonly #sessions = new WeakMap<Page, PageSessions>()
   readonly #ledger = new NodeLedger()
   #places = new Map<string, ElementPlace>()
+  /** The WebMCP tools of the last capture, by action id. */
+  #pageTools = new Map<string, PageTool>()
   #dialog: Dialog | null = null
   readonly #dialogWaiters = new Set<() => void>()
   #chooser: FileChooser | null = null
@@ -117,7 +120,9 @@ export class BrowserTile implements Surface {
       const tree: UiNode = { id: 'page', kind: 'box', role: 'document', children: [{ id: 'dialog', kind: 'box', role: 'alertdialog', name: `${dialog.type()}: ${dialog.message().slice(0, 2000)}` }] }
       return sealFrame({ surface: this.id, route: page.url(), tree, state, contracts: [BROWSER_ACTIONS.contract('handle_dialog'), BROWSER_ACTIONS.contract('tabs')] })
     }
-    const capture = await capturePage(page, this.#sessionsOf(page))
+    const [capture, tools] = await Promise.all([capturePage(page, this.#sessionsOf(page)), discoverPageTools(page)])
+    this.#pageTools = new Map(tools.map((tool) => [tool.id, tool]))
+    if (tools.length > 0) state.pageTools = tools.map((tool) => ({ id: tool.id, description: tool.description, input: Object.keys((tool.inputSchema.properties ?? {}) as JsonObject), ...(tool.consequential ? { consequential: true } : {}) }))
     const built = buildPageTree(capture, this.#ledger)
     this.#ledger.keepDocuments(built.liveDocuments)
     this.#places = built.places
@@ -125,11 +130,16 @@ export class BrowserTile implements Surface {
     const contracts = BROWSER_ACTIONS.contracts.filter((contract) => (ELEMENT_ACTIONS.has(contract.id) ? used.has(contract.id) || (contract.id === 'upload' && this.#chooser !== null) : contract.id !== 'handle_dialog'))
     const targets: TargetSpec[] = [...built.targets]
     if (this.#chooser !== null && used.has('upload')) targets.push({ contract: 'upload' })
-    return sealFrame({ surface: this.id, route: capture.url, tree: built.tree, layout: built.layout, state, contracts, targets, capabilities: { screenshot: true } as JsonObject })
+    return sealFrame({ surface: this.id, route: capture.url, tree: built.tree, layout: built.layout, state, contracts: [...contracts, ...tools.map(pageToolContract)], targets, capabilities: { screenshot: true } as JsonObject })
   }
 
-  perform(call: ActionCall, ctx: PerformContext): Promise<JsonValue | undefined> {
-    return BROWSER_ACTIONS.perform(this, call, ctx)
+  async perform(call: ActionCall, ctx: PerformContext): Promise<JsonValue | undefined> {
+    if (call.contract.kind !== 'webmcp') return BROWSER_ACTIONS.perform(this, call, ctx)
+    const tool = this.#pageTools.get(call.contract.id)
+    if (tool === undefined) throw new TesseraError('not_found', `the page no longer offers "${call.contract.id}"; take a new snapshot`, { found: call.contract.id })
+    const result = await callPageTool(tool, call.input)
+    await this.#settle(this.#page())
+    return { result }
   }
 
   /** Raises what the element says: leaving the tile's origins is external; site rules raise anything on their sites. */

@@ -302,8 +302,13 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
     if (root !== undefined) emit(inline(root), 0, ctx)
     emitChildren(mergedTexts(children), root === undefined ? 0 : 1, ctx, refs.refOf(scope.id), false, options.offset ?? 0)
   }
+  const state = frame.state as {
+    pageTools?: Array<{ id: string; description: string; input: string[]; consequential?: boolean }>
+    dialog?: { type: string; message: string }; downloads?: Array<{ file: string; state: string }>; fileChooser?: unknown; tabs?: { count: number; current: number } }
+  // The page's own tools (WebMCP): their descriptions are the page's words, so inside the fence.
+  for (const tool of state.pageTools ?? []) ctx.out.push(`page tool ${tool.id} {${tool.input.join(', ')}}: ${quote(tool.description)}${tool.consequential === true ? ' (needs a person)' : ''}`)
   lines.push(...ctx.out, `--- end ${nonce} ---`)
-  const state = frame.state as { dialog?: { type: string; message: string }; downloads?: Array<{ file: string; state: string }>; fileChooser?: unknown; tabs?: { count: number; current: number } }
+  if ((state.pageTools ?? []).length > 0) lines.push(`page tools run with action_request {surface: "${frame.surface}", action, input}`)
   if (state.dialog !== undefined) lines.push(`dialog open: ${state.dialog.type} ${quote(state.dialog.message)} — answer with browser_handle_dialog`)
   if (state.fileChooser !== undefined) lines.push('file chooser open — answer with browser_file_upload')
   if (state.downloads !== undefined) lines.push(`downloads: ${state.downloads.map((d) => `${d.file} (${d.state})`).join(', ')}`)
