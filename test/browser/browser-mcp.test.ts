@@ -122,7 +122,7 @@ describe('the browser surface over MCP, through the gateway', () => {
     const text = (await call(client, 'browser_navigate', { url: `${site.origin}/webmcp` })).text
     expect(text).toContain('page tool webmcp.add_todo {title}: "Add a todo with this title"')
     expect(text).toContain('page tool webmcp.clear_todos {}: "Remove every todo" (needs a person)')
-    const tile = /^(browser-\d+)/.exec(text)?.[1] ?? ''
+    const tile = /(browser-\d+) "/.exec(text)?.[1] ?? ''
     const added = await call(client, 'action_request', { surface: tile, action: 'webmcp.add_todo', input: { title: 'write docs' } })
     expect(added.result).toMatchObject({ status: 'completed', output: { result: { content: [{ type: 'text', text: 'added write docs' }] } } })
     expect((await call(client, 'browser_snapshot', {})).text).toContain('"write docs"')
@@ -138,6 +138,20 @@ describe('the browser surface over MCP, through the gateway', () => {
     const later = (await call(client, 'browser_snapshot', {})).text
     expect(later).toContain('page tool webmcp.count_todos {}')
     expect((await call(client, 'action_request', { surface: tile, action: 'webmcp.count_todos', input: {} })).result).toMatchObject({ status: 'completed', output: { result: 0 } })
+  })
+
+  it('makes a tab the page opens a tile of its own, focused', async () => {
+    const opener = (await call(client, 'browser_navigate', { url: `${site.origin}/popup` })).text
+    const openerTile = /(browser-\d+) "Opener"/.exec(opener)?.[1]
+    const clicked = await call(client, 'browser_click', { target: refOf(opener, 'link', 'Open the sign-up in a new tab') })
+    const newTile = /opened (browser-\d+), a new browser tile/.exec(clicked.text)?.[1]
+    expect(newTile).toBeDefined()
+    expect(newTile).not.toBe(openerTile)
+    const focused = (await call(client, 'browser_snapshot', {})).text
+    expect(focused.startsWith(`${newTile} "Sign up"`)).toBe(true)
+    expect((await call(client, 'browser_snapshot', { tile: openerTile })).text).toContain('"Opener"')
+    await call(client, 'browser_close', { tile: newTile })
+    await call(client, 'action_request', { surface: 'map', action: 'focus', input: { tile: openerTile } })
   })
 
   it('runs two tiles on the same site signed in as different users at once', async () => {

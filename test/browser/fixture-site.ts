@@ -55,6 +55,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       return send(page('Sign up', WIZARD))
     case '/list':
       return send(page('Items', LIST))
+    case '/popup':
+      return send(page('Opener', '<h1>Opener</h1><a href="/wizard" target="_blank">Open the sign-up in a new tab</a>'))
     case '/webmcp':
       return send(page('Todos with tools', WEBMCP))
     case '/hostile':

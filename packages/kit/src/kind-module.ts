@@ -13,6 +13,11 @@ export interface KindEnvironment {
    * working directory), and `data:x` inside the data folder.
    */
   resolvePath(path: string): string
+  /**
+   * Opens another tile of this kind from a surface the kind makes (a tab a web page opened
+   * becomes a tile of its own); resolves to the new tile's id, which it focuses.
+   */
+  openBeside?(make: (id: string) => Promise<Surface>): Promise<string>
 }
 
 /**

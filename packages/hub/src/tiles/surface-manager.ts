@@ -81,7 +81,12 @@ export class SurfaceManager {
       const issue = parsed.error.issues[0]
       throw new TesseraError('invalid_input', `invalid ${kind} configuration: ${issue?.path.join('.') || 'config'}: ${issue?.message ?? 'rejected'}`, { expected: `${kind} configuration`, issues: parsed.error.issues as unknown as JsonValue })
     }
-    const surface = await module.open(parsed.data as never, { id, dataDir: this.#options.dataDir, resolvePath: (path) => this.resolvePath(path) })
+    const openBeside = async (make: (id: string) => Promise<Surface>): Promise<string> => {
+      const tile = await this.add(await make(this.#nextId(module.idPrefix)), { kind: module.kind })
+      this.focus(tile.id)
+      return tile.id
+    }
+    const surface = await module.open(parsed.data as never, { id, dataDir: this.#options.dataDir, resolvePath: (path) => this.resolvePath(path), openBeside })
     return this.add(surface, { ...options, kind: module.kind })
   }
 

@@ -44,6 +44,7 @@ export const browserKind = defineKind<BrowserConfig>({
       ...(config.sites === undefined ? {} : { sites: config.sites }),
       ...(config.viewport === undefined ? {} : { viewport: config.viewport }),
       ...(config.profile === undefined ? {} : { profileDir: env.resolvePath(`data:browser-profiles/${config.profile}`) }),
+      ...(env.openBeside === undefined ? {} : { openBeside: env.openBeside as (make: (id: string) => Promise<BrowserTile>) => Promise<string> }),
     })
     return tile.open()
   },

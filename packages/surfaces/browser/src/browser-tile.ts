@@ -40,6 +40,10 @@ export interface BrowserTileOptions {
   profileDir?: string
   /** Where downloads are kept and the only folder uploads are taken from. */
   filesDir: string
+  /** Makes a tile of its own from a tab a page opened; without it such tabs stay tabs of this tile. */
+  openBeside?: (make: (id: string) => Promise<BrowserTile>) => Promise<string>
+  /** A page another tile's context opened: this tile shows it and closes only it. */
+  adopted?: { context: BrowserContext; page: Page }
 }
 
 /** What every page action answers: where the page is, and anything it did besides. */
@@ -52,6 +56,8 @@ export interface PageAnswer {
 const QUIET_MS = 120
 const SETTLE_MAX_MS = 3000
 const NAVIGATION_TIMEOUT_MS = 30_000
+/** How long an action waits for a window its page announced to appear. */
+const POPUP_WAIT_MS = 5000
 
 interface Download_ {
   file: string
@@ -82,6 +88,12 @@ export class BrowserTile implements Surface {
   #chooser: FileChooser | null = null
   readonly #downloads: Download_[] = []
   #note: string | undefined
+  /** Tiles being made of pages the site opened: an action answers once they are on the map. */
+  readonly #opening = new Set<Promise<void>>()
+  /** Resolvers of the waits for windows the page announced (Page.windowOpen), oldest first. */
+  readonly #popupArrivals: Array<() => void> = []
+  /** Set while this tile opens a tab itself, which stays a tab. */
+  #openingTab = false
   readonly #listeners = new Set<(frame?: Frame) => void>()
   #homeOrigins: string[]
 
@@ -97,6 +109,12 @@ export class BrowserTile implements Surface {
   }
 
   async open(): Promise<this> {
+    if (this.#options.adopted !== undefined) {
+      this.#context = this.#options.adopted.context
+      this.#adopt(this.#options.adopted.page, false)
+      await this.#options.adopted.page.waitForLoadState('domcontentloaded', { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => undefined)
+      return this
+    }
     const contextOptions = { viewport: this.#options.viewport ?? { width: 1280, height: 800 }, acceptDownloads: true }
     const context = this.#options.profileDir === undefined ? await this.#options.host.newContext(contextOptions) : await this.#options.host.persistentContext(this.#options.profileDir, contextOptions)
     this.#context = context
@@ -104,7 +122,11 @@ export class BrowserTile implements Surface {
     await context.exposeBinding('__tesseraChanged', () => this.#changed())
     const first = context.pages()[0] ?? (await context.newPage())
     this.#adopt(first, false)
-    context.on('page', (page) => this.#adopt(page, true))
+    context.on('page', (page) => {
+      const opening = this.#opened(page)
+      this.#opening.add(opening)
+      void opening.finally(() => this.#opening.delete(opening))
+    })
     if (this.#options.url !== undefined) await this.#goto(first, this.#options.url)
     return this
   }
@@ -193,6 +215,10 @@ export class BrowserTile implements Surface {
     const context = this.#context
     this.#context = null
     if (context === null) return
+    if (this.#options.adopted !== undefined) {
+      await this.#options.adopted.page.close().catch(() => undefined)
+      return
+    }
     await context.close().catch(() => undefined)
     if (this.#options.profileDir === undefined) await this.#options.host.release()
   }
@@ -358,7 +384,9 @@ export class BrowserTile implements Surface {
 
   async tabs(input: { action: 'list' | 'new' | 'close' | 'select'; index?: number | undefined; url?: string | undefined }): Promise<{ tabs: Array<{ index: number; url: string; title: string; current: boolean }> }> {
     if (input.action === 'new') {
-      const page = await this.#contextOrThrow().newPage()
+      this.#openingTab = true
+      const page = await this.#contextOrThrow().newPage().finally(() => (this.#openingTab = false))
+      this.#adopt(page, true)
       this.#current = this.#pages.indexOf(page)
       this.#note = undefined
       if (input.url !== undefined) await this.#goto(page, input.url)
@@ -414,6 +442,40 @@ export class BrowserTile implements Surface {
     return sessions
   }
 
+  #expectPopup(): void {
+    const arrived = new Promise<void>((done) => {
+      const timer = setTimeout(done, POPUP_WAIT_MS)
+      this.#popupArrivals.push(() => {
+        clearTimeout(timer)
+        done()
+      })
+    })
+    this.#opening.add(arrived)
+    void arrived.finally(() => this.#opening.delete(arrived))
+  }
+
+  /**
+   * A page the site opened (a link with target=_blank, window.open): a tile of its own on the
+   * map when the hub allows it, sharing this tile's context (its cookies), else a tab here.
+   */
+  async #opened(page: Page): Promise<void> {
+    if (this.#openingTab || this.#options.openBeside === undefined) {
+      this.#adopt(page, true)
+      this.#popupArrivals.shift()?.()
+      return
+    }
+    const { openBeside, url: _url, ...rest } = this.#options
+    const context = this.#contextOrThrow()
+    try {
+      const id = await openBeside((id) => new BrowserTile({ ...rest, id, title: `${this.title} (opened by ${this.id})`, adopted: { context, page } }).open())
+      this.#note = `the page opened ${id}, a new browser tile (now focused)`
+    } catch {
+      this.#adopt(page, true)
+    }
+    this.#popupArrivals.shift()?.()
+    this.#changed()
+  }
+
   #adopt(page: Page, opened: boolean): void {
     if (this.#pages.includes(page)) return
     this.#pages.push(page)
@@ -422,6 +484,11 @@ export class BrowserTile implements Surface {
       this.#current = this.#pages.length - 1
       this.#note = `the page opened a new tab (${this.#pages.length} tabs); it is now the current one`
     }
+    // A window the page is opening: the action that opened it answers once it is a tile.
+    void this.#sessionsOf(page)
+      .main()
+      .then((session) => session.on('Page.windowOpen', () => this.#expectPopup()))
+      .catch(() => undefined)
     page.on('dialog', (dialog) => {
       this.#dialog = dialog
       for (const waiter of this.#dialogWaiters) waiter()
@@ -505,6 +572,7 @@ export class BrowserTile implements Surface {
     try {
       await Promise.race([act(page), dialogOpened])
       if (this.#dialog === null) await Promise.race([this.#settle(this.#page()), dialogOpened])
+      await Promise.all(this.#opening)
     } finally {
       this.#dialogWaiters.delete(release)
     }

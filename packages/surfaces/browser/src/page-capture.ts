@@ -163,6 +163,8 @@ export class PageSessions {
       .then(async (session) => {
         await session.send('Accessibility.enable')
         await session.send('DOM.enable')
+        // Page events tell of windows the page opens (Page.windowOpen) before they exist.
+        await session.send('Page.enable')
         return session
       })
     return this.#main
