@@ -154,6 +154,27 @@ describe('the browser surface over MCP, through the gateway', () => {
     await call(client, 'action_request', { surface: 'map', action: 'focus', input: { tile: openerTile } })
   })
 
+  it('shows pixels: a screenshot as MCP image content, a PNG capture and a live MJPEG screencast', async () => {
+    const text = (await call(client, 'browser_navigate', { url: `${site.origin}/wizard` })).text
+    const tile = /(browser-\d+) "/.exec(text)?.[1] ?? ''
+    const shot = await client.callTool({ name: 'browser_take_screenshot', arguments: {} })
+    const image = (shot.content as Array<{ type: string; data?: string; mimeType?: string }>)[0]
+    expect(image?.type).toBe('image')
+    expect(image?.mimeType).toBe('image/png')
+    expect(Buffer.from(image?.data ?? '', 'base64').subarray(0, 4)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47]))
+    const png = await fetch(`${t.hub.url}/api/surfaces/${tile}/capture`, { headers: { authorization: `Bearer ${t.adminToken}` } })
+    expect(png.headers.get('content-type')).toBe('image/png')
+    expect((await png.arrayBuffer()).byteLength).toBeGreaterThan(1000)
+    const abort = new AbortController()
+    const live = await fetch(`${t.hub.url}/api/surfaces/${tile}/screencast`, { headers: { authorization: `Bearer ${t.adminToken}` }, signal: abort.signal })
+    expect(live.headers.get('content-type')).toBe('multipart/x-mixed-replace; boundary=tessera-frame')
+    const reader = (live.body as ReadableStream<Uint8Array>).getReader()
+    let received = Buffer.alloc(0)
+    while (received.indexOf(Buffer.from([0xff, 0xd8])) < 0) received = Buffer.concat([received, Buffer.from((await reader.read()).value ?? [])])
+    expect(received.toString('latin1')).toMatch(/^--tessera-frame\r\ncontent-type: image\/jpeg\r\ncontent-length: \d+\r\n\r\n/)
+    abort.abort()
+  })
+
   it('runs two tiles on the same site signed in as different users at once', async () => {
     const open = async (): Promise<string> => {
       const opened = await call(client, 'action_request', { surface: 'map', action: 'open', input: { kind: 'browser', config: { url: `${site.origin}/login` } } })

@@ -63,6 +63,12 @@ export interface Surface {
   revealsSecrets?(call: ActionCall): boolean
   capture?(): Promise<Uint8Array>
   /**
+   * Live pixels for a person watching (the console's tile): JPEG frames as the surface
+   * repaints, the first at once. The returned function stops this viewer; the surface stops
+   * producing frames when the last one leaves.
+   */
+  screencast?(onFrame: (jpeg: Uint8Array) => void): () => void
+  /**
    * Tells the host the surface changed on its own (output arrived, a clock ticked). Pass
    * the new frame when it is at hand; without one the host snapshots when next asked.
    */

@@ -166,6 +166,39 @@ export function createApi(ctx: HubContext, deps: ApiDeps): Hono<Env> {
     return c.json({ frame })
   })
 
+  // Pixels are a read: whoever may read a tile's frame may see it.
+  app.get('/api/surfaces/:id/capture', async (c) => {
+    need(c, READ)
+    const surface = ctx.surfaces.surface(c.req.param('id'))
+    if (surface.capture === undefined) throw new TesseraError('not_found', `tile "${surface.id}" has no pixels`, { found: surface.id })
+    return c.body(Buffer.from(await surface.capture()), 200, { 'content-type': 'image/png', 'cache-control': 'no-store' })
+  })
+
+  /** Live pixels as an MJPEG stream (`<img src>` plays it); the surface stops encoding when the last viewer goes. */
+  app.get('/api/surfaces/:id/screencast', (c) => {
+    need(c, READ)
+    const surface = ctx.surfaces.surface(c.req.param('id'))
+    const screencast = surface.screencast?.bind(surface)
+    if (screencast === undefined) throw new TesseraError('not_found', `tile "${surface.id}" has no live pixels`, { found: surface.id })
+    const boundary = 'tessera-frame'
+    let stop = (): void => undefined
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        stop = screencast((jpeg) => {
+          try {
+            controller.enqueue(Buffer.concat([Buffer.from(`--${boundary}\r\ncontent-type: image/jpeg\r\ncontent-length: ${jpeg.byteLength}\r\n\r\n`), jpeg, Buffer.from('\r\n')]))
+          } catch {
+            stop()
+          }
+        })
+      },
+      cancel() {
+        stop()
+      },
+    })
+    return new Response(stream, { headers: { 'content-type': `multipart/x-mixed-replace; boundary=${boundary}`, 'cache-control': 'no-store' } })
+  })
+
   app.post('/api/actions', async (c) => {
     need(c, ACT)
     const body = await jsonBody(c, maxBytes)

@@ -95,6 +95,8 @@ export class BrowserTile implements Surface {
   /** Set while this tile opens a tab itself, which stays a tab. */
   #openingTab = false
   readonly #listeners = new Set<(frame?: Frame) => void>()
+  readonly #viewers = new Set<(jpeg: Uint8Array) => void>()
+  #stopScreencast: (() => Promise<void>) | undefined
   #homeOrigins: string[]
 
   constructor(options: BrowserTileOptions) {
@@ -204,6 +206,41 @@ export class BrowserTile implements Surface {
 
   async capture(): Promise<Uint8Array> {
     return this.#page().screenshot({ type: 'png' })
+  }
+
+  /**
+   * Live JPEG frames of the current page (CDP's screencast, each frame acknowledged or it
+   * stalls); the first at once, since a still page repaints nothing. Stops when the last
+   * viewer leaves, so an unwatched tile costs no encoding.
+   */
+  screencast(onFrame: (jpeg: Uint8Array) => void): () => void {
+    this.#viewers.add(onFrame)
+    if (this.#viewers.size === 1) void this.#startScreencast()
+    else void this.#page().screenshot({ type: 'jpeg', quality: 70 }).then(onFrame, () => undefined)
+    return () => {
+      this.#viewers.delete(onFrame)
+      if (this.#viewers.size === 0) void this.#stopScreencast?.()
+    }
+  }
+
+  async #startScreencast(): Promise<void> {
+    const page = this.#page()
+    const session = await this.#sessionsOf(page).main()
+    const size = page.viewportSize() ?? { width: 1280, height: 800 }
+    const onFrame = (event: { data: string; sessionId: number }): void => {
+      void session.send('Page.screencastFrameAck', { sessionId: event.sessionId }).catch(() => undefined)
+      const jpeg = Buffer.from(event.data, 'base64')
+      for (const viewer of this.#viewers) viewer(jpeg)
+    }
+    session.on('Page.screencastFrame', onFrame)
+    this.#stopScreencast = async () => {
+      this.#stopScreencast = undefined
+      session.off('Page.screencastFrame', onFrame)
+      await session.send('Page.stopScreencast').catch(() => undefined)
+    }
+    await session.send('Page.startScreencast', { format: 'jpeg', quality: 70, maxWidth: size.width, maxHeight: size.height }).catch(() => undefined)
+    const first = await page.screenshot({ type: 'jpeg', quality: 70 }).catch(() => null)
+    if (first !== null) for (const viewer of this.#viewers) viewer(first)
   }
 
   subscribe(onChange: (frame?: Frame) => void): () => void {
