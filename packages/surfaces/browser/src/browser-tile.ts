@@ -56,6 +56,8 @@ export interface PageAnswer {
 const QUIET_MS = 120
 const SETTLE_MAX_MS = 3000
 const NAVIGATION_TIMEOUT_MS = 30_000
+/** How long an action waits for a document's subresources before it looks at the page anyway. */
+const LOAD_WAIT_MS = 5000
 /** How long an action waits for a window its page announced to appear. */
 const POPUP_WAIT_MS = 5000
 
@@ -624,6 +626,7 @@ export class BrowserTile implements Surface {
     try {
       const response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: NAVIGATION_TIMEOUT_MS })
       if (response !== null && response.status() >= 400) this.#note = `the server answered ${response.status()} ${response.statusText()}`
+      await this.#settle(page)
     } catch (error) {
       const message = (error as Error).message.split('\n')[0] ?? ''
       throw new TesseraError(/Timeout/.test(message) ? 'timed_out' : 'not_found', `could not open ${url}: ${message}`, { expected: 'a reachable http(s) URL', found: url })
@@ -637,6 +640,8 @@ export class BrowserTile implements Surface {
   async #settle(page: Page): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
       await page.waitForLoadState('domcontentloaded', { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => undefined)
+      // Scripts and styles of a new document (a page may hide itself until they are in); bounded, as a stream of images may never end.
+      await page.waitForLoadState('load', { timeout: LOAD_WAIT_MS }).catch(() => undefined)
       try {
         await page.evaluate(([quiet, max]) => (window as unknown as { __tesseraQuiet?: (q: number, m: number) => Promise<number> }).__tesseraQuiet?.(quiet, max), [QUIET_MS, SETTLE_MAX_MS] as const)
         return

@@ -9,8 +9,11 @@ export interface PageOutlineOptions {
 }
 
 /** Siblings of one role from this many on are a repeated structure: a few samples and a count. */
-const REPEAT_MIN = 6
-const SAMPLES = 3
+const REPEAT_MIN = 10
+/** Choices (menu items, options, tabs) are what an agent looks for by name: summed up only when there are very many. */
+const CHOICE_REPEAT_MIN = 30
+const CHOICES = new Set(['menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'tab', 'radio', 'treeitem'])
+const SAMPLES = 4
 /** An expansion shows at most this many children of one element; the rest are paged. */
 const EXPAND_CHILDREN = 40
 /** An outline never prints more node lines than this; the rest is folded with a way in. */
@@ -26,6 +29,8 @@ const STRUCTURE = new Set(['generic', 'group', 'list', 'listitem', 'paragraph', 
 const LANDMARKS = new Set(['navigation', 'main', 'banner', 'contentinfo', 'complementary', 'search', 'form', 'dialog', 'alertdialog', 'menu', 'menubar', 'toolbar', 'tablist', 'tree', 'listbox', 'table', 'grid', 'region', 'group', 'tabpanel', 'figure', 'iframe'])
 /** Elements whose children are summed up by their value (a native select's options). */
 const OWNS_OPTIONS = new Set(['combobox'])
+/** Lists of things whose line (with a ref) helps an agent page through them. */
+const CONTAINERS = new Set(['list', 'table', 'grid', 'menu', 'listbox', 'tree', 'tablist', 'rowgroup', 'feed'])
 const RISK_ORDER: readonly Risk[] = ['read', 'write', 'external', 'destructive']
 
 interface NodeActions {
@@ -135,7 +140,7 @@ function build(node: UiNode, ctx: Context): Item[] {
 /** A list, table or menu whose children repeat one role: kept as a line so its rows can be counted and paged. */
 function isRepeatedList(node: UiNode): boolean {
   const children = node.children ?? []
-  if (children.length < REPEAT_MIN) return false
+  if (children.length < REPEAT_MIN && !(children.length >= SAMPLES && node.role !== undefined && CONTAINERS.has(node.role))) return false
   const counts = new Map<string, number>()
   for (const child of children) counts.set(child.role ?? child.kind, (counts.get(child.role ?? child.kind) ?? 0) + 1)
   return Math.max(...counts.values()) >= REPEAT_MIN
@@ -217,11 +222,8 @@ function foldNote(items: Item[], parentRef: string | undefined, offset: number, 
  */
 function emitChildren(items: Item[], depth: number, ctx: Context, parentRef: string | undefined, viewportFirst: boolean, start = 0): void {
   const list = mergedTexts(items)
-  let i = start
-  const counts = new Map<string, number>()
-  for (const item of list) counts.set(item.node.role ?? item.node.kind, (counts.get(item.node.role ?? item.node.kind) ?? 0) + 1)
-  const shownOfRole = new Map<string, number>()
   const limit = viewportFirst ? Number.POSITIVE_INFINITY : start + EXPAND_CHILDREN
+  let i = start
   while (i < list.length) {
     const item = list[i] as Item
     if (viewportFirst && !item.inView) {
@@ -234,23 +236,21 @@ function emitChildren(items: Item[], depth: number, ctx: Context, parentRef: str
       i = j
       continue
     }
-    const role = item.node.role ?? item.node.kind
-    const shown = shownOfRole.get(role) ?? 0
-    if ((counts.get(role) ?? 0) >= REPEAT_MIN && shown >= SAMPLES && viewportFirst) {
-      let j = i
-      const run: Item[] = []
-      while (j < list.length && ((list[j] as Item).node.role ?? (list[j] as Item).node.kind) === role) run.push(list[j++] as Item)
-      if (run.length > 0) {
-        emit(`… ${run.length} more ${role}${run.length === 1 ? '' : 's'}${parentRef === undefined ? '' : `: expand "@${parentRef}" offset ${i}`}`, depth, ctx)
-        i = j
-        continue
-      }
+    // A run of siblings of one role (rows, cards, list items): a few samples, then a count and where to page on.
+    const role = item.node.kind === 'text' ? undefined : (item.node.role ?? item.node.kind)
+    let runEnd = i
+    while (role !== undefined && runEnd < list.length && ((list[runEnd] as Item).node.role ?? (list[runEnd] as Item).node.kind) === role && (!viewportFirst || (list[runEnd] as Item).inView)) runEnd++
+    if (viewportFirst && role !== undefined && runEnd - i >= (CHOICES.has(role) ? CHOICE_REPEAT_MIN : REPEAT_MIN)) {
+      for (let k = i; k < i + SAMPLES; k++) if (!emitItem(list[k] as Item, depth, ctx, viewportFirst)) return
+      const rest = runEnd - i - SAMPLES
+      emit(`… ${rest} more ${role}${rest === 1 ? '' : 's'}${parentRef === undefined ? '' : `: expand "@${parentRef}" offset ${i + SAMPLES}`}`, depth, ctx)
+      i = runEnd
+      continue
     }
     if (i >= limit) {
       emit(foldNote(list.slice(i), parentRef, i, 'more'), depth, ctx)
       return
     }
-    shownOfRole.set(role, shown + 1)
     if (!emitItem(item, depth, ctx, viewportFirst)) {
       emit(foldNote(list.slice(i), parentRef, i, 'more (outline cut)'), depth, ctx)
       ctx.budget = 0
