@@ -17,6 +17,15 @@ export const BrowserConfig = z.strictObject({
   sites: z.array(SiteRule).max(200).optional(),
   viewport: z.strictObject({ width: z.number().int().min(200).max(7680), height: z.number().int().min(200).max(4320) }).optional(),
   /** A named persistent profile (`data:browser-profiles/<name>`): cookies and storage kept between runs. Without it the tile is private and forgets everything. */
+  /**
+   * An Electron app (any Chromium-based one) instead of a web page: `command` starts it with a
+   * DevTools port, `endpoint` attaches to one running (loopback only). Configuration only: an
+   * agent can never start a program this way.
+   */
+  app: z
+    .strictObject({ command: z.array(z.string().min(1).max(4096)).min(1).max(64).optional(), endpoint: z.string().min(1).max(300).optional() })
+    .refine((app) => (app.command === undefined) !== (app.endpoint === undefined), 'expected exactly one of command or endpoint')
+    .optional(),
   profile: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a profile name of letters, digits, - and _').optional(),
 })
 export type BrowserConfig = z.infer<typeof BrowserConfig>
@@ -43,6 +52,7 @@ export const browserKind = defineKind<BrowserConfig>({
       ...(config.origins === undefined ? {} : { origins: config.origins }),
       ...(config.sites === undefined ? {} : { sites: config.sites }),
       ...(config.viewport === undefined ? {} : { viewport: config.viewport }),
+      ...(config.app === undefined ? {} : { app: config.app }),
       ...(config.profile === undefined ? {} : { profileDir: env.resolvePath(`data:browser-profiles/${config.profile}`) }),
       ...(env.openBeside === undefined ? {} : { openBeside: env.openBeside as (make: (id: string) => Promise<BrowserTile>) => Promise<string> }),
     })

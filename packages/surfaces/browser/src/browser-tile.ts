@@ -24,6 +24,7 @@ import { PageSessions, capturePage } from './page-capture.js'
 import { type ElementPlace, buildPageTree } from './page-tree.js'
 import { type SiteRule, higherRisk, originAllowed, siteRiskOf } from './site-rules.js'
 import { CHANGE_WATCH_SCRIPT } from './change-watch.js'
+import { type AppTarget, type AttachedApp, attachApp } from './app-attach.js'
 import { type PageTool, callPageTool, discoverPageTools, pageToolContract } from './webmcp-bridge.js'
 
 export interface BrowserTileOptions {
@@ -42,6 +43,8 @@ export interface BrowserTileOptions {
   filesDir: string
   /** Makes a tile of its own from a tab a page opened; without it such tabs stay tabs of this tile. */
   openBeside?: (make: (id: string) => Promise<BrowserTile>) => Promise<string>
+  /** An Electron (or other Chromium) app to drive instead of a page of the hub's Chromium. */
+  app?: AppTarget
   /** A page another tile's context opened: this tile shows it and closes only it. */
   adopted?: { context: BrowserContext; page: Page }
 }
@@ -98,6 +101,7 @@ export class BrowserTile implements Surface {
   #openingTab = false
   readonly #listeners = new Set<(frame?: Frame) => void>()
   readonly #viewers = new Set<(jpeg: Uint8Array) => void>()
+  #attached: AttachedApp | undefined
   #stopScreencast: (() => Promise<void>) | undefined
   #homeOrigins: string[]
 
@@ -117,6 +121,19 @@ export class BrowserTile implements Surface {
       this.#context = this.#options.adopted.context
       this.#adopt(this.#options.adopted.page, false)
       await this.#options.adopted.page.waitForLoadState('domcontentloaded', { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => undefined)
+      return this
+    }
+    if (this.#options.app !== undefined) {
+      const attached = await attachApp(this.#options.app)
+      this.#attached = attached
+      const context = attached.browser.contexts()[0]
+      if (context === undefined) throw new TesseraError('not_found', 'the app has no browser context to drive', { found: null })
+      this.#context = context
+      await context.addInitScript(CHANGE_WATCH_SCRIPT)
+      await context.exposeBinding('__tesseraChanged', () => this.#changed())
+      const first = context.pages()[0] ?? (await context.waitForEvent('page', { timeout: NAVIGATION_TIMEOUT_MS }))
+      this.#adopt(first, false)
+      context.on('page', (page) => this.#adopt(page, true))
       return this
     }
     const contextOptions = { viewport: this.#options.viewport ?? { width: 1280, height: 800 }, acceptDownloads: true }
@@ -256,6 +273,12 @@ export class BrowserTile implements Surface {
     if (context === null) return
     if (this.#options.adopted !== undefined) {
       await this.#options.adopted.page.close().catch(() => undefined)
+      return
+    }
+    if (this.#attached !== undefined) {
+      // Disconnects; an app this tile started ends with it, one it attached to runs on.
+      await this.#attached.browser.close().catch(() => undefined)
+      if (this.#attached.child !== undefined && this.#attached.child.exitCode === null) this.#attached.child.kill('SIGTERM')
       return
     }
     await context.close().catch(() => undefined)
@@ -518,6 +541,8 @@ export class BrowserTile implements Surface {
   #adopt(page: Page, opened: boolean): void {
     if (this.#pages.includes(page)) return
     this.#pages.push(page)
+    // A page that was loaded before this tile saw it (an app's window, an adopted tab) gets the watcher now.
+    for (const frame of page.frames()) void frame.evaluate(CHANGE_WATCH_SCRIPT).catch(() => undefined)
     if (opened) {
       // A tab the page opened is where its user would look next.
       this.#current = this.#pages.length - 1

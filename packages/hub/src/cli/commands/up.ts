@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { basename, join, resolve } from 'node:path'
+import { parse as parseShell } from 'shell-quote'
 import { fileURLToPath } from 'node:url'
 import { localTokenPath } from '../../auth/token-store.js'
 import { formatLoginLink } from '../../auth/login-link.js'
-import { loadHubConfig, storeSpec } from '../../config/hub-config.js'
+import { configuredTiles, loadHubConfig, storeSpec } from '../../config/hub-config.js'
 import { HUB_FILE, runningHub } from '../../startup/hub-file.js'
 import { startHub } from '../../startup/start-hub.js'
 import { TesseraError } from '@tessera/protocol'
@@ -20,6 +21,22 @@ export interface UpOptions {
   store?: string
   config?: string
   demo?: boolean
+  app?: string[]
+}
+
+/**
+ * `--app "<command>"`: an Electron (or other Chromium-based) app as a browser tile. The
+ * person starting the hub types the command; no agent can start a program.
+ */
+function appTiles(commands: readonly string[]): Array<Record<string, unknown> & { kind: string }> {
+  return commands.map((line) => {
+    const words = parseShell(line)
+    const command = words.filter((word): word is string => typeof word === 'string')
+    if (command.length === 0 || command.length !== words.length) {
+      throw new TesseraError('invalid_request', `--app expects a command with plain arguments (no pipes or redirections), found "${line}"`, { expected: 'a program and its arguments', found: line })
+    }
+    return { kind: 'browser', title: basename(command[0] as string), app: { command } }
+  })
 }
 
 /** `--port abc` must fail naming what it found, not as NaN (and `--port ''` is not port 0). */
@@ -52,6 +69,7 @@ export function registerUpCommand(program: Command): void {
     .option('--store <spec>', 'trace store: SQLite file in the data folder, memory:, or postgres://…')
     .option('--config <file>', 'configuration file (default ./tessera.config.json if present)')
     .option('--no-demo', 'start without the demo surfaces')
+    .option('--app <command>', 'an Electron (or other Chromium-based) app to drive as a browser tile; repeatable', (value: string, all: string[] = []) => [...all, value])
     .action(async (options: UpOptions) => {
       const config = loadHubConfig({
         ...(options.config ? { file: options.config } : {}),
@@ -63,6 +81,7 @@ export function registerUpCommand(program: Command): void {
           ...(options.demo === false ? { demo: false } : {}),
         },
       })
+      if (options.app !== undefined) config.tiles = [...configuredTiles(config), ...appTiles(options.app)]
       // Two hubs on one folder would share tokens, approvals and trace but not surface state.
       const already = runningHub(config.dataDir)
       if (already !== null && already.pid !== process.pid) {
