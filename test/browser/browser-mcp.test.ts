@@ -154,6 +154,25 @@ describe('the browser surface over MCP, through the gateway', () => {
     await call(client, 'action_request', { surface: 'map', action: 'focus', input: { tile: openerTile } })
   })
 
+  it('keeps a named profile\'s cookies from one tile to the next, and nothing of a private tile', async () => {
+    const open = async (config: Record<string, unknown>): Promise<string> => {
+      const opened = await call(client, 'action_request', { surface: 'map', action: 'open', input: { kind: 'browser', config: { url: `${site.origin}/login`, ...config } } })
+      return String((opened.result?.output as { tile: string }).tile)
+    }
+    const first = await open({ profile: 'alice' })
+    const login = (await call(client, 'browser_snapshot', { tile: first })).text
+    await call(client, 'browser_fill_form', { tile: first, fields: [{ type: 'textbox', target: refOf(login, 'textbox', 'User'), value: 'alice' }, { type: 'textbox', target: refOf(login, 'textbox', 'Password'), value: 'wonderland' }] })
+    expect((await call(client, 'browser_click', { tile: first, target: refOf(login, 'button', 'Sign in') })).text).toContain('Signed in as alice')
+    await call(client, 'browser_close', { tile: first })
+    const again = await open({ profile: 'alice' })
+    await call(client, 'browser_navigate', { tile: again, url: `${site.origin}/account` })
+    expect((await call(client, 'browser_snapshot', { tile: again })).text).toContain('Signed in as alice')
+    const stranger = await open({})
+    await call(client, 'browser_navigate', { tile: stranger, url: `${site.origin}/account` })
+    expect((await call(client, 'browser_snapshot', { tile: stranger })).text).toContain('heading "Sign in"')
+    for (const tile of [again, stranger]) await call(client, 'browser_close', { tile })
+  })
+
   it('shows pixels: a screenshot as MCP image content, a PNG capture and a live MJPEG screencast', async () => {
     const text = (await call(client, 'browser_navigate', { url: `${site.origin}/wizard` })).text
     const tile = /(browser-\d+) "/.exec(text)?.[1] ?? ''

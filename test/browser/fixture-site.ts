@@ -38,7 +38,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
         if (USERS[name] === undefined || USERS[name] !== data.get('password')) return send(page('Sign in', '<p role="alert">Wrong user or password</p><a href="/login">Try again</a>'), 401)
         const sid = Math.random().toString(36).slice(2)
         sessions.set(sid, name)
-        return send('', 303, { location: '/account', 'set-cookie': `sid=${sid}; Path=/; HttpOnly` })
+        return send('', 303, { location: '/account', 'set-cookie': `sid=${sid}; Path=/; HttpOnly; Max-Age=3600` })
       }
       return send(page('Sign in', '<main><h1>Sign in</h1><form method="post" action="/login"><label>User <input name="user" autocomplete="username"></label><label>Password <input type="password" name="password" autocomplete="current-password"></label><button>Sign in</button></form></main>'))
     case '/account':

@@ -15,7 +15,7 @@ import {
   TesseraError,
   sealFrame,
 } from '@tessera/protocol'
-import type { BrowserContext, Dialog, Download, FileChooser, Page } from 'playwright-core'
+import type { BrowserContext, Dialog, Download, FileChooser, Page, Request } from 'playwright-core'
 import { BROWSER_ACTIONS, ELEMENT_ACTIONS } from './browser-actions.js'
 import type { BrowserHost } from './browser-host.js'
 import { FOCUS_AND_SELECT, IS_CHECKED, SELECT_OPTIONS, callOn, centerOf, coveredBy } from './element-ops.js'
@@ -61,6 +61,10 @@ const SETTLE_MAX_MS = 3000
 const NAVIGATION_TIMEOUT_MS = 30_000
 /** How long an action waits for a document's subresources before it looks at the page anyway. */
 const LOAD_WAIT_MS = 5000
+/** A request older than this (a long poll) no longer holds up settling. */
+const REQUEST_PATIENCE_MS = 2000
+/** Streams that never finish. */
+const LONG_LIVED = new Set(['eventsource', 'websocket', 'media'])
 /** How long an action waits for a window its page announced to appear. */
 const POPUP_WAIT_MS = 5000
 
@@ -102,6 +106,7 @@ export class BrowserTile implements Surface {
   readonly #listeners = new Set<(frame?: Frame) => void>()
   readonly #viewers = new Set<(jpeg: Uint8Array) => void>()
   #attached: AttachedApp | undefined
+  readonly #requests = new WeakMap<Page, Map<Request, number>>()
   #stopScreencast: (() => Promise<void>) | undefined
   #homeOrigins: string[]
 
@@ -553,6 +558,14 @@ export class BrowserTile implements Surface {
       .main()
       .then((session) => session.on('Page.windowOpen', () => this.#expectPopup()))
       .catch(() => undefined)
+    // Requests in flight, for settling: a page that loads its parts by script is not ready until they are in.
+    const inFlight = new Map<Request, number>()
+    this.#requests.set(page, inFlight)
+    page.on('request', (request) => {
+      if (!LONG_LIVED.has(request.resourceType())) inFlight.set(request, performance.now())
+    })
+    page.on('requestfinished', (request) => inFlight.delete(request))
+    page.on('requestfailed', (request) => inFlight.delete(request))
     page.on('dialog', (dialog) => {
       this.#dialog = dialog
       for (const waiter of this.#dialogWaiters) waiter()
@@ -658,9 +671,16 @@ export class BrowserTile implements Surface {
     }
   }
 
+  #busyLoading(page: Page): boolean {
+    const now = performance.now()
+    for (const started of this.#requests.get(page)?.values() ?? []) if (now - started < REQUEST_PATIENCE_MS) return true
+    return false
+  }
+
   /**
-   * Settled: the document that is loading (if an action started a navigation) is parsed, and
-   * then the page has gone QUIET_MS without a DOM change — never a fixed sleep.
+   * Settled: the document that is loading (if an action started a navigation) is parsed, the
+   * requests the page just made are in, and then the page has gone QUIET_MS without a DOM
+   * change — never a fixed sleep, and never longer than SETTLE_MAX_MS.
    */
   async #settle(page: Page): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -668,8 +688,12 @@ export class BrowserTile implements Surface {
       // Scripts and styles of a new document (a page may hide itself until they are in); bounded, as a stream of images may never end.
       await page.waitForLoadState('load', { timeout: LOAD_WAIT_MS }).catch(() => undefined)
       try {
-        await page.evaluate(([quiet, max]) => (window as unknown as { __tesseraQuiet?: (q: number, m: number) => Promise<number> }).__tesseraQuiet?.(quiet, max), [QUIET_MS, SETTLE_MAX_MS] as const)
-        return
+        const deadline = performance.now() + SETTLE_MAX_MS
+        // Quiet means both: no request of the last moments in flight, then no DOM change for QUIET_MS.
+        while (performance.now() < deadline && this.#busyLoading(page)) await new Promise((done) => setTimeout(done, 25))
+        await page.evaluate(([quiet, max]) => (window as unknown as { __tesseraQuiet?: (q: number, m: number) => Promise<number> }).__tesseraQuiet?.(quiet, max), [QUIET_MS, Math.max(0, deadline - performance.now())] as const)
+        if (!this.#busyLoading(page) || performance.now() >= deadline) return
+        continue
       } catch {
         // The document went away under the wait (a navigation): wait for the next one.
       }

@@ -50,6 +50,8 @@ interface Item {
   inView: boolean
   /** Where its first laid-out part is, relative to the viewport: above, inside or below. */
   side: 'above' | 'in' | 'below'
+  /** Whether anything of it has a box: a text alone has none and goes where its neighbours are. */
+  placed: boolean
 }
 
 interface Context {
@@ -102,14 +104,16 @@ function meaningful(node: UiNode, actions: NodeActions | undefined): boolean {
   return false
 }
 
-function build(node: UiNode, ctx: Context): Item[] {
+function build(node: UiNode, ctx: Context, rowOfList = false): Item[] {
   const actions = ctx.actions.get(node.id)
   const own = ctx.frame.layout[node.id]
+  const repeated = isRepeatedList(node)
   const kids: Item[] = []
-  for (const child of node.children ?? []) for (const item of build(child, ctx)) kids.push(item)
+  // The rows of a long list stay rows (one line each, packed), so they can be counted and paged.
+  for (const child of node.children ?? []) for (const item of build(child, ctx, repeated)) kids.push(item)
   // A live region or an alert with nothing in it yet says nothing.
   const empty = node.kind !== 'text' && node.name === undefined && node.value === undefined && kids.length === 0 && actions === undefined
-  const keep = !empty && (meaningful(node, actions) || isRepeatedList(node))
+  const keep = !empty && (meaningful(node, actions) || repeated || (rowOfList && node.kind !== 'text'))
   // Texts that only repeat what the element's name or value already says are not said twice.
   if (keep && node.kind !== 'text' && (node.name !== undefined || node.value !== undefined)) {
     const said = `${node.name ?? ''} ${typeof node.value === 'string' ? node.value : ''}`
@@ -118,20 +122,27 @@ function build(node: UiNode, ctx: Context): Item[] {
       if (kid.node.kind === 'text' && kid.children.length === 0 && said.includes((kid.node.text ?? '').trim())) kids.splice(k, 1)
     }
   }
-  const side = sideOf(own, ctx.viewport) ?? kids.find((kid) => kid.side === 'in')?.side ?? kids[0]?.side ?? 'in'
+  // Where it is: its own box, else where its laid-out parts are; unknown when none is.
+  const known = kids.filter((kid) => kid.placed)
+  const ownSide = sideOf(own, ctx.viewport)
+  const side = ownSide ?? known.find((kid) => kid.side === 'in')?.side ?? known[0]?.side ?? 'in'
+  const placed = ownSide !== undefined || known.length > 0
   if (!keep) return kids
   const item: Item = {
     node,
-    ref: actions !== undefined || isRepeatedList(node) || (node.children?.length ?? 0) > 0 ? ctx.refs.refOf(node.id) : undefined,
+    ref: actions !== undefined || repeated || (node.children?.length ?? 0) > 0 ? ctx.refs.refOf(node.id) : undefined,
     children: OWNS_OPTIONS.has(node.role ?? '') ? [] : kids,
     actions,
     lines: 1,
     actionCount: actions === undefined ? 0 : 1,
-    inView: side === 'in' || kids.some((kid) => kid.inView),
+    inView: placed ? side === 'in' || known.some((kid) => kid.inView) : true,
     side,
+    placed,
   }
+  // A row of a few leaves prints as one line (emitItem packs it).
+  const packs = item.children.length > 0 && item.children.length <= PACK_MAX && item.children.every((kid) => kid.children.length === 0)
   for (const kid of item.children) {
-    item.lines += kid.lines
+    if (!packs) item.lines += kid.lines
     item.actionCount += kid.actionCount
   }
   return [item]

@@ -1,0 +1,28 @@
+import { refFor } from '@tessera/protocol'
+import { describe, expect, it } from 'vitest'
+import { NodeLedger } from './node-ledger.js'
+
+describe('the node ledger', () => {
+  it('keeps an element\'s id while its document lives, and never gives an id or a ref twice', () => {
+    const ledger = new NodeLedger()
+    const a = ledger.idOf('frame/loader-1', 5)
+    expect(ledger.idOf('frame/loader-1', 5)).toBe(a)
+    expect(ledger.locate(a)).toEqual({ documentKey: 'frame/loader-1', backendNodeId: 5 })
+    // A cross-site navigation starts backend ids at 1 again: a new document, new ids.
+    const b = ledger.idOf('frame/loader-2', 5)
+    expect(b).not.toBe(a)
+    ledger.keepDocuments(new Set(['frame/loader-2']))
+    expect(ledger.locate(a)).toBeUndefined()
+    const refs = new Set<string>()
+    const ids = new Set<string>()
+    for (let i = 0; i < 20_000; i++) {
+      const id = ledger.idOf('frame/loader-3', i)
+      expect(ids.has(id)).toBe(false)
+      ids.add(id)
+      const ref = refFor(id)
+      expect(refs.has(ref)).toBe(false)
+      refs.add(ref)
+    }
+    expect(refs.has(refFor(a))).toBe(false)
+  })
+})

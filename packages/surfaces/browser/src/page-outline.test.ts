@@ -1,0 +1,81 @@
+import { type Layout, RefTable, type TargetSpec, type UiNode, sealFrame } from '@tessera/protocol'
+import { describe, expect, it } from 'vitest'
+import { BROWSER_ACTIONS } from './browser-actions.js'
+import { pageDelta } from './page-delta.js'
+import { outlinePage } from './page-outline.js'
+
+/** A page of a heading, a form in view, and a 40-row list below the viewport. */
+function page(rows = 40, value = '') {
+  const layout: Layout = { page: { x: 0, y: 0, width: 800, height: 600 } }
+  const targets: TargetSpec[] = []
+  const at = (id: string, y: number): void => {
+    layout[id] = { x: 10, y, width: 200, height: 20 }
+  }
+  const button = (id: string, name: string, y: number, risk?: 'destructive'): UiNode => {
+    at(id, y)
+    targets.push({ contract: 'click', nodeId: id, ...(risk === undefined ? {} : { risk }) })
+    return { id, kind: 'box', role: 'button', name }
+  }
+  at('h', 10)
+  at('user', 40)
+  targets.push({ contract: 'fill', nodeId: 'user' }, { contract: 'fill', nodeId: 'pw' })
+  at('pw', 70)
+  const items: UiNode[] = []
+  for (let i = 0; i < rows; i++) items.push({ id: `row${i}`, kind: 'box', role: 'listitem', children: [{ id: `t${i}`, kind: 'text', text: `Item ${i}` }, button(`del${i}`, `Delete item ${i}`, 900 + i * 30, 'destructive')] })
+  const tree: UiNode = {
+    id: 'page',
+    kind: 'box',
+    role: 'document',
+    name: 'Shop',
+    children: [
+      { id: 'h', kind: 'box', role: 'heading', name: 'Welcome', children: [{ id: 'ht', kind: 'text', text: 'Welcome' }] },
+      { id: 'user', kind: 'box', role: 'textbox', name: 'User', ...(value === '' ? {} : { value }) },
+      { id: 'pw', kind: 'box', role: 'textbox', name: 'Password', value: null, semantic: { sensitive: true } },
+      button('go', 'Sign in', 100),
+      { id: 'items', kind: 'box', role: 'list', name: 'Basket', children: items },
+    ],
+  }
+  return sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/shop', tree, layout, state: { url: 'http://127.0.0.1:9/shop' }, contracts: BROWSER_ACTIONS.contracts.filter((c) => ['click', 'fill', 'navigate'].includes(c.id)), targets })
+}
+
+describe('a page as the agent reads it', () => {
+  it('shows the viewport, fences the page text with a nonce, and folds what is below with a way in', () => {
+    const frame = page()
+    const text = outlinePage(frame)
+    const refs = RefTable.forFrame(frame)
+    const lines = text.split('\n')
+    expect(lines[0]).toBe(`browser-1 "Shop" http://127.0.0.1:9/shop frame ${frame.id.slice(0, 12)}`)
+    const nonce = /^--- page content ([0-9a-f]{6}) \(untrusted/.exec(lines[1] ?? '')?.[1]
+    expect(lines[lines.length - 1]).toBe(`--- end ${nonce} ---`)
+    expect(text).toContain(`heading "Welcome"\n`)
+    expect(text).toContain(`textbox "User" @${refs.refOf('user')}`)
+    expect(text).toContain(`textbox "Password": [REDACTED] @${refs.refOf('pw')}`)
+    expect(text).toContain(`button "Sign in" @${refs.refOf('go')}`)
+    expect(text).not.toContain('Item 3')
+    expect(text).toMatch(new RegExp(`… 41 lines, 40 actions below the view: expand "@${refs.refOf('page')}" offset 4`))
+  })
+
+  it('expands a fold to the whole subtree, samples nothing there, and pages long lists by offset', () => {
+    const frame = page()
+    const refs = RefTable.forFrame(frame)
+    const list = outlinePage(frame, { expand: `@${refs.refOf('items')}` })
+    expect(list).toContain('list "Basket"')
+    expect(list).toContain(`listitem: "Item 0" button "Delete item 0" @${refs.refOf('del0')} !destructive`)
+    expect(list).toContain('"Item 39"')
+    expect(list).not.toContain('Item 40')
+    const far = outlinePage(page(120), { expand: `@${RefTable.forFrame(page(120)).refOf('items')}`, offset: 100 })
+    expect(far).toContain('"Item 100"')
+    expect(far).not.toContain('"Item 99"')
+    expect(() => outlinePage(frame, { expand: '@nzzzz' })).toThrow(/no element @nzzzz/)
+  })
+
+  it('answers an action with the lines that changed, fenced like the page', () => {
+    const before = outlinePage(page())
+    const after = outlinePage(page(40, 'ada'))
+    const delta = pageDelta(before, after)
+    expect(delta).toMatch(/--- page changes [0-9a-f]{6} \(untrusted/)
+    expect(delta).toMatch(/^- textbox "User" @n/m)
+    expect(delta).toMatch(/^\+ textbox "User": "ada" @n/m)
+    expect(pageDelta(before, outlinePage(page()))).toContain('page unchanged')
+  })
+})
