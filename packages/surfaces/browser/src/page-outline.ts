@@ -110,10 +110,13 @@ function build(node: UiNode, ctx: Context, rowOfList = false): Item[] {
   const repeated = isRepeatedList(node)
   const kids: Item[] = []
   // The rows of a long list stay rows (one line each, packed), so they can be counted and paged.
-  for (const child of node.children ?? []) for (const item of build(child, ctx, repeated)) kids.push(item)
+  const holdsRows = repeated || CONTAINERS.has(node.role ?? '')
+  for (const child of node.children ?? []) for (const item of build(child, ctx, holdsRows)) kids.push(item)
   // A live region or an alert with nothing in it yet says nothing.
   const empty = node.kind !== 'text' && node.name === undefined && node.value === undefined && kids.length === 0 && actions === undefined
-  const keep = !empty && (meaningful(node, actions) || repeated || (rowOfList && node.kind !== 'text'))
+  // A row of a list that holds several things (a checkbox, a label, a delete button) stays one line, so they read together.
+  const row = rowOfList && node.kind !== 'text' && kids.length >= 2
+  const keep = !empty && (meaningful(node, actions) || repeated || row)
   // Texts that only repeat what the element's name or value already says are not said twice.
   if (keep && node.kind !== 'text' && (node.name !== undefined || node.value !== undefined)) {
     const said = `${node.name ?? ''} ${typeof node.value === 'string' ? node.value : ''}`
@@ -131,7 +134,8 @@ function build(node: UiNode, ctx: Context, rowOfList = false): Item[] {
   const item: Item = {
     node,
     ref: actions !== undefined || repeated || (node.children?.length ?? 0) > 0 ? ctx.refs.refOf(node.id) : undefined,
-    children: OWNS_OPTIONS.has(node.role ?? '') ? [] : kids,
+    // A closed list box shows its value; open, its options (a custom one owns its popup).
+    children: OWNS_OPTIONS.has(node.role ?? '') && node.states?.expanded !== true ? [] : kids,
     actions,
     lines: 1,
     actionCount: actions === undefined ? 0 : 1,

@@ -24,6 +24,8 @@ export interface PageTree {
 
 /** Roles whose nodes are the click targets of a page. */
 const CLICKABLE = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton', 'listbox', 'DisclosureTriangle', 'columnheader', 'gridcell', 'row'])
+/** Roles whose name is their content (ARIA's name from content), when Chromium kept none. */
+const NAMED_BY_CONTENT = new Set(['button', 'link', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'treeitem', 'checkbox', 'radio', 'switch', 'columnheader', 'gridcell'])
 const FILLABLE = new Set(['textbox', 'searchbox', 'spinbutton'])
 const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'])
 /** Accessibility roles that are only structure: their children take their place. */
@@ -136,10 +138,13 @@ function documentNodes(doc: CapturedDocument, walk: Walk, inherited: Inherited):
 
 function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: CapturedDocument, walk: Walk, inherited: Inherited): UiNode[] {
   if (node === undefined) return []
-  const axRole = typeof node.role?.value === 'string' ? node.role.value : 'none'
+  let axRole = typeof node.role?.value === 'string' ? node.role.value : 'none'
   if (DROPPED.has(axRole)) return []
   const backendId = node.backendDOMNodeId
   const dom = backendId === undefined ? undefined : doc.dom.get(backendId)
+  // Chromium demotes some declared roles (an option wrapped in a list item) to generic; the page said what it is.
+  const declared = dom?.attributes.get('role')?.trim().split(/\s+/)[0]
+  if (axRole === 'generic' && declared !== undefined && CLICKABLE.has(declared)) axRole = declared
   const kids = (next: Inherited): UiNode[] => (node.childIds ?? []).flatMap((id) => visit(byId.get(id), byId, doc, walk, next))
   if (node.ignored || backendId === undefined) return kids(inherited)
 
@@ -181,6 +186,12 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   const shown = dom?.tag === 'iframe' || dom?.tag === 'frame' ? walk.children.get(`${doc.key}#${backendId}`) : undefined
   if (shown !== undefined) childNodes = documentNodes(shown, walk, next)
   else childNodes = secret && FILLABLE.has(role) ? [] : kids(next)
+  // A control named by its content alone (the page gave it no name Chromium kept): its text is its name.
+  if (out.name === undefined && NAMED_BY_CONTENT.has(role) && childNodes.length > 0 && childNodes.every((child) => child.kind === 'text')) {
+    out.name = text(childNodes.map((child) => child.text ?? '').join(' '))
+    if (out.name === undefined) delete out.name
+    childNodes = []
+  }
   if (childNodes.length > 0) out.children = childNodes
 
   const clickable = CLICKABLE.has(axRole) || CLICKABLE.has(role) || clickableDom

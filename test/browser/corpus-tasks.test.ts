@@ -1,0 +1,80 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { connectHttpClient, resultText, useTestHub } from '../support/hub.js'
+import { type CorpusServer, serveCorpus } from './corpus/corpus.js'
+
+/** The @ref of the first line with `role "name"` (or `role` alone when name is undefined). */
+function refOf(text: string, role: string, name?: string): string {
+  const wanted = name === undefined ? `${role} ` : `${role} ${JSON.stringify(name)}`
+  for (const line of text.split('\n')) {
+    const at = line.indexOf(wanted)
+    if (at < 0) continue
+    const ref = /@(n[0-9a-z.]+)/.exec(line.slice(at))?.[1]
+    if (ref !== undefined) return ref
+  }
+  throw new Error(`no ${wanted} with a ref in:\n${text}`)
+}
+
+/** The @ref of the first `role` on the line that says `words`, or on the line after it (a label above its field). */
+function refNear(text: string, words: string, role: string): string {
+  const lines = text.split('\n')
+  const at = lines.findIndex((line) => line.includes(words))
+  for (const line of lines.slice(at, at + 2)) {
+    const ref = new RegExp(`${role}[^@]*@(n[0-9a-z.]+)`).exec(line)?.[1]
+    if (at >= 0 && ref !== undefined) return ref
+  }
+  throw new Error(`no ${role} at "${words}" in:\n${text}`)
+}
+
+/** Tasks on real pages of the corpus, over MCP with the official SDK client, as an agent does them. */
+describe('tasks on real pages, through the gateway', () => {
+  const t = useTestHub()
+  let corpus: CorpusServer
+  let client: Client
+  const call = async (name: string, args: Record<string, unknown>): Promise<string> => {
+    const answer = await client.callTool({ name, arguments: args })
+    const text = resultText(answer)
+    if (answer.isError === true) throw new Error(`${name} failed: ${text}`)
+    return text
+  }
+
+  beforeAll(async () => {
+    corpus = await serveCorpus()
+    client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
+  })
+  afterAll(async () => {
+    await client.close()
+    await corpus.close()
+  })
+
+  it('TodoMVC (React, client routing): add three, complete one, filter Active, clear completed', async () => {
+    let page = await call('browser_navigate', { url: corpus.url('todomvc-react') })
+    const input = refOf(page, 'textbox', 'What needs to be done?')
+    for (const todo of ['buy milk', 'walk the dog', 'write docs']) await call('browser_type', { element: 'new todo', target: input, text: todo, submit: true })
+    page = await call('browser_snapshot', {})
+    expect(page).toContain('"walk the dog"')
+    await call('browser_click', { element: 'toggle buy milk', target: refNear(page, '"buy milk"', 'checkbox') })
+    page = await call('browser_click', { element: 'Active filter', target: refOf(page, 'link', 'Active') })
+    expect(page).toMatch(/#\/active/)
+    page = await call('browser_snapshot', {})
+    expect(page).not.toContain('"buy milk"')
+    await call('browser_click', { element: 'Clear completed', target: refNear(page, 'button "Clear completed', 'button') })
+    page = await call('browser_click', { element: 'All filter', target: refOf(page, 'link', 'All') })
+    page = await call('browser_snapshot', {})
+    expect(page).toContain('"walk the dog"')
+    expect(page).toContain('"write docs"')
+    expect(page).not.toContain('"buy milk"')
+    await call('browser_navigate_back', {})
+    expect(await call('browser_snapshot', {})).toMatch(/#\/active/)
+  })
+
+  it('jQuery UI selectmenu (a custom dropdown): opens it and picks an option', async () => {
+    let page = await call('browser_navigate', { url: corpus.url('jqui-selectmenu') })
+    const speed = refNear(page, '"Select a speed"', 'combobox')
+    expect(page).toMatch(/"Select a speed"\ncombobox:? "Medium"/)
+    page = await call('browser_click', { element: 'speed', target: speed })
+    expect(page).toMatch(/option "Fast" @n/)
+    await call('browser_click', { element: 'Fast', target: refOf(page, 'option', 'Fast') })
+    expect(await call('browser_snapshot', {})).toMatch(/"Select a speed"\ncombobox:? "Fast"/)
+  })
+})
