@@ -90,6 +90,10 @@ describe('the browser surface over MCP, through the gateway', () => {
     await call(client, 'browser_type', { element: 'User', target: refOf(login, 'textbox', 'User'), text: 'alice' })
     const typed = await call(client, 'browser_type', { element: 'Password', target: refOf(login, 'textbox', 'Password'), text: 'wonderland' })
     expect(typed.text).not.toContain('wonderland')
+    // Nor does the trace: text typed into a secret field is redacted there, in every event.
+    for (const { session } of await t.hub.ctx.store.sessions()) {
+      for await (const event of t.hub.ctx.store.read(session)) expect(JSON.stringify(event)).not.toContain('wonderland')
+    }
     const account = await call(client, 'browser_click', { element: 'Sign in', target: refOf(login, 'button', 'Sign in') })
     expect(account.text).toContain('Signed in as alice')
     const page = (await call(client, 'browser_snapshot', {})).text

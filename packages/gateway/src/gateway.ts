@@ -17,6 +17,7 @@ import {
   contractOf,
   maxRisk,
   inputForTarget,
+  isSensitive,
   resolveTarget,
   storedFrame,
   printable,
@@ -39,7 +40,7 @@ import { checkInput } from './steps/input-step.js'
 import { judgeStaleness } from './steps/staleness-step.js'
 import { type StepEnd, toErrorShape } from './steps/step-end.js'
 import { redactContent } from './redaction/redact-content.js'
-import { redactJson, sensitiveKeysOfSchema } from './redaction/redact-json.js'
+import { redactJson, secretInputKeys } from './redaction/redact-json.js'
 import type { StoredBlob, TraceStore } from './trace/store.js'
 import { DEFAULT_TRACED_OUTPUT, tracedOutput, type TracedOutputLimits } from './trace/traced-output.js'
 
@@ -341,6 +342,8 @@ export class Gateway {
     } catch (error) {
       return this.#end(req, frame.id, { status: 'not_found', error: toErrorShape(error, `the frame has no action "${req.action}"`) })
     }
+    // Typed into a secret field: the input recorded with the request, before its target was known, is redacted too.
+    if (resolved.node !== undefined && isSensitive(resolved.node)) this.#redactStagedInput(req, secretInputKeys(resolved.contract, resolved.node, req.input))
     if (!resolved.target.enabled) {
       return this.#end(req, frame.id, { status: 'disabled', error: { code: 'forbidden', message: `action "${req.action}" is disabled in frame ${frame.id.slice(0, 12)}`, details: { ref: resolved.target.ref, nodeId: resolved.target.nodeId ?? null } } })
     }
@@ -386,7 +389,7 @@ export class Gateway {
       contract: call.contract,
       risk,
       scope: { ...call.frame.state, input: req.input, actor: principalJson(req.actor) },
-      redactedInput: redactJson(req.input, { sensitiveKeys: sensitiveKeysOfSchema(call.contract.inputSchema) }),
+      redactedInput: redactJson(req.input, { sensitiveKeys: secretInputKeys(call.contract, call.node, req.input) }),
       targetName: call.node?.name,
       surface: req.surface.id,
     })
@@ -455,7 +458,7 @@ export class Gateway {
       return this.#result(req, { status: 'awaiting_approval', extra: { approvalId: same.id, frameId: frame.id } })
     }
     const why = assessed.reason === undefined ? '' : ` (${assessed.reason})`
-    const redactedInput = redactJson(req.input, { sensitiveKeys: sensitiveKeysOfSchema(contract.inputSchema) })
+    const redactedInput = redactJson(req.input, { sensitiveKeys: secretInputKeys(contract, call.node, req.input) })
     const { shown: explained, seenHash } = this.#explain(req, { ...call, contract }, contract.risk)
     const approval = await this.approvals.open({
       session: req.session,
@@ -481,7 +484,7 @@ export class Gateway {
 
   async #dispatchStep(req: Accepted, call: ActionCall, risk: Risk, slot: Slot): Promise<ActionResult> {
     const frame = call.frame
-    const sensitive = sensitiveKeysOfSchema(call.contract.inputSchema)
+    const sensitive = secretInputKeys(call.contract, call.node, req.input)
     this.#record(req, 'dispatched', frame.id, { input: redactJson(req.input, { sensitiveKeys: sensitive }), ...(call.target.nodeId === undefined ? {} : { target: call.target.ref }) })
     await this.#flush(req)
     const asked = req.surface.timeoutFor?.(call) ?? null
@@ -577,6 +580,13 @@ export class Gateway {
     // Every event body passes the content scan on its way to the trace: an input, an output
     // or an error message that quotes a key keeps only its marker.
     req.staged.push(this.#draft(req.session, type, actor, surfaceId, req.action, frameId, req.requestId, redactContent(data)))
+  }
+
+  #redactStagedInput(req: Accepted, keys: ReadonlySet<string>): void {
+    for (const draft of req.staged) {
+      if (draft.type !== 'requested' || draft.data === null || typeof draft.data !== 'object' || Array.isArray(draft.data)) continue
+      draft.data = { ...draft.data, input: redactJson(req.input, { sensitiveKeys: keys }) }
+    }
   }
 
   async #flush(req: Accepted): Promise<void> {

@@ -1,4 +1,4 @@
-import type { JsonValue } from '@tessera/protocol'
+import { isSensitive, type JsonValue, type UiNode } from '@tessera/protocol'
 import { redactContent } from './redact-content.js'
 import { looksSecret, REDACTED } from './secret-names.js'
 
@@ -45,4 +45,15 @@ export function sensitiveKeysOfSchema(schema: unknown, found = new Set<string>()
   }
   if (node.items !== undefined) sensitiveKeysOfSchema(node.items, found)
   return found
+}
+
+/**
+ * The input keys to redact before an input is traced or shown for approval: those the
+ * contract's schema marks, and every key when the action runs on a secret element (text
+ * typed into a password field is a secret whatever the action calls it).
+ */
+export function secretInputKeys(contract: { inputSchema?: unknown }, node: UiNode | undefined, input: JsonValue): Set<string> {
+  const keys = sensitiveKeysOfSchema(contract.inputSchema)
+  if (node !== undefined && isSensitive(node) && input !== null && typeof input === 'object' && !Array.isArray(input)) for (const key of Object.keys(input)) keys.add(key)
+  return keys
 }
