@@ -14,10 +14,11 @@ import { pageDelta } from './page-delta.js'
 const KIND = 'browser'
 const REF = /^@?n[0-9a-z]{4,12}(\.\d+)?$/
 
-const tile = { type: 'string', description: 'browser tile id; default the focused one' }
-const target = { type: 'string', description: 'ref from the snapshot (@n1k2) or a CSS selector' }
-const element = { type: 'string', description: 'what the element is, in words (for the approval a person may see)' }
-const snapshot = { type: 'string', enum: ['delta', 'full', 'none'], description: 'what comes back after the action; default delta' }
+// Said once in the server's instructions, not in every schema: each word of a tool list is read every session.
+const tile = { type: 'string' }
+const target = { type: 'string', description: '@ref or CSS selector' }
+const element = { type: 'string' }
+const snapshot = { type: 'string', enum: ['delta', 'full', 'none'] }
 
 function schema(properties: JsonObject, required: string[] = []): JsonObject {
   return { type: 'object', properties: { ...properties, tile, snapshot }, ...(required.length > 0 ? { required } : {}), additionalProperties: false }
