@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { type Bounds, type Frame, RefTable, type Risk, TesseraError, type UiNode } from '@tessera/protocol'
+import { type Bounds, type Frame, RefTable, type Risk, TesseraError, type UiNode, frameIndex } from '@tessera/protocol'
 
 export interface PageOutlineOptions {
   /** Show this element's whole subtree (an @ref the outline printed), not the viewport. */
@@ -303,7 +303,7 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
   let scope: UiNode = frame.tree
   if (options.expand !== undefined) {
     const id = refs.resolve(options.expand)
-    const found = id === undefined ? undefined : findNode(frame.tree, id)
+    const found = id === undefined ? undefined : frameIndex(frame).nodes.get(id)
     if (found === undefined) throw new TesseraError('not_found', `no element ${options.expand} on the current page; it may have gone — take a new snapshot`, { expected: 'an @ref the last outline printed', found: options.expand })
     scope = found
   }
@@ -329,13 +329,4 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
   if (state.downloads !== undefined) lines.push(`downloads: ${state.downloads.map((d) => `${d.file} (${d.state})`).join(', ')}`)
   if (state.tabs !== undefined) lines.push(`tabs: ${state.tabs.count}, current ${state.tabs.current} — browser_tabs`)
   return lines.join('\n')
-}
-
-function findNode(node: UiNode, id: string): UiNode | undefined {
-  if (node.id === id) return node
-  for (const child of node.children ?? []) {
-    const found = findNode(child, id)
-    if (found !== undefined) return found
-  }
-  return undefined
 }
