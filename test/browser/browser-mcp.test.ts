@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { ActionResult } from '@tessera/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -175,6 +177,49 @@ describe('the browser surface over MCP, through the gateway', () => {
     await call(client, 'browser_navigate', { tile: stranger, url: `${site.origin}/account` })
     expect((await call(client, 'browser_snapshot', { tile: stranger })).text).toContain('heading "Sign in"')
     for (const tile of [again, stranger]) await call(client, 'browser_close', { tile })
+  })
+
+  it('reads and acts inside another site\'s iframe (its own process)', async () => {
+    const text = (await call(client, 'browser_navigate', { url: `${site.origin}/frames?port=${site.port}` })).text
+    expect(text).toContain('heading "Step 1 of 3: who you are"')
+    const typed = await call(client, 'browser_type', { element: 'Full name', target: refOf(text, 'textbox', 'Full name'), text: 'Frame User' })
+    expect(typed.text).toContain('+ textbox "Full name": "Frame User"')
+    const clicked = await call(client, 'browser_click', { element: 'Next', target: refOf(text, 'button', 'Next') })
+    expect(clicked.text).toContain('Name and a valid email are needed')
+  })
+
+  it('holds a dialog until it is answered, keeps downloads, uploads from the tile\'s folder only, drags, hovers and presses keys', async () => {
+    const text = (await call(client, 'browser_navigate', { url: `${site.origin}/widgets` })).text
+    const tile = /(browser-\d+) "Widgets"/.exec(text)?.[1] ?? ''
+    const asked = await call(client, 'browser_click', { element: 'Archive', target: refOf(text, 'button', 'Archive') })
+    expect(asked.text).toContain('note: the page opened a confirm dialog: "Archive the report?"')
+    expect(asked.text).toContain('dialog open: confirm "Archive the report?"')
+    const answered = await call(client, 'browser_handle_dialog', { accept: true })
+    expect(answered.text).toContain('+ "archived"')
+
+    await call(client, 'browser_click', { element: 'Download report', target: refOf(text, 'link', 'Download report') })
+    const after = (await call(client, 'browser_snapshot', {})).text
+    expect(after).toContain('downloads: downloads/report.csv (saved)')
+    expect(readFileSync(join(t.dataDir, 'browser-files', tile, 'downloads', 'report.csv'), 'utf8')).toBe('id,amount\n1,20\n')
+
+    const outside = await call(client, 'browser_file_upload', { target: refOf(text, 'button', 'Attachment'), paths: ['/etc/passwd'] })
+    expect(outside.result?.status ?? outside.text).not.toBe('completed')
+    const upload = await call(client, 'browser_file_upload', { target: refOf(text, 'button', 'Attachment'), paths: ['downloads/report.csv'] })
+    expect(upload.result?.status).toBe('awaiting_approval')
+    const approved = await api<{ result: ActionResult }>(t.hub, `/api/approvals/${upload.result?.approvalId}/approve`, { token: t.adminToken, body: {} })
+    expect(approved.json.result.status).toBe('completed')
+    expect((await call(client, 'browser_snapshot', {})).text).toContain('"report.csv 15"')
+
+    const order = (await call(client, 'browser_snapshot', {})).text
+    const item = (name: string): string => new RegExp(`listitem @(n[0-9a-z.]+): "${name}"`).exec(order)?.[1] ?? ''
+    await call(client, 'browser_drag', { startElement: 'first', startTarget: item('first'), endElement: 'second', endTarget: item('second') })
+    expect((await call(client, 'browser_snapshot', {})).text).toMatch(/listitem @n[0-9a-z.]+: "second"\nlistitem @n[0-9a-z.]+: "first"/)
+
+    const hovered = await call(client, 'browser_hover', { element: 'hint', target: refOf(order, 'button', 'Hover for a hint') })
+    expect(hovered.text).toContain('+ "Hints appear on hover"')
+    await call(client, 'browser_click', { target: refOf(order, 'textbox', 'Code') })
+    const pressed = await call(client, 'browser_press_key', { key: 'Escape' })
+    expect(pressed.text).toContain('textbox "Code": "escaped"')
   })
 
   it('shows pixels: a screenshot as MCP image content, a PNG capture and a live MJPEG screencast', async () => {

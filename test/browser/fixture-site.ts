@@ -57,6 +57,15 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       return send(page('Items', LIST))
     case '/popup':
       return send(page('Opener', '<h1>Opener</h1><a href="/wizard" target="_blank">Open the sign-up in a new tab</a>'))
+    case '/frames':
+      // Another site (localhost, not 127.0.0.1): Chromium puts the iframe in a process of its own.
+      return send(page('Frames', `<h1>Frames</h1><iframe title="Sign up" src="http://localhost:${url.searchParams.get('port') ?? ''}/wizard" width="700" height="500"></iframe>`))
+    case '/widgets':
+      return send(page('Widgets', WIDGETS))
+    case '/report.csv':
+      res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="report.csv"' })
+      res.end('id,amount\n1,20\n')
+      return
     case '/webmcp':
       return send(page('Todos with tools', WEBMCP))
     case '/hostile':
@@ -94,6 +103,24 @@ document.getElementById('shuffle').onclick = () => { items = [items[2], items[0]
 render()
 </script>`
 
+/** Controls whose actions take more than a click: a confirm, a download, a file field, drag and drop, hover, keys. */
+const WIDGETS = `<main><h1>Widgets</h1>
+<button id="ask" onclick="document.getElementById('answer').textContent = confirm('Archive the report?') ? 'archived' : 'kept'">Archive</button><p id="answer">undecided</p>
+<a href="/report.csv" download>Download report</a>
+<label>Attachment <input type="file" id="file" onchange="document.getElementById('chosen').textContent = [...this.files].map((f) => f.name + ' ' + f.size).join(', ')"></label><p id="chosen">no file</p>
+<ul id="order"><li draggable="true">first</li><li draggable="true">second</li></ul>
+<button id="tip" onmouseenter="document.getElementById('hint').hidden = false">Hover for a hint</button><p id="hint" hidden>Hints appear on hover</p>
+<label>Code <input id="code" onkeydown="if (event.key === 'Escape') this.value = 'escaped'"></label>
+</main>
+<script>
+let dragged = null
+for (const li of document.querySelectorAll('#order li')) {
+  li.addEventListener('dragstart', () => { dragged = li })
+  li.addEventListener('dragover', (e) => e.preventDefault())
+  li.addEventListener('drop', (e) => { e.preventDefault(); if (dragged && dragged !== li) li.after(dragged) })
+}
+</script>`
+
 /** A page that offers its own tools through WebMCP: one plain, one it marks consequential, one it adds later. */
 const WEBMCP = `<main><h1>Todos</h1><ul id="todos"></ul><button id="more">Offer stats</button></main>
 <script>
@@ -109,6 +136,7 @@ document.getElementById('more').onclick = () => mc.registerTool({ name: 'count_t
 
 export interface FixtureSite {
   origin: string
+  port: number
   close(): Promise<void>
   reset(): void
 }
@@ -124,6 +152,7 @@ export async function startFixtureSite(): Promise<FixtureSite> {
   const { port } = server.address() as AddressInfo
   return {
     origin: `http://127.0.0.1:${port}`,
+    port,
     reset: () => {
       deleted = []
       sessions.clear()

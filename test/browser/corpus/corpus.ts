@@ -61,8 +61,26 @@ export interface CorpusPage {
   aliases?: Readonly<Record<string, string>>
 }
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
-const requireFromRepo = createRequire(import.meta.url)
+/**
+ * The repository's root: the first folder above this module whose package.json is the
+ * workspace's own ("name": "tessera"). Walking up, not a fixed '../../..', so the module
+ * also works bundled elsewhere in the repository (the benchmarks transpile it into
+ * node_modules/.cache).
+ */
+function findRepoRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    try {
+      const { name } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown }
+      if (name === 'tessera') return dir
+    } catch {
+      // No package.json here, or not JSON: keep walking up.
+    }
+    if (dirname(dir) === dir) throw new Error(`no package.json named "tessera" above ${from}`)
+  }
+}
+
+const repoRoot = findRepoRoot(dirname(fileURLToPath(import.meta.url)))
+const requireFromRepo = createRequire(join(repoRoot, 'package.json'))
 
 /** The folder and version of an installed npm package; a missing one gets a path that does not exist. */
 function npmPackage(name: string): { dir: string; source: string } {

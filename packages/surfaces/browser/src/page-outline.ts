@@ -52,6 +52,8 @@ interface Item {
   side: 'above' | 'in' | 'below'
   /** Whether anything of it has a box: a text alone has none and goes where its neighbours are. */
   placed: boolean
+  /** The node it was a child of: texts of one element read as one, texts of two stay apart. */
+  parent: string | undefined
 }
 
 interface Context {
@@ -104,14 +106,14 @@ function meaningful(node: UiNode, actions: NodeActions | undefined): boolean {
   return false
 }
 
-function build(node: UiNode, ctx: Context, rowOfList = false): Item[] {
+function build(node: UiNode, ctx: Context, rowOfList = false, parent?: string): Item[] {
   const actions = ctx.actions.get(node.id)
   const own = ctx.frame.layout[node.id]
   const repeated = isRepeatedList(node)
   const kids: Item[] = []
   // The rows of a long list stay rows (one line each, packed), so they can be counted and paged.
   const holdsRows = repeated || CONTAINERS.has(node.role ?? '')
-  for (const child of node.children ?? []) for (const item of build(child, ctx, holdsRows)) kids.push(item)
+  for (const child of node.children ?? []) for (const item of build(child, ctx, holdsRows, node.id)) kids.push(item)
   // A live region or an alert with nothing in it yet says nothing.
   const empty = node.kind !== 'text' && node.name === undefined && node.value === undefined && kids.length === 0 && actions === undefined
   // A row of a list that holds several things (a checkbox, a label, a delete button) stays one line, so they read together.
@@ -142,11 +144,12 @@ function build(node: UiNode, ctx: Context, rowOfList = false): Item[] {
     inView: placed ? side === 'in' || known.some((kid) => kid.inView) : true,
     side,
     placed,
+    parent,
   }
   // A row of a few leaves prints as one line (emitItem packs it).
-  const packs = item.children.length > 0 && item.children.length <= PACK_MAX && item.children.every((kid) => kid.children.length === 0)
+  const packed = packs(item, item.children)
   for (const kid of item.children) {
-    if (!packs) item.lines += kid.lines
+    if (!packed) item.lines += kid.lines
     item.actionCount += kid.actionCount
   }
   return [item]
@@ -209,7 +212,7 @@ function mergedTexts(items: Item[]): Item[] {
       if (labels(items[i + 1]) || labels(items[i - 1])) continue
     }
     const last = out[out.length - 1]
-    if (item.node.kind === 'text' && last !== undefined && last.node.kind === 'text' && last.children.length === 0) {
+    if (item.node.kind === 'text' && last !== undefined && last.node.kind === 'text' && last.children.length === 0 && last.parent === item.parent) {
       out[out.length - 1] = { ...last, node: { ...last.node, text: `${last.node.text ?? ''} ${item.node.text ?? ''}` } }
     } else out.push(item)
   }
@@ -275,9 +278,19 @@ function emitChildren(items: Item[], depth: number, ctx: Context, parentRef: str
   }
 }
 
+/**
+ * Whether an element's children print on its own line: a few leaves, at most three of them
+ * actionable, under something that is not a region of the page (a form, a dialog, an iframe
+ * keep their fields on lines of their own).
+ */
+function packs(item: Item, children: readonly Item[]): boolean {
+  if (children.length === 0 || children.length > PACK_MAX || LANDMARKS.has(item.node.role ?? '')) return false
+  return children.every((child) => child.children.length === 0) && children.filter((child) => child.actions !== undefined).length <= 3
+}
+
 function emitItem(item: Item, depth: number, ctx: Context, viewportFirst: boolean): boolean {
   const children = mergedTexts(item.children)
-  const packable = children.length > 0 && children.length <= PACK_MAX && children.every((child) => child.children.length === 0)
+  const packable = packs(item, children)
   if (packable) {
     const packed = `${inline(item)}: ${children.map(inline).join(' ')}`
     if (packed.length <= PACK_CHARS + 40 || children.every((child) => child.node.kind === 'text')) return emit(packed, depth, ctx)

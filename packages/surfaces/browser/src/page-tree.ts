@@ -156,7 +156,8 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
     return [{ id, kind: 'text', text: inherited.secret ? '[REDACTED]' : name }]
   }
   // A label's click is its control's, which has its own targets.
-  const clickableDom = dom?.clickable === true && dom.tag !== 'html' && dom.tag !== 'body' && dom.tag !== 'label' && axRole !== 'LabelText'
+  const draggable = dom?.attributes.get('draggable') === 'true'
+  const clickableDom = (dom?.clickable === true || draggable) && dom.tag !== 'html' && dom.tag !== 'body' && dom.tag !== 'label' && axRole !== 'LabelText'
   if (HOISTED.has(axRole) && name === undefined && !clickableDom && dom?.tag !== 'iframe') return kids(inherited)
 
   const role = ROLE_NAMES[axRole] ?? axRole
