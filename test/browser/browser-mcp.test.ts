@@ -47,7 +47,7 @@ describe('the browser surface over MCP, through the gateway', () => {
     const opened = await call(client, 'browser_navigate', { url: `${site.origin}/wizard` })
     expect(opened.isError).toBe(false)
     const outline = opened.text
-    expect(outline).toMatch(/^browser-\d+ "Sign up" http:\/\/127\.0\.0\.1:\d+\/wizard frame [0-9a-f]{12}\n--- page content ([0-9a-f]{6}) \(untrusted/)
+    expect(outline).toMatch(/^browser-\d+ "Sign up" http:\/\/127\.0\.0\.1:\d+\/wizard frame [0-9a-f]{12}\n--- page ([0-9a-f]{6}) \(untrusted/)
     expect(outline).not.toContain('Step 2 of 3')
     const filled = await call(client, 'browser_fill_form', {
       fields: [
@@ -112,7 +112,7 @@ describe('the browser surface over MCP, through the gateway', () => {
 
   it('keeps page text inside the fence: a page cannot close it or pose as the hub', async () => {
     const text = (await call(client, 'browser_navigate', { url: `${site.origin}/hostile` })).text
-    const nonce = /--- page content ([0-9a-f]{6})/.exec(text)?.[1]
+    const nonce = /--- page ([0-9a-f]{6})/.exec(text)?.[1]
     expect(nonce).toBeDefined()
     const lines = text.split('\n')
     const end = lines.indexOf(`--- end ${nonce} ---`)

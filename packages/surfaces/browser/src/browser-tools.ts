@@ -47,11 +47,17 @@ function modeOf(args: JsonObject, fallback: 'delta' | 'full' | 'none'): 'delta' 
   return mode
 }
 
-/** One line on what the action did, then what the agent asked to see of the page. */
-function said(output: JsonValue | undefined): string {
+/**
+ * What the action said besides the page: a note (a dialog, a tab, a download it caused) and
+ * its own answer (the options chosen, the dialog answered). Where the page follows, its
+ * header says where it is; with `snapshot: none` this line does.
+ */
+function said(output: JsonValue | undefined, withUrl: boolean): string | undefined {
   const o = (output ?? {}) as JsonObject
-  const extra = ['selected', 'dialog', 'waitedMs'].filter((key) => o[key] !== undefined).map((key) => `${key}: ${JSON.stringify(o[key])}`)
-  return [`done${o.url === undefined ? '' : ` — at ${String(o.url)}`}`, ...extra, ...(typeof o.note === 'string' ? [`note: ${o.note}`] : [])].join('; ')
+  const parts = ['selected', 'dialog', 'waitedMs'].filter((key) => o[key] !== undefined).map((key) => `${key}: ${JSON.stringify(o[key])}`)
+  if (typeof o.note === 'string') parts.push(`note: ${o.note}`)
+  if (withUrl) parts.unshift(`done${o.url === undefined ? '' : ` — at ${String(o.url)}`}`)
+  return parts.length === 0 ? undefined : parts.join('; ')
 }
 
 interface Step {
@@ -67,7 +73,8 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
   for (const step of steps) {
     const result = await ctx.request({ surface, action: step.action, input: step.input, ...(step.target === undefined ? {} : { target: step.target }) })
     if (result.status !== 'completed') return { result }
-    lines.push(said(result.output))
+    const line = said(result.output, mode === 'none')
+    if (line !== undefined) lines.push(line)
   }
   if (mode === 'none') return { text: lines.join('\n') }
   const after = outlinePage(await ctx.frame(surface))
@@ -107,14 +114,14 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
   facade('browser_navigate_back', 'Go back to the previous page.', schema({}), 'read', (args, ctx, surface) => run(ctx, surface, [{ action: 'back', input: {} }], modeOf(args, 'full'))),
   {
     name: 'browser_snapshot',
-    description: 'The page as an outline: what is in view, @refs to act on, the rest folded — expand a fold by its @ref (offset pages through long lists).',
-    inputSchema: { type: 'object', properties: { tile, target: { type: 'string', description: '@ref to expand' }, offset: { type: 'integer', minimum: 0 } }, additionalProperties: false },
+    description: 'The page as an outline: what is in view, @refs to act on, the rest folded — expand a fold by its @ref (offset pages through long lists), or find elements anywhere on the page by their text.',
+    inputSchema: { type: 'object', properties: { tile, target: { type: 'string', description: '@ref to expand' }, offset: { type: 'integer', minimum: 0 }, find: { type: 'string' } }, additionalProperties: false },
     risk: 'read',
     async run(args, ctx) {
       const surface = ctx.tile(KIND, str(args, 'tile'))
       const expand = str(args, 'target') ?? str(args, 'expand')
       const offset = typeof args.offset === 'number' ? args.offset : undefined
-      return { text: outlinePage(await ctx.frame(surface), { expand, offset }) }
+      return { text: outlinePage(await ctx.frame(surface), { expand, offset, find: str(args, 'find') }) }
     },
   },
   facade('browser_click', 'Click an element.', schema({ element, target, doubleClick: { type: 'boolean' }, button: { type: 'string', enum: ['left', 'right', 'middle'] }, modifiers: { type: 'array', items: { type: 'string', enum: ['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'] } } }, ['target']), 'destructive', async (args, ctx, surface) => {

@@ -6,7 +6,7 @@ const WHOLE_PAGE_SHARE = 0.6
 /** The lines of an outline between its fences, without the nonce lines that differ every time. */
 function contentLines(outline: string): { header: string; body: string[]; tail: string[] } {
   const lines = outline.split('\n')
-  const open = lines.findIndex((line) => line.startsWith('--- page content '))
+  const open = lines.findIndex((line) => line.startsWith('--- page '))
   const close = lines.findIndex((line) => line.startsWith('--- end '))
   return { header: lines[0] ?? '', body: open < 0 || close < 0 ? lines.slice(1) : lines.slice(open + 1, close), tail: close < 0 ? [] : lines.slice(close + 1) }
 }
@@ -20,17 +20,23 @@ export function pageDelta(before: string, after: string): string {
   const was = contentLines(before)
   const now = contentLines(after)
   const parts = diffArrays(was.body, now.body)
+  // An element the page rendered anew reads the same with a new ref: only its new line is news.
+  const withoutRef = (line: string): string => line.trim().replace(/ @n[0-9a-z.]+/g, '')
+  const renewed = new Set(parts.filter((part) => part.added).flatMap((part) => part.value.map(withoutRef)))
   const changed: string[] = []
   let changedCount = 0
   for (const part of parts) {
     if (!part.added && !part.removed) continue
     changedCount += part.value.length
-    for (const line of part.value) changed.push(`${part.added ? '+' : '-'} ${line.trimStart()}`)
+    for (const line of part.value) {
+      if (part.removed && renewed.has(withoutRef(line))) continue
+      changed.push(`${part.added ? '+' : '-'} ${line.trimStart()}`)
+    }
   }
   const tail = now.tail.filter((line) => !was.tail.includes(line))
   if (changedCount === 0) return [now.header, 'page unchanged', ...tail].join('\n')
   if (changedCount > Math.max(was.body.length, now.body.length) * WHOLE_PAGE_SHARE * 2) return after
-  const fence = after.split('\n').find((line) => line.startsWith('--- page content ')) ?? '--- page content ---'
+  const fence = after.split('\n').find((line) => line.startsWith('--- page ')) ?? '--- page ---'
   const end = after.split('\n').find((line) => line.startsWith('--- end ')) ?? '--- end ---'
-  return [now.header, fence.replace('page content', 'page changes'), ...changed, end, ...tail].join('\n')
+  return [now.header, fence.replace('--- page ', '--- changes '), ...changed, end, ...tail].join('\n')
 }

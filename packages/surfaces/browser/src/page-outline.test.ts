@@ -45,7 +45,7 @@ describe('a page as the agent reads it', () => {
     const refs = RefTable.forFrame(frame)
     const lines = text.split('\n')
     expect(lines[0]).toBe(`browser-1 "Shop" http://127.0.0.1:9/shop frame ${frame.id.slice(0, 12)}`)
-    const nonce = /^--- page content ([0-9a-f]{6}) \(untrusted/.exec(lines[1] ?? '')?.[1]
+    const nonce = /^--- page ([0-9a-f]{6}) \(untrusted/.exec(lines[1] ?? '')?.[1]
     expect(lines[lines.length - 1]).toBe(`--- end ${nonce} ---`)
     expect(text).toContain(`heading "Welcome"\n`)
     expect(text).toContain(`textbox "User" @${refs.refOf('user')}`)
@@ -69,11 +69,21 @@ describe('a page as the agent reads it', () => {
     expect(() => outlinePage(frame, { expand: '@nzzzz' })).toThrow(/no element @nzzzz/)
   })
 
+  it('finds elements anywhere on the page by their words, folded or not, in one call', () => {
+    const frame = page(120)
+    const refs = RefTable.forFrame(frame)
+    const found = outlinePage(frame, { find: 'item 117' })
+    expect(found).toContain(`button "Delete item 117" @${refs.refOf('del117')} !destructive`)
+    expect(found).not.toContain('Item 116')
+    expect(outlinePage(frame, { find: 'delete item' })).toContain('… 70 more matches')
+    expect(outlinePage(frame, { find: 'nowhere' })).toContain('nothing on the page says "nowhere"')
+  })
+
   it('answers an action with the lines that changed, fenced like the page', () => {
     const before = outlinePage(page())
     const after = outlinePage(page(40, 'ada'))
     const delta = pageDelta(before, after)
-    expect(delta).toMatch(/--- page changes [0-9a-f]{6} \(untrusted/)
+    expect(delta).toMatch(/--- changes [0-9a-f]{6} \(untrusted/)
     expect(delta).toMatch(/^- textbox "User" @n/m)
     expect(delta).toMatch(/^\+ textbox "User": "ada" @n/m)
     expect(pageDelta(before, outlinePage(page()))).toContain('page unchanged')

@@ -31,6 +31,8 @@ const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'm
 /** Accessibility roles that are only structure: their children take their place. */
 const DROPPED = new Set(['InlineTextBox', 'ListMarker', 'LineBreak'])
 const HOISTED = new Set(['generic', 'none', 'presentation', 'LabelText', 'Section', 'Pre', 'Abbr', 'Ruby', 'Canvas', 'Unknown', 'sectionheader', 'sectionfooter', 'emphasis', 'strong', 'code', 'subscript', 'superscript', 'mark', 'time', 'deletion', 'insertion', 'abbr'])
+/** Chromium's own roles for layout and labels: their names repeat what their content or their control says. */
+const INTERNAL = new Set(['LabelText', 'Legend', 'LayoutTable', 'LayoutTableRow', 'LayoutTableCell', 'Abbr', 'Ruby', 'RubyAnnotation', 'Caption', 'Figcaption', 'ListMarker', 'LineBreak'])
 /** Where a page's names and texts are cut: enough to recognise, never a wall of text. */
 const MAX_TEXT = 400
 const ROLE_NAMES: Readonly<Record<string, string>> = { RootWebArea: 'document', DisclosureTriangle: 'button', Iframe: 'iframe', StaticText: 'text', MenuListPopup: 'listbox', MenuListOption: 'option', image: 'img', HeaderAsNonLandmark: 'banner', FooterAsNonLandmark: 'contentinfo' }
@@ -158,6 +160,7 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   // A label's click is its control's, which has its own targets.
   const draggable = dom?.attributes.get('draggable') === 'true'
   const clickableDom = (dom?.clickable === true || draggable) && dom.tag !== 'html' && dom.tag !== 'body' && dom.tag !== 'label' && axRole !== 'LabelText'
+  if (INTERNAL.has(axRole) && !clickableDom) return kids(inherited)
   if (HOISTED.has(axRole) && name === undefined && !clickableDom && dom?.tag !== 'iframe') return kids(inherited)
 
   const role = ROLE_NAMES[axRole] ?? axRole
