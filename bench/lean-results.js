@@ -15,71 +15,30 @@
 // The peers are installed at run time, once, into scratch folders outside the repo (never
 // into package.json), with --ignore-scripts and no browser download: only their tool lists
 // and answers are measured here, no browser is started.
-import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { sessionFetch } from '@tessera/protocol'
 import { loadHubConfig, startHub } from '@tessera/hub'
-import { encode } from 'gpt-tokenizer/encoding/o200k_base'
 import { fmt, percentile } from './stats.js'
 import { startDesktopCommander } from './terminal-execute.js'
+import { run, startPlaywrightMcp, textOf, tokens } from './peers.js'
 
-const PW_PACKAGE = '@playwright/mcp'
-const PW_VERSION = '0.0.83'
-const PW_DIR = process.env.TESSERA_BENCH_PW_DIR ?? join(tmpdir(), `tessera-bench-pwmcp-${PW_VERSION}`)
 const CLI = fileURLToPath(new URL('../packages/hub/dist/cli/main.js', import.meta.url))
 /** The goals of the lean-results work: text ≤ the peer's; structured ≤ 1.5 × text; tool list ≤ Playwright MCP's. */
 const MAX_STRUCTURED_TO_TEXT = 1.5
 
-const tokens = (text) => encode(text).length
-const textOf = (result) => (result.content ?? []).map((part) => part.text ?? '').join('\n')
-
-function run(command, args, options = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk))
-    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ stdout, stderr, code }))
-  })
-}
-
+/** Playwright MCP's tool list, from the peer bench/peers.js starts (tools/list starts no browser). */
 async function playwrightMcpTools() {
-  const entry = join(PW_DIR, 'node_modules', PW_PACKAGE, 'package.json')
-  if (!existsSync(entry)) {
-    process.stderr.write(`  installing ${PW_PACKAGE}@${PW_VERSION} into ${PW_DIR} (peer for this benchmark only; once)…\n`)
-    mkdirSync(PW_DIR, { recursive: true })
-    const installed = await run('npm', ['install', '--prefix', PW_DIR, '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', `${PW_PACKAGE}@${PW_VERSION}`], {
-      env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
-      timeout: 300_000,
-    })
-    if (installed.code !== 0 || !existsSync(entry)) throw new Error(`npm install failed: ${(installed.stderr || installed.stdout).trim().split('\n').slice(-2).join(' | ')}`)
-  }
-  const pkg = JSON.parse(readFileSync(entry, 'utf8'))
-  const bin = typeof pkg.bin === 'string' ? pkg.bin : Object.values(pkg.bin)[0]
-  const home = mkdtempSync(join(tmpdir(), 'tessera-bench-pw-home-'))
-  const client = new Client({ name: 'tessera-bench', version: '1' })
-  // Its default tool set, with the system Chromium named so it never looks for a download; tools/list starts no browser.
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [join(PW_DIR, 'node_modules', PW_PACKAGE, bin), '--headless', '--executable-path', '/usr/lib/chromium/chromium'],
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
-    stderr: 'ignore',
-  })
+  const pw = await startPlaywrightMcp()
   try {
-    await client.connect(transport)
-    const { tools } = await client.listTools()
-    return { version: pkg.version, tools }
+    const { tools } = await pw.client.listTools()
+    return { version: pw.version, tools }
   } finally {
-    await client.close().catch(() => undefined)
-    rmSync(home, { recursive: true, force: true })
+    await pw.close()
   }
 }
 

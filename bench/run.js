@@ -15,6 +15,7 @@ import { benchTerminalExecute } from './terminal-execute.js'
 import { benchFileFind } from './file-find.js'
 import { benchSurfaceKit } from './surface-kit.js'
 import { benchLeanResults } from './lean-results.js'
+import { benchBrowserSnapshot } from './browser-snapshot.js'
 
 const benches = [
   ['gateway', benchGatewayRoundTrip],
@@ -26,6 +27,7 @@ const benches = [
   ['files', benchFileFind],
   ['kit', benchSurfaceKit],
   ['lean', benchLeanResults],
+  ['browser', benchBrowserSnapshot],
 ]
 
 /**

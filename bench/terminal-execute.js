@@ -44,6 +44,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { sessionFetch } from '@tessera/protocol'
 import { sandboxAvailable, TerminalSurface } from '@tessera/surface-terminal'
+import { run } from './peers.js'
 import { fmt, percentile } from './stats.js'
 
 const COMMANDS = ['true', 'echo hello', 'ls /usr/bin | wc -l']
@@ -53,19 +54,6 @@ const CLI = fileURLToPath(new URL('../packages/hub/dist/cli/main.js', import.met
 const DC_PACKAGE = '@wonderwhy-er/desktop-commander'
 const DC_VERSION = '0.2.52'
 const DC_DIR = process.env.TESSERA_BENCH_DC_DIR ?? join(tmpdir(), 'tessera-bench-dc')
-
-/** spawn + wait for 'close' (exit and both pipes drained), collecting stdout and stderr. */
-function run(command, args, options = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk))
-    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk))
-    child.on('error', reject)
-    child.on('close', (code, signal) => resolve({ stdout, stderr, code, signal }))
-  })
-}
 
 // ---------------------------------------------------------------- DesktopCommander
 

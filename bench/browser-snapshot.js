@@ -1,0 +1,342 @@
+// The browser surface against Playwright MCP (and chrome-devtools-mcp where it runs), in one
+// run, on this machine, on the same pages: every page of the real-page corpus
+// (test/browser/corpus), served from loopback.
+//   - Per page: the tokens of a `browser_snapshot` answer after `browser_navigate` (each
+//     peer's text as the model reads it: Playwright MCP's YAML, Tessera's outline;
+//     chrome-devtools-mcp's `take_snapshot`); how many of Playwright MCP's actionable
+//     elements (a role an agent acts on, and a ref) Tessera makes reachable, in its default
+//     snapshot or one expansion of one of its fold lines; and the p50 of 5 snapshot calls.
+//     Tessera's hub may answer `browser_snapshot` from its frame cache, so a fresh snapshot
+//     is timed too: a browser tile in this process (the hub's Chromium, a context of its
+//     own) capturing and outlining the same page, 5 times.
+//   - The TodoMVC task on every TodoMVC app of the corpus, by one agent script on both
+//     peers (bench/browser-todomvc.js): calls and tokens read, and the end state checked in
+//     the page.
+// Tokens: gpt-tokenizer's o200k_base. The peers are installed once into scratch folders
+// (bench/peers.js); Chromium is Debian's, nothing is downloaded. The corpus module is
+// TypeScript: it is transpiled with esbuild into node_modules/.cache for this run.
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { performance } from 'node:perf_hooks'
+import { fmt, percentile } from './stats.js'
+import { foldLines, parsePlaywright, playwrightTargets, playwrightYaml, reachability, tesseraLines } from './browser-outlines.js'
+import { Agent, TODO_STATE_SCRIPT, todoTask } from './browser-todomvc.js'
+import { CHROMIUM, startChromeDevtoolsMcp, startPlaywrightMcp, startTesseraHub, textOf, tokens } from './peers.js'
+
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '..')
+const CORPUS_TS = join(REPO, 'test/browser/corpus/corpus.ts')
+const CORPUS_JS = join(REPO, 'node_modules/.cache/tessera-bench/corpus.mjs')
+const BROWSER_DIST = join(REPO, 'packages/surfaces/browser/dist/index.js')
+
+/** The goals of the browser surface. */
+const MAX_RATIO = 0.2
+const TIMED_SNAPSHOTS = 5
+/** After a navigation, before the measured snapshot, for each peer alike: pages that build themselves after load get the time to. */
+const SETTLE_MS = 500
+/** At most this many misses of a page are looked up with `find`, a call each. */
+const FIND_SAMPLE = 60
+/** Misses printed per page (stderr). */
+const MISSES_SHOWN = 5
+/** A folder to keep every answer read in (`TESSERA_BENCH_DUMP=bench/.work/browser`), to look at what the numbers count. */
+const DUMP = process.env.TESSERA_BENCH_DUMP
+
+function dump(name, text) {
+  if (DUMP === undefined) return
+  mkdirSync(DUMP, { recursive: true })
+  writeFileSync(join(DUMP, name), text)
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+const say = (line) => process.stderr.write(`  ${line}\n`)
+const pct = (part, whole) => (whole === 0 ? '-' : `${fmt((100 * part) / whole, 0)} %`)
+const reason = (error) => (error instanceof Error ? error.message : String(error)).split('\n')[0].slice(0, 200)
+
+async function loadCorpus() {
+  const esbuild = await import('esbuild')
+  mkdirSync(dirname(CORPUS_JS), { recursive: true })
+  await esbuild.build({ entryPoints: [CORPUS_TS], bundle: true, platform: 'node', format: 'esm', outfile: CORPUS_JS, logLevel: 'warning' })
+  // A query string so that a second run in one process reads the new build.
+  return import(`${pathToFileURL(CORPUS_JS).href}?${Date.now()}`)
+}
+
+async function timed(fn) {
+  const start = performance.now()
+  const value = await fn()
+  return { value, ms: performance.now() - start }
+}
+
+/** `fn` run `n` times: the first answer, and the sorted times. */
+async function repeated(n, fn) {
+  const times = []
+  let first
+  for (let i = 0; i < n; i++) {
+    const { value, ms } = await timed(fn)
+    if (i === 0) first = value
+    times.push(ms)
+  }
+  return { first, times: times.sort((a, b) => a - b) }
+}
+
+async function callText(client, name, args) {
+  const result = await client.callTool({ name, arguments: args })
+  const text = textOf(result)
+  if (result.isError) throw new Error(`${name} ${JSON.stringify(args)} failed: ${text.slice(0, 300)}`)
+  return text
+}
+
+/** Playwright MCP on one page: navigate, then 5 snapshots (the first one's YAML is what is counted). */
+async function playwrightPage(pw, url) {
+  await callText(pw.client, 'browser_navigate', { url })
+  await sleep(SETTLE_MS)
+  const { first, times } = await repeated(TIMED_SNAPSHOTS, () => callText(pw.client, 'browser_snapshot', {}))
+  if (playwrightYaml(first) === '') throw new Error(`Playwright MCP's snapshot carries no YAML: ${first.slice(0, 300)}`)
+  await callText(pw.client, 'browser_navigate', { url: 'about:blank' })
+  return { text: first, times }
+}
+
+/** The hub's browser tile (the page itself, for the checks the agent does not make, and to leave it blank between pages). */
+function hubTile(tessera) {
+  const tile = tessera.hub.ctx.surfaces.list('browser')[0]
+  if (tile === undefined) throw new Error('the hub has no browser tile')
+  return tessera.hub.ctx.surfaces.surface(tile.id)
+}
+
+/** Tessera on one page: navigate (the first opens the tile), 5 snapshots, then one expansion of every fold line of the first. */
+async function tesseraPage(tessera, url) {
+  await callText(tessera.client, 'browser_navigate', { url })
+  await sleep(SETTLE_MS)
+  const { first, times } = await repeated(TIMED_SNAPSHOTS, () => callText(tessera.client, 'browser_snapshot', {}))
+  const folds = foldLines(first)
+  const expansions = []
+  let expansionTokens = 0
+  const errors = []
+  for (const fold of folds) {
+    const result = await tessera.client.callTool({ name: 'browser_snapshot', arguments: { target: `@${fold.ref}`, ...(fold.offset === undefined ? {} : { offset: fold.offset }) } })
+    const text = textOf(result)
+    if (result.isError) errors.push(`${fold.line} → ${text.slice(0, 160)}`)
+    else {
+      expansions.push(text)
+      expansionTokens += tokens(text)
+    }
+  }
+  await hubTile(tessera).page.goto('about:blank').catch(() => undefined)
+  return { text: first, times, folds, expansions, expansionTokens, errors }
+}
+
+/** A fresh snapshot, no cache: a tile in this process captures the page and outlines it. */
+async function freshPage(fresh, url) {
+  await fresh.tile.navigate(url)
+  await sleep(SETTLE_MS)
+  const { first, times } = await repeated(TIMED_SNAPSHOTS, async () => fresh.outlinePage(await fresh.tile.snapshot()))
+  await fresh.tile.page.goto('about:blank').catch(() => undefined)
+  return { text: first, times }
+}
+
+async function devtoolsPage(cdt, url) {
+  await callText(cdt.client, 'navigate_page', { type: 'url', url })
+  await sleep(SETTLE_MS)
+  const { first, times } = await repeated(TIMED_SNAPSHOTS, () => callText(cdt.client, 'take_snapshot', {}))
+  await callText(cdt.client, 'navigate_page', { type: 'url', url: 'about:blank' })
+  return { text: first, times }
+}
+
+async function startFresh() {
+  if (!existsSync(BROWSER_DIST)) throw new Error('packages/surfaces/browser/dist is missing: npm run build')
+  const { BrowserTile, sharedBrowserHost, outlinePage } = await import(pathToFileURL(BROWSER_DIST).href)
+  const filesDir = mkdtempSync(join(tmpdir(), 'tessera-bench-fresh-'))
+  const tile = await new BrowserTile({ id: 'bench-fresh', host: sharedBrowserHost, filesDir }).open()
+  return {
+    tile,
+    outlinePage,
+    async close() {
+      await tile.close()
+      rmSync(filesDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Tessera's lines near where a missed element should be: lines that carry its name, else lines of its role. */
+function nearby(miss, views) {
+  const lines = views.flatMap((view) => tesseraLines(view).map((line) => line.body))
+  const needle = JSON.stringify(miss.name).slice(1, -1).slice(0, 40).toLowerCase()
+  const named = miss.name === '' ? [] : lines.filter((line) => line.toLowerCase().includes(needle))
+  if (named.length > 0) return named.slice(0, 2).map((line) => `tessera has: ${line.slice(0, 200)}`)
+  const roled = lines.filter((line) => new RegExp(`(^|[ :])${miss.role}( |$)`).test(line))
+  if (roled.length > 0) return [`name not in any view; ${miss.role} lines in view: ${roled.slice(0, 2).map((line) => line.slice(0, 120)).join(' | ')}`]
+  return ['neither its name nor its role in any view']
+}
+
+export async function benchBrowserSnapshot() {
+  const started = performance.now()
+  const { CORPUS, serveCorpus, missingPages } = await loadCorpus()
+  const missing = new Set(missingPages().map((page) => page.name))
+  // TESSERA_BENCH_PAGES=name,name: only those pages (to look at a few).
+  const only = process.env.TESSERA_BENCH_PAGES?.split(',').filter(Boolean)
+  const pages = CORPUS.filter((page) => !missing.has(page.name) && (only === undefined || only.includes(page.name)))
+  const server = await serveCorpus()
+  const rows = []
+  let ok = true
+  let pw
+  let tessera
+  let fresh
+  let cdt
+  let cdtReason
+  try {
+    pw = await startPlaywrightMcp()
+    tessera = await startTesseraHub()
+    fresh = await startFresh()
+    try {
+      cdt = await startChromeDevtoolsMcp()
+      await callText(cdt.client, 'take_snapshot', {})
+    } catch (error) {
+      cdtReason = reason(error)
+      await cdt?.close()
+      cdt = undefined
+    }
+    rows.push(['peers', `Playwright MCP ${pw.version}; chrome-devtools-mcp ${cdt ? cdt.version : `not run — ${cdtReason}`}; all on ${CHROMIUM}, headless, 1280×800`])
+    if (missing.size > 0) rows.push(['corpus pages missing on this machine (not measured)', [...missing].join(', ')])
+    rows.push([
+      'per page: tokens Playwright MCP / Tessera (ratio) · recall · snapshot p50 ms · chrome-devtools-mcp',
+      `recall = Playwright MCP's actionable elements that Tessera shows (same role and name) in its snapshot or one expansion of a fold line; p50 ms = Playwright MCP \`browser_snapshot\` / Tessera \`browser_snapshot\` over MCP (may come from the hub's frame cache) / Tessera fresh (capture + outline in process); goal ratio ≤ ${MAX_RATIO}, recall 100 %, Tessera no slower`,
+    ])
+
+    const totals = { pw: 0, tessera: 0, cdt: 0, targets: 0, matched: 0, overRatio: [], underRecall: [], misses: [], slowerMcp: [], slowerFresh: [] }
+    for (const page of pages) {
+      const url = server.url(page)
+      process.stderr.write(`  page ${page.name}…\n`)
+      let p
+      let t
+      let f
+      try {
+        p = await playwrightPage(pw, url)
+        t = await tesseraPage(tessera, url)
+        f = await freshPage(fresh, url)
+      } catch (error) {
+        ok = false
+        rows.push([`page \`${page.name}\``, `not measured — ${reason(error)}`])
+        say(`failed: ${reason(error)}`)
+        continue
+      }
+      let d
+      if (cdt) {
+        try {
+          d = await devtoolsPage(cdt, url)
+        } catch (error) {
+          d = { error: reason(error) }
+        }
+      }
+      dump(`${page.name}.playwright.txt`, p.text)
+      dump(`${page.name}.tessera.txt`, [t.text, ...t.expansions].join('\n\n'))
+      if (d?.text) dump(`${page.name}.devtools.txt`, d.text)
+      const pwTokens = tokens(p.text)
+      const tTokens = tokens(t.text)
+      const ratio = tTokens / pwTokens
+      const targets = playwrightTargets(parsePlaywright(p.text))
+      const reach = reachability(targets, [t.text, ...t.expansions])
+      // What one expansion did not reach: is it one `find` away? (Sampled on long pages: a call each.)
+      const findable = reach.misses.filter((miss) => miss.shownAs === undefined && miss.name !== '')
+      const sample = findable.filter((_, i) => i % Math.max(1, Math.ceil(findable.length / FIND_SAMPLE)) === 0)
+      let byFind = 0
+      for (const miss of sample) {
+        const found = await callText(tessera.client, 'browser_snapshot', { find: miss.name.slice(0, 80) })
+        if (reachability([miss], [found]).matched === 1) byFind++
+      }
+      const pwP50 = percentile(p.times, 50)
+      const tP50 = percentile(t.times, 50)
+      const fP50 = percentile(f.times, 50)
+      totals.pw += pwTokens
+      totals.tessera += tTokens
+      totals.targets += reach.total
+      totals.matched += reach.matched
+      if (ratio > MAX_RATIO) totals.overRatio.push(`${page.name} ${fmt(ratio, 2)}`)
+      if (reach.matched < reach.total) totals.underRecall.push(`${page.name} ${pct(reach.matched, reach.total)}`)
+      if (tP50 > pwP50) totals.slowerMcp.push(page.name)
+      if (fP50 > pwP50) totals.slowerFresh.push(page.name)
+      let cdtCell = 'not run'
+      if (d?.error) cdtCell = `failed — ${d.error}`
+      else if (d) {
+        const cdtTokens = tokens(d.text)
+        totals.cdt += cdtTokens
+        cdtCell = `${cdtTokens.toLocaleString('en')} tokens, p50 ${fmt(percentile(d.times, 50), 1)} ms`
+      }
+      const recallCell = `${pct(reach.matched, reach.total)} (${reach.matched}/${reach.total}${reach.withoutRef > 0 ? `, ${reach.withoutRef} shown without a ref` : ''}${reach.byRole > 0 ? `, ${reach.byRole} unnamed in Playwright MCP matched by role` : ''}${reach.caseOnly > 0 ? `; ${reach.caseOnly} missed only by letter case` : ''}${sample.length > 0 ? `; of the other misses, ${byFind} of ${sample.length}${sample.length < findable.length ? ' sampled' : ''} one \`find\` away` : ''}; ${t.folds.length} fold line${t.folds.length === 1 ? '' : 's'} expanded, ${reach.viewsNeeded} needed, ${t.expansionTokens.toLocaleString('en')} tokens${t.errors.length > 0 ? `, ${t.errors.length} failed` : ''})`
+      rows.push([
+        `page \`${page.name}\``,
+        `${pwTokens.toLocaleString('en')} / ${tTokens.toLocaleString('en')} (**${fmt(ratio, 2)}**) · ${recallCell} · ${fmt(pwP50, 1)} / ${fmt(tP50, 1)} / ${fmt(fP50, 1)} · ${cdtCell}`,
+      ])
+      const frameTokens = tokens(t.text.split('\n').filter((line, i, all) => i === 0 || line.startsWith('--- page ') || line.startsWith('--- end ') || i > all.findIndex((l) => l.startsWith('--- end '))).join('\n'))
+      say(`tokens ${pwTokens} / ${tTokens} (${fmt(ratio, 2)}; of Tessera's, ${frameTokens} are its header, fences and lines after them); recall ${reach.matched}/${reach.total}; p50 ${fmt(pwP50, 1)} / ${fmt(tP50, 1)} / ${fmt(fP50, 1)} ms`)
+      for (const error of t.errors.slice(0, 3)) say(`expansion failed: ${error}`)
+      const byKind = new Map()
+      for (const miss of reach.misses) byKind.set(miss.role, (byKind.get(miss.role) ?? 0) + 1)
+      if (reach.misses.length > 0) say(`misses by role: ${[...byKind].map(([role, n]) => `${role} ${n}`).join(', ')}`)
+      if (reach.misses.length > 0) totals.misses.push(`${page.name}: ${[...byKind].map(([role, n]) => `${n} ${role}`).join(', ')}${reach.caseOnly > 0 ? ` (${reach.caseOnly} by letter case only)` : ''}`)
+      for (const miss of reach.misses.slice(0, MISSES_SHOWN)) {
+        say(`miss: ${miss.line}${miss.combobox ? ` (option of combobox "${miss.combobox.name}")` : ''}`)
+        if (miss.shownAs !== undefined) say(`      tessera names it ${JSON.stringify(miss.shownAs)} (letter case only)`)
+        else for (const line of nearby(miss, [t.text, ...t.expansions])) say(`      ${line}`)
+      }
+    }
+    ok &&= totals.overRatio.length === 0 && totals.underRecall.length === 0 && totals.slowerMcp.length === 0 && totals.slowerFresh.length === 0
+    rows.push(
+      ['all pages: tokens Playwright MCP / Tessera (ratio)', `${totals.pw.toLocaleString('en')} / ${totals.tessera.toLocaleString('en')} (${fmt(totals.tessera / totals.pw, 3)})${cdt ? `; chrome-devtools-mcp ${totals.cdt.toLocaleString('en')}` : ''}`],
+      [`pages over ${MAX_RATIO} × Playwright MCP tokens`, totals.overRatio.length === 0 ? 'none' : totals.overRatio.join(', ')],
+      ['all pages: recall', `${pct(totals.matched, totals.targets)} (${totals.matched}/${totals.targets}); under 100 %: ${totals.underRecall.length === 0 ? 'none' : totals.underRecall.join(', ')}`],
+      ['misses (Playwright MCP elements Tessera does not show), by page and role', totals.misses.length === 0 ? 'none' : totals.misses.join('; ')],
+      ['pages where Tessera\'s snapshot p50 is slower than Playwright MCP\'s: over MCP / fresh', `${totals.slowerMcp.length === 0 ? 'none' : totals.slowerMcp.join(', ')} / ${totals.slowerFresh.length === 0 ? 'none' : totals.slowerFresh.join(', ')}`],
+    )
+
+    // The TodoMVC task, both ways.
+    const pwTools = (await pw.client.listTools()).tools
+    const tTools = (await tessera.client.listTools()).tools
+    const tBrowser = tTools.filter((tool) => tool.name.startsWith('browser_'))
+    rows.push(
+      ['`tools/list` read once (not in the task totals): Playwright MCP tools / tokens', `${pwTools.length} / ${tokens(JSON.stringify(pwTools)).toLocaleString('en')}`],
+      ['`tools/list` read once: Tessera bench hub, all tools / tokens; its `browser_*` tools / tokens', `${tTools.length} / ${tokens(JSON.stringify(tTools)).toLocaleString('en')}; ${tBrowser.length} / ${tokens(JSON.stringify(tBrowser)).toLocaleString('en')}`],
+    )
+    for (const page of pages.filter((p) => p.features.includes('todomvc'))) {
+      const url = server.url(page)
+      process.stderr.write(`  task ${page.name}…\n`)
+      const runs = {}
+      for (const [peer, dialect, client, state] of [
+        ['Playwright MCP', 'playwright', pw.client, async () => JSON.parse(/### Result\n([\s\S]*?)\n###/.exec(await callText(pw.client, 'browser_evaluate', { function: `() => ${TODO_STATE_SCRIPT}` }))?.[1] ?? 'null')],
+        ['Tessera', 'tessera', tessera.client, async () => hubTile(tessera).page.evaluate(TODO_STATE_SCRIPT)],
+      ]) {
+        const agent = new Agent(peer, dialect, client)
+        try {
+          runs[dialect] = await todoTask(agent, url, state)
+        } catch (error) {
+          runs[dialect] = { ok: false, error: reason(error), calls: agent.calls, tokens: agent.tokens, log: agent.log }
+        }
+        const r = runs[dialect]
+        dump(`task-${page.name}.${dialect}.txt`, agent.answers.map((a) => `### ${a.call}\n${a.text}`).join('\n\n'))
+        say(`${peer}: ${r.ok ? 'done' : `FAILED${r.error ? ` — ${r.error}` : ` — end state ${JSON.stringify(r.state)}`}`}; ${r.calls} calls, ${r.tokens} tokens: ${r.log.join('; ')}`)
+      }
+      const p = runs.playwright
+      const t = runs.tessera
+      const ratio = t.tokens / p.tokens
+      ok &&= p.ok && t.ok && ratio <= MAX_RATIO && t.calls <= p.calls
+      const how = (r) => `${r.calls} calls (${r.snapshots ?? 0} snapshot${r.snapshots === 1 ? '' : 's'}${r.expansions ? `, ${r.expansions} expansions` : ''}${r.retries ? `, ${r.retries} retries` : ''}), ${r.tokens.toLocaleString('en')} tokens${r.ok ? '' : `, **not done**${r.error ? `: ${r.error}` : ''}`}`
+      rows.push([`task \`${page.name}\`: Playwright MCP · Tessera · ratio of tokens`, `${how(p)} · ${how(t)} · **${fmt(ratio, 2)}**`])
+    }
+  } catch (error) {
+    // A peer or Chromium that cannot start: the rest of `npm run bench` still runs, and the table says why.
+    ok = false
+    rows.push(['not measured', reason(error)])
+  } finally {
+    await fresh?.close().catch(() => undefined)
+    await cdt?.close()
+    await pw?.close()
+    await tessera?.close()
+    await server.close()
+  }
+  rows.push(['run time of this benchmark (s)', fmt((performance.now() - started) / 1000, 0)])
+  return {
+    name: 'Browser snapshots and the TodoMVC task against Playwright MCP, on the real-page corpus',
+    budget: `≤ ${MAX_RATIO} × Playwright MCP tokens on every page and every task, recall 100 %, no more calls, snapshot p50 no slower`,
+    ok,
+    rows,
+  }
+}
