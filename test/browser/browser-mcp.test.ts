@@ -146,6 +146,17 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect((await call(client, 'action_request', { surface: tile, action: 'webmcp.count_todos', input: {} })).result).toMatchObject({ status: 'completed', output: { result: 0 } })
   })
 
+  it('reads an app\'s own annotations (@tessera/sdk): its action names, a raised risk, a secret; never a lowered risk', async () => {
+    const text = (await call(client, 'browser_navigate', { url: `${site.origin}/annotated` })).text
+    expect(text).toMatch(/button "Tidy up" \[archive-report\] @n[0-9a-z.]+ !destructive/)
+    // The page calls its delete button harmless; its label says otherwise, and that stands.
+    expect(text).toMatch(/button "Delete draft" \[delete-draft\] @n[0-9a-z.]+ !destructive/)
+    expect(text).toContain('textbox "Note": [REDACTED]')
+    expect(text).not.toContain('launch code')
+    const held = await call(client, 'browser_click', { element: 'Tidy up', target: refOf(text, 'button', 'Tidy up') })
+    expect(held.result?.status).toBe('awaiting_approval')
+  })
+
   it('makes a tab the page opens a tile of its own, focused', async () => {
     const opener = (await call(client, 'browser_navigate', { url: `${site.origin}/popup` })).text
     const openerTile = /(browser-\d+) "Opener"/.exec(opener)?.[1]

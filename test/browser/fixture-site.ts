@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { agentAttributeString } from '@tessera/sdk'
 
 /**
  * A small site for the browser's end-to-end tests, where the behaviour under test needs a
@@ -66,6 +67,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="report.csv"' })
       res.end('id,amount\n1,20\n')
       return
+    case '/annotated':
+      return send(page('Annotated', ANNOTATED))
     case '/webmcp':
       return send(page('Todos with tools', WEBMCP))
     case '/hostile':
@@ -120,6 +123,13 @@ for (const li of document.querySelectorAll('#order li')) {
   li.addEventListener('drop', (e) => { e.preventDefault(); if (dragged && dragged !== li) li.after(dragged) })
 }
 </script>`
+
+/** An app that says what its elements do, with @tessera/sdk: the page's word raises risk, never lowers it. */
+const ANNOTATED = `<main><h1>Reports</h1>
+<button ${agentAttributeString({ action: 'archive-report', title: 'Archive the quarterly report', risk: 'destructive' })} onclick="document.getElementById('state').textContent = 'archived'">Tidy up</button>
+<button ${agentAttributeString({ action: 'delete-draft', risk: 'read' })}>Delete draft</button>
+<label>Note <input ${agentAttributeString({ sensitive: true })} value="the launch code is 0000"></label>
+<p id="state">active</p></main>`
 
 /** A page that offers its own tools through WebMCP: one plain, one it marks consequential, one it adds later. */
 const WEBMCP = `<main><h1>Todos</h1><ul id="todos"></ul><button id="more">Offer stats</button></main>

@@ -182,6 +182,8 @@ function inline(item: Item): string {
   const secret = node.semantic?.sensitive === true
   if (secret) text += ': [REDACTED]'
   else if (node.value !== undefined && node.value !== null && node.value !== node.name) text += `: ${quote(String(node.value))}`
+  const declared = node.semantic?.data?.action
+  if (typeof declared === 'string') text += ` [${declared}]`
   if (item.ref !== undefined && item.actions !== undefined) text += ` @${item.ref}`
   const states = stateWords(node, item.actions)
   if (states.length > 0) text += ` (${states.join(', ')})`

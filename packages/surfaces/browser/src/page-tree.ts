@@ -183,6 +183,12 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   const states = statesOf(node)
   if (states !== undefined) out.states = states
   if (secret && (FILLABLE.has(role) || dom?.tag === 'input')) out.semantic = { sensitive: true }
+  // The app's own name for what the element does (@tessera/sdk's data-agent-action), shown beside it.
+  const declaredAction = dom?.attributes.get('data-agent-action')
+  if (declaredAction !== undefined && /^[a-z0-9][a-z0-9._-]{0,63}$/.test(declaredAction)) {
+    const title = text(dom?.attributes.get('data-agent-title'))
+    out.semantic = { ...out.semantic, data: { action: declaredAction, ...(title === undefined ? {} : { title }) } }
+  }
   if (dom?.bounds !== undefined) walk.layout[id] = dom.bounds
 
   // An iframe element shows another document: its tree hangs here.

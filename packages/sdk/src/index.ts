@@ -1,0 +1,1 @@
+export { agentAttributes, agentAttributeString, useAgentAction, type AgentAnnotation, type AgentRisk } from './agent-attributes.js'
