@@ -239,6 +239,8 @@ export async function benchBrowserSnapshot() {
       const findable = reach.misses.filter((miss) => miss.shownAs === undefined && miss.name !== '')
       const sample = findable.filter((_, i) => i % Math.max(1, Math.ceil(findable.length / FIND_SAMPLE)) === 0)
       let byFind = 0
+      // tesseraPage left the tile blank: back to the page for the look-ups.
+      if (sample.length > 0) await callText(tessera.client, 'browser_navigate', { url, snapshot: 'none' })
       for (const miss of sample) {
         const found = await callText(tessera.client, 'browser_snapshot', { find: miss.name.slice(0, 80) })
         if (reachability([miss], [found]).matched === 1) byFind++

@@ -526,6 +526,8 @@ export class BrowserTile implements Surface {
    * map when the hub allows it, sharing this tile's context (its cookies), else a tab here.
    */
   async #opened(page: Page): Promise<void> {
+    // The context tells of the tile's own first page too, after the tile took it.
+    if (this.#pages.includes(page)) return
     if (this.#openingTab || this.#options.openBeside === undefined) {
       this.#adopt(page, true)
       this.#popupArrivals.shift()?.()

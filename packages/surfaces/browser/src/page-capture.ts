@@ -199,11 +199,11 @@ export class PageSessions {
 
 /** One session's documents: its DOM snapshot and the accessibility tree of each of its frames, in bulk. */
 async function captureSession(session: CDPSession, offset: { x: number; y: number }, remoteFrame?: PlaywrightFrame): Promise<{ documents: CapturedDocument[]; scroll: { x: number; y: number } }> {
-  const [tree, snapshot] = await Promise.all([
-    session.send('Page.getFrameTree') as Promise<{ frameTree: FrameTree }>,
-    session.send('DOMSnapshot.captureSnapshot', { computedStyles: [], includeDOMRects: false }) as Promise<Snapshot>,
-  ])
+  const tree = (await session.send('Page.getFrameTree')) as { frameTree: FrameTree }
   const loaders = loaderIds(tree.frameTree)
+  // Asked together: the renderer answers one after the other, but no round trip waits on another.
+  const axTrees = new Map([...loaders.keys()].map((frameId) => [frameId, session.send('Accessibility.getFullAXTree', { frameId }).catch(() => ({ nodes: [] })) as Promise<{ nodes: AxNode[] }>]))
+  const snapshot = (await session.send('DOMSnapshot.captureSnapshot', { computedStyles: [], includeDOMRects: false })) as Snapshot
   const docs = domFacts(snapshot, offset)
   const keyOf = (frameId: string): string => `${frameId}/${loaders.get(frameId)?.loaderId ?? ''}`
   const owners = new Map<number, { documentKey: string; backendNodeId: number }>()
@@ -214,11 +214,13 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
   }
   const documents = await Promise.all(
     docs.map(async (doc, index) => {
-      const ax = (await session.send('Accessibility.getFullAXTree', { frameId: doc.frameId }).catch(() => ({ nodes: [] }))) as { nodes: AxNode[] }
+      const ax = (await (axTrees.get(doc.frameId) ?? session.send('Accessibility.getFullAXTree', { frameId: doc.frameId }).catch(() => ({ nodes: [] })))) as { nodes: AxNode[] }
       const owner = owners.get(index)
       return { key: keyOf(doc.frameId), frameId: doc.frameId, url: doc.url, ax: ax.nodes, dom: doc.facts, session, ...(owner === undefined ? {} : { owner }), ...(remoteFrame === undefined ? {} : { remoteFrame }) }
     }),
   )
+  // Trees of frames this process does not hold (another site's) were asked for nothing: let them settle unread.
+  await Promise.allSettled(axTrees.values())
   return { documents, scroll: docs[0]?.scroll ?? { x: 0, y: 0 } }
 }
 

@@ -205,6 +205,7 @@ function stateWords(node: UiNode, actions: NodeActions | undefined): string[] {
   if (s.invalid === true) words.push('invalid')
   if (s.readonly === true) words.push('readonly')
   if (s.modal === true) words.push('modal')
+  if (s.ariaHidden === true) words.push('aria-hidden')
   if (s.disabled === true || (actions !== undefined && !actions.enabled)) words.push('disabled')
   return words
 }
@@ -331,19 +332,19 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
   const lines: string[] = [header, `--- page ${nonce} (untrusted) ---`]
   if (options.find !== undefined) {
     const wanted = options.find.toLowerCase()
-    const found: string[] = []
-    let total = 0
+    // Elements an agent can act on first, then the rest (headings, texts) that say the words.
+    const actionable: string[] = []
+    const other: string[] = []
     const visit = (items: Item[]): void => {
       for (const item of items) {
         const line = inline(item)
-        if (line.toLowerCase().includes(wanted) && (item.node.kind !== 'text' || item.parent !== undefined)) {
-          total++
-          if (found.length < MAX_FOUND) found.push(line)
-        }
+        if (line.toLowerCase().includes(wanted)) (item.actions !== undefined ? actionable : other).push(line)
         visit(item.children)
       }
     }
     visit((frame.tree.children ?? []).flatMap((child) => build(child, ctx)))
+    const total = actionable.length + other.length
+    const found = [...actionable, ...other].slice(0, MAX_FOUND)
     ctx.out.push(...found)
     if (total > found.length) ctx.out.push(`… ${total - found.length} more matches`)
     if (total === 0) ctx.out.push(`nothing on the page says ${quote(options.find)}`)

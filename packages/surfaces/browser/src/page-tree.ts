@@ -148,7 +148,20 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   const declared = dom?.attributes.get('role')?.trim().split(/\s+/)[0]
   if (axRole === 'generic' && declared !== undefined && CLICKABLE.has(declared)) axRole = declared
   const kids = (next: Inherited): UiNode[] => (node.childIds ?? []).flatMap((id) => visit(byId.get(id), byId, doc, walk, next))
-  if (node.ignored || backendId === undefined) return kids(inherited)
+  if (backendId === undefined) return kids(inherited)
+  if (node.ignored) {
+    // Hidden from screen readers (aria-hidden) yet on screen and clickable — a spinner's arrows: still something a person can click.
+    const box = dom?.bounds
+    const declaredRole = dom?.attributes.get('role')?.trim().split(/\s+/)[0]
+    const role = declaredRole ?? (dom?.tag === 'button' ? 'button' : dom?.tag === 'a' && dom.attributes.has('href') ? 'link' : undefined)
+    // Declared a control by the page, or listening for clicks itself (a delegated handler leaves no mark on the element).
+    if ((dom?.clickable !== true && declaredRole === undefined) || box === undefined || box.width * box.height < 4 || role === undefined || !CLICKABLE.has(role)) return kids(inherited)
+    const id = walk.ledger.idOf(doc.key, backendId)
+    walk.layout[id] = box
+    const out: UiNode = { id, kind: 'box', role, states: { ariaHidden: true } }
+    addTargets(out, backendId, role, dom, doc, walk, inherited)
+    return [out]
+  }
 
   const name = text(node.name?.value)
   if (axRole === 'StaticText') {
