@@ -68,7 +68,8 @@ const LONG_LIVED = new Set(['eventsource', 'websocket', 'media'])
 /** How long an action waits for a window its page announced to appear. */
 const POPUP_WAIT_MS = 5000
 
-interface Download_ {
+/** A download the page started, kept in the tile's folder and listed in its frame. */
+interface KeptDownload {
   file: string
   url: string
   state: 'saving' | 'saved' | 'failed'
@@ -95,7 +96,7 @@ export class BrowserTile implements Surface {
   #dialog: Dialog | null = null
   readonly #dialogWaiters = new Set<() => void>()
   #chooser: FileChooser | null = null
-  readonly #downloads: Download_[] = []
+  readonly #downloads: KeptDownload[] = []
   #note: string | undefined
   /** Tiles being made of pages the site opened: an action answers once they are on the map. */
   readonly #opening = new Set<Promise<void>>()
@@ -593,7 +594,7 @@ export class BrowserTile implements Surface {
     const folder = join(this.#options.filesDir, 'downloads')
     mkdirSync(folder, { recursive: true })
     const file = join(folder, basename(download.suggestedFilename()) || 'download')
-    const entry: Download_ = { file: relative(this.#options.filesDir, file), url: download.url(), state: 'saving' }
+    const entry: KeptDownload = { file: relative(this.#options.filesDir, file), url: download.url(), state: 'saving' }
     this.#downloads.push(entry)
     this.#changed()
     entry.state = await download.saveAs(file).then(
