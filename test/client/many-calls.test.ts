@@ -1,5 +1,3 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { HubClient } from '@tessera/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { removeDir, startTestHub, type TestHub } from '../support/hub.js'
@@ -33,15 +31,10 @@ describe('a long-lived client session', () => {
     removeDir(t.dataDir)
   })
 
-  it(`makes ${CALLS} calls without a MaxListenersExceededWarning (the SDK's own fetch warns from call 1,501)`, { timeout: 120_000 }, async () => {
-    const plain = new Client({ name: 'plain', version: '1' })
-    await plain.connect(new StreamableHTTPClientTransport(new URL(t.hub.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${t.agentToken}` } } }))
-    const warned = await warningsDuring(async () => {
-      for (let i = 0; i < CALLS; i += 1) await plain.callTool({ name: 'surfaces_list', arguments: {} })
-    })
-    await plain.close()
-    expect(warned).toContain('MaxListenersExceededWarning')
-
+  // The SDK's own fetch warns from call 1,501 when answers come as event streams; the hub
+  // answers a quick call as plain JSON (quick-answer.ts), so whether a plain SDK client warns
+  // depends on how fast each call is. The client's session fetch must never warn.
+  it(`makes ${CALLS} calls without a MaxListenersExceededWarning`, { timeout: 120_000 }, async () => {
     const hub = await HubClient.connect({ dataDir: t.dataDir })
     const quiet = await warningsDuring(async () => {
       for (let i = 0; i < CALLS; i += 1) await hub.tool('surfaces_list', {})
