@@ -19,6 +19,11 @@ describe('plainJson', () => {
     )
   })
 
+  it('writes negative zero as JSON does, as 0 (a case random numbers only sometimes draw)', () => {
+    expect(Object.is(plainJson(-0), 0)).toBe(true)
+    expect(plainJson([-0, { n: -0 }])).toStrictEqual(JSON.parse(JSON.stringify([-0, { n: -0 }])))
+  })
+
   it('asks a value with toJSON for it, and refuses a bigint', () => {
     const when = new Date(0)
     expect(plainJson({ when })).toEqual({ when: when.toJSON() })

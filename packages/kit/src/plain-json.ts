@@ -13,7 +13,8 @@ export function plainJson(value: unknown): JsonValue | undefined {
     case 'boolean':
       return value
     case 'number':
-      return Number.isFinite(value) ? value : null
+      // JSON has no negative zero: it writes -0 as 0.
+      return Number.isFinite(value) ? (Object.is(value, -0) ? 0 : value) : null
     case 'bigint':
       throw new TesseraError('internal', 'an action answered a bigint, which JSON cannot hold', { expected: 'JSON', found: 'bigint' })
     case 'object': {
