@@ -650,7 +650,10 @@ export class BrowserTile implements Surface {
       this.#dialogWaiters.add(release)
     })
     try {
-      await Promise.race([act(page), dialogOpened])
+      const acting = act(page)
+      // A dialog can leave the input pending until it is answered: whatever it ends with then is no one's to hear.
+      acting.catch(() => undefined)
+      await Promise.race([acting, dialogOpened])
       if (this.#dialog === null) await Promise.race([this.#settle(this.#page()), dialogOpened])
       await Promise.all(this.#opening)
     } finally {
