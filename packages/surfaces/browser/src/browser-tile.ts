@@ -14,6 +14,7 @@ import {
   RefTable,
   TesseraError,
   sealFrame,
+  maxRisk,
 } from '@tessera/protocol'
 import type { BrowserContext, Dialog, Download, FileChooser, Page, Request } from 'playwright-core'
 import { BROWSER_ACTIONS, ELEMENT_ACTIONS } from './browser-actions.js'
@@ -22,7 +23,7 @@ import { FOCUS_AND_SELECT, IS_CHECKED, SELECT_OPTIONS, callOn, centerOf, covered
 import { NodeLedger } from './node-ledger.js'
 import { PageSessions, capturePage } from './page-capture.js'
 import { type ElementPlace, buildPageTree } from './page-tree.js'
-import { type SiteRule, higherRisk, originAllowed, siteRiskOf } from './site-rules.js'
+import { type SiteRule, originAllowed, siteRiskOf } from './site-rules.js'
 import { CHANGE_WATCH_SCRIPT } from './change-watch.js'
 import { type AppTarget, type AttachedApp, attachApp } from './app-attach.js'
 import { type PageTool, callPageTool, discoverPageTools, pageToolContract } from './webmcp-bridge.js'
@@ -198,7 +199,7 @@ export class BrowserTile implements Surface {
     let reason = own?.reason
     const raise = (next: Risk | undefined, why: string): void => {
       if (next === undefined) return
-      const higher = higherRisk(risk, next)
+      const higher = risk === undefined ? next : maxRisk(risk, next)
       if (higher !== risk) {
         risk = higher
         reason = why

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { type Bounds, type Frame, RefTable, type Risk, TesseraError, type UiNode, frameIndex } from '@tessera/protocol'
+import { type Bounds, type Frame, RefTable, type Risk, TesseraError, type UiNode, frameIndex, maxRisk } from '@tessera/protocol'
 
 export interface PageOutlineOptions {
   /** Show this element's whole subtree (an @ref the outline printed), not the viewport. */
@@ -36,7 +36,6 @@ const LANDMARKS = new Set(['navigation', 'main', 'banner', 'contentinfo', 'compl
 const OWNS_OPTIONS = new Set(['combobox'])
 /** Lists of things whose line (with a ref) helps an agent page through them. */
 const CONTAINERS = new Set(['list', 'table', 'grid', 'menu', 'listbox', 'tree', 'tablist', 'rowgroup', 'feed'])
-const RISK_ORDER: readonly Risk[] = ['read', 'write', 'external', 'destructive']
 
 interface NodeActions {
   risk: Risk
@@ -81,15 +80,11 @@ function actionsByNode(frame: Frame): Map<string, NodeActions> {
   for (const target of frame.targets) {
     if (target.nodeId === undefined) continue
     // Only a click speaks for the element's risk: hovering a "Delete" button deletes nothing.
-    const risk = target.contract === 'click' ? higher(target.risk ?? 'read', byId.get('click') ?? 'read') : 'read'
+    const risk = target.contract === 'click' ? maxRisk(target.risk ?? 'read', byId.get('click')) : 'read'
     const known = out.get(target.nodeId)
-    out.set(target.nodeId, { risk: higher(known?.risk ?? 'read', risk), enabled: (known?.enabled ?? false) || target.enabled })
+    out.set(target.nodeId, { risk: maxRisk(known?.risk ?? 'read', risk), enabled: (known?.enabled ?? false) || target.enabled })
   }
   return out
-}
-
-function higher(a: Risk, b: Risk): Risk {
-  return RISK_ORDER.indexOf(a) >= RISK_ORDER.indexOf(b) ? a : b
 }
 
 function sideOf(bounds: Bounds | undefined, viewport: Bounds | undefined): Item['side'] | undefined {

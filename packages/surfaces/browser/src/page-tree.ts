@@ -1,4 +1,4 @@
-import type { Layout, NodeStates, Risk, TargetSpec, UiNode } from '@tessera/protocol'
+import { type Layout, type NodeStates, Risk, type TargetSpec, type UiNode, maxRisk } from '@tessera/protocol'
 import type { AxNode, CapturedDocument, DomFacts, PageCapture } from './page-capture.js'
 import type { NodeLedger } from './node-ledger.js'
 import { consequentialWord } from './risk-words.js'
@@ -246,22 +246,16 @@ function addTargets(node: UiNode, backendNodeId: number, role: string, dom: DomF
   if (dom?.attributes.get('draggable') === 'true' || role === 'listitem' || role === 'row' || role === 'option' || role === 'treeitem') push('drag')
 }
 
-const RISK_ORDER: readonly Risk[] = ['read', 'write', 'external', 'destructive']
-
-/** The higher of two risks: a page's own annotation may raise what the heuristics say, never lower it. */
-function higher(a: Risk | undefined, b: Risk | undefined): Risk | undefined {
-  if (a === undefined) return b
-  if (b === undefined) return a
-  return RISK_ORDER.indexOf(a) >= RISK_ORDER.indexOf(b) ? a : b
-}
-
 function declaredRisk(dom: DomFacts | undefined): Risk | undefined {
-  const declared = dom?.attributes.get('data-agent-risk')
-  return RISK_ORDER.find((risk) => risk === declared)
+  const declared = Risk.safeParse(dom?.attributes.get('data-agent-risk'))
+  return declared.success ? declared.data : undefined
 }
 
 function clickRiskOf(node: UiNode, role: string, dom: DomFacts | undefined, doc: CapturedDocument, walk: Walk, inherited: Inherited): Risk | undefined {
-  return higher(inferredClickRisk(node, role, dom, doc, walk, inherited), declaredRisk(dom))
+  // A page's own annotation may raise what the heuristics say, never lower it.
+  const inferred = inferredClickRisk(node, role, dom, doc, walk, inherited)
+  const declared = declaredRisk(dom)
+  return inferred === undefined ? declared : maxRisk(inferred, declared)
 }
 
 function inferredClickRisk(node: UiNode, role: string, dom: DomFacts | undefined, doc: CapturedDocument, walk: Walk, inherited: Inherited): Risk | undefined {

@@ -1,20 +1,13 @@
-import { type Risk, TesseraError } from '@tessera/protocol'
+import { Risk, TesseraError, maxRisk } from '@tessera/protocol'
 import { z } from 'zod'
-
-const RISKS = ['read', 'write', 'external', 'destructive'] as const
 
 /** A person's rule for a site: anything done on a page whose host matches is at least `risk`. */
 export const SiteRule = z.strictObject({
   /** A host (`bank.example`), a wildcard host (`*.bank.example`) or an origin (`https://bank.example:8443`). */
   match: z.string().min(1).max(253),
-  risk: z.enum(RISKS),
+  risk: Risk,
 })
 export type SiteRule = z.infer<typeof SiteRule>
-
-export function higherRisk(a: Risk | undefined, b: Risk): Risk {
-  if (a === undefined) return b
-  return RISKS.indexOf(a) >= RISKS.indexOf(b) ? a : b
-}
 
 function hostMatches(pattern: string, host: string): boolean {
   const p = pattern.toLowerCase()
@@ -53,7 +46,7 @@ export function siteRiskOf(url: string, rules: readonly SiteRule[] | undefined):
   const parsed = parse(url)
   if (parsed === null || rules === undefined) return undefined
   let risk: Risk | undefined
-  for (const rule of rules) if (covers(rule.match, parsed)) risk = higherRisk(risk, rule.risk)
+  for (const rule of rules) if (covers(rule.match, parsed)) risk = risk === undefined ? rule.risk : maxRisk(risk, rule.risk)
   return risk
 }
 
