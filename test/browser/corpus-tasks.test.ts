@@ -2,29 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectHttpClient, resultText, useTestHub } from '../support/hub.js'
 import { type CorpusServer, serveCorpus } from './corpus/corpus.js'
-
-/** The @ref of the first line with `role "name"` (or `role` alone when name is undefined). */
-function refOf(text: string, role: string, name?: string): string {
-  const wanted = name === undefined ? `${role} ` : `${role} ${JSON.stringify(name)}`
-  for (const line of text.split('\n')) {
-    const at = line.indexOf(wanted)
-    if (at < 0) continue
-    const ref = /@(n[0-9a-z.]+)/.exec(line.slice(at))?.[1]
-    if (ref !== undefined) return ref
-  }
-  throw new Error(`no ${wanted} with a ref in:\n${text}`)
-}
-
-/** The @ref of the first `role` on the line that says `words`, or on the line after it (a label above its field). */
-function refNear(text: string, words: string, role: string): string {
-  const lines = text.split('\n')
-  const at = lines.findIndex((line) => line.includes(words))
-  for (const line of lines.slice(at, at + 2)) {
-    const ref = new RegExp(`${role}[^@]*@(n[0-9a-z.]+)`).exec(line)?.[1]
-    if (at >= 0 && ref !== undefined) return ref
-  }
-  throw new Error(`no ${role} at "${words}" in:\n${text}`)
-}
+import { refNear, refOf } from './outline-refs.js'
 
 /** Tasks on real pages of the corpus, over MCP with the official SDK client, as an agent does them. */
 describe('tasks on real pages, through the gateway', () => {

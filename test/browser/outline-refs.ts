@@ -1,0 +1,24 @@
+/** Reading refs out of a browser outline, as an agent does, for the tests. */
+
+/** The @ref of the first line with `role "name"` (or `role` alone when name is undefined). */
+export function refOf(text: string, role: string, name?: string): string {
+  const wanted = name === undefined ? `${role} ` : `${role} ${JSON.stringify(name)}`
+  for (const line of text.split('\n')) {
+    const at = line.indexOf(wanted)
+    if (at < 0) continue
+    const ref = /@(n[0-9a-z.]+)/.exec(line.slice(at))?.[1]
+    if (ref !== undefined) return ref
+  }
+  throw new Error(`no ${wanted} with a ref in:\n${text}`)
+}
+
+/** The @ref of the first `role` on the line that says `words`, or on the line after it (a label above its field). */
+export function refNear(text: string, words: string, role: string): string {
+  const lines = text.split('\n')
+  const at = lines.findIndex((line) => line.includes(words))
+  for (const line of lines.slice(at, at + 2)) {
+    const ref = new RegExp(`${role}[^@]*@(n[0-9a-z.]+)`).exec(line)?.[1]
+    if (at >= 0 && ref !== undefined) return ref
+  }
+  throw new Error(`no ${role} at "${words}" in:\n${text}`)
+}
