@@ -5,14 +5,7 @@ import type { ActionResult } from '@tessera/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, connectHttpClient, resultText, useTestHub } from '../support/hub.js'
 import { type FixtureSite, startFixtureSite } from './fixture-site.js'
-
-/** The @ref the outline printed for an element: `role "name" … @ref`. */
-function refOf(outline: string, role: string, name: string): string {
-  const line = outline.split('\n').find((l) => l.includes(`${role} ${JSON.stringify(name)}`) && l.includes('@'))
-  const ref = line === undefined ? undefined : /@(n[0-9a-z.]+)/.exec(line.slice(line.indexOf(`${role} ${JSON.stringify(name)}`)))?.[1]
-  if (ref === undefined) throw new Error(`no ${role} "${name}" with a ref in:\n${outline}`)
-  return ref
-}
+import { refOf } from './outline-refs.js'
 
 async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean; result?: ActionResult }> {
   const answer = await client.callTool({ name, arguments: args })
@@ -108,6 +101,35 @@ describe('the browser surface over MCP, through the gateway', () => {
     const approved = await api<{ result: ActionResult }>(t.hub, `/api/approvals/${held.result?.approvalId}/approve`, { token: t.adminToken, body: {} })
     expect(approved.json.result.status).toBe('completed')
     expect(await (await fetch(`${site.origin}/deleted`)).json()).toEqual(['alice'])
+  })
+
+  it('answers hostile and malformed arguments with typed errors, and goes on working', async () => {
+    const page = (await call(client, 'browser_navigate', { url: `${site.origin}/wizard` })).text
+    const next = refOf(page, 'button', 'Next')
+    const bad: Array<[string, Record<string, unknown>, RegExp]> = [
+      ['browser_click', {}, /invalid_input.*expected "target"/],
+      ['browser_click', { target: '@nzzzz' }, /not_found/],
+      ['browser_click', { target: 'div[[[' }, /invalid_input.*not a CSS selector/],
+      ['browser_click', { target: 'button' }, /conflict.*names \d+ elements/],
+      ['browser_type', { target: refOf(page, 'textbox', 'Full name'), text: 42 }, /invalid_input/],
+      ['browser_select_option', { target: next, values: ['x'] }, /not_found/],
+      ['browser_fill_form', { fields: 'everything' }, /invalid_input.*expected "fields"/],
+      ['browser_wait_for', {}, /invalid_input.*expected text, textGone or time/],
+      ['browser_snapshot', { target: '@nzzzz' }, /not_found.*no element @nzzzz/],
+      ['browser_click', { target: next, snapshot: 'everything' }, /invalid_input.*delta, full or none/],
+      ['browser_tabs', { action: 'select', index: 99 }, /not_found.*no tab 99/],
+      ['browser_handle_dialog', { accept: true }, /not_found.*handle_dialog/],
+    ]
+    for (const [tool, args, expected] of bad) {
+      const answer = await call(client, tool, args)
+      expect(answer.isError, `${tool} ${JSON.stringify(args)}`).toBe(true)
+      expect(answer.text, `${tool} ${JSON.stringify(args)}`).toMatch(expected)
+    }
+    // Nothing was clicked or typed, and the tile and the hub go on.
+    const after = (await call(client, 'browser_snapshot', {})).text
+    expect(after).toContain('heading "Step 1 of 3: who you are"')
+    expect(after).not.toContain('Name and a valid email are needed')
+    expect((await call(client, 'surfaces_list', {})).isError).toBe(false)
   })
 
   it('keeps page text inside the fence: a page cannot close it or pose as the hub', async () => {

@@ -37,7 +37,8 @@ async function elementOf(ctx: ToolContext, surface: string, args: JsonObject, ke
   if (named === undefined) throw new TesseraError('invalid_input', `expected "${key}": a ref from the snapshot (@n1k2) or a CSS selector, found nothing`, { expected: key, found: null })
   if (REF.test(named)) return named.replace(/^@/, '')
   const located = await ctx.request({ surface, action: 'locate', input: { selector: named } })
-  if (located.status !== 'completed') throw new TesseraError('not_found', located.error?.message ?? `the selector ${named} names no element`, { found: named })
+  // The page's own answer, with its code: a malformed selector is invalid input, two matches a conflict.
+  if (located.status !== 'completed') throw new TesseraError(located.error?.code ?? 'not_found', located.error?.message ?? `the selector ${named} names no element`, { found: named })
   return String((located.output as JsonObject).target)
 }
 
