@@ -207,13 +207,19 @@ export function parseTessera(text) {
   return out
 }
 
-/** The fold lines of an outline: each says how to expand what it folds (`expand "@ref" offset n`). */
+/**
+ * The fold lines of an outline, one per expansion they name: a fold says how to expand what it
+ * folds (`expand "@ref" offset n`), a repeated run every offset to page through it by
+ * (`offset 4, 253, 502`).
+ */
 export function foldLines(text) {
   const folds = []
   for (const line of tesseraLines(text)) {
     if (!line.body.startsWith('…')) continue
-    const match = /expand "@(n[0-9a-z.]+)"(?: offset (\d+))?/.exec(line.body)
-    if (match) folds.push({ ref: match[1], offset: match[2] === undefined ? undefined : Number(match[2]), line: line.body })
+    const match = /expand "@(n[0-9a-z.]+)"(?: offset ([\d, ]+))?$/.exec(line.body)
+    if (!match) continue
+    const offsets = match[2] === undefined ? [undefined] : match[2].split(', ').map(Number)
+    for (const offset of offsets) folds.push({ ref: match[1], offset, line: line.body })
   }
   return folds
 }
@@ -285,15 +291,20 @@ export function reachability(targets, views) {
       if (hit?.view > 0) viewsNeeded.add(hit.view)
     } else misses.push(target)
   }
-  // A miss Tessera shows under the same role with only the letter case changed (CSS text-transform reaches the accessible name it reads).
+  // The same element under the same role, its name in another letter case: Playwright MCP reads the
+  // rendered text (CSS text-transform applied), the accessibility tree the DOM's. Reached, and counted apart.
   let caseOnly = 0
-  for (const miss of misses) {
+  for (const miss of [...misses]) {
     for (const [key, list] of seen) {
       if (!key.startsWith(`${miss.role} "`) || key.toLowerCase() !== keyOf(miss.role, miss.name).toLowerCase()) continue
       if ((used.get(key) ?? 0) >= list.length) continue
+      const hit = list[used.get(key) ?? 0]
       used.set(key, (used.get(key) ?? 0) + 1)
-      miss.shownAs = JSON.parse(key.slice(miss.role.length + 1))
+      misses.splice(misses.indexOf(miss), 1)
+      matched++
       caseOnly++
+      if (hit.ref === undefined) withoutRef++
+      if (hit.view > 0) viewsNeeded.add(hit.view)
       break
     }
   }

@@ -236,7 +236,7 @@ export async function benchBrowserSnapshot() {
       const targets = playwrightTargets(parsePlaywright(p.text))
       const reach = reachability(targets, [t.text, ...t.expansions])
       // What one expansion did not reach: is it one `find` away? (Sampled on long pages: a call each.)
-      const findable = reach.misses.filter((miss) => miss.shownAs === undefined && miss.name !== '')
+      const findable = reach.misses.filter((miss) => miss.name !== '')
       const sample = findable.filter((_, i) => i % Math.max(1, Math.ceil(findable.length / FIND_SAMPLE)) === 0)
       let byFind = 0
       // tesseraPage left the tile blank: back to the page for the look-ups.
@@ -263,7 +263,7 @@ export async function benchBrowserSnapshot() {
         totals.cdt += cdtTokens
         cdtCell = `${cdtTokens.toLocaleString('en')} tokens, p50 ${fmt(percentile(d.times, 50), 1)} ms`
       }
-      const recallCell = `${pct(reach.matched, reach.total)} (${reach.matched}/${reach.total}${reach.withoutRef > 0 ? `, ${reach.withoutRef} shown without a ref` : ''}${reach.byRole > 0 ? `, ${reach.byRole} unnamed in Playwright MCP matched by role` : ''}${reach.caseOnly > 0 ? `; ${reach.caseOnly} missed only by letter case` : ''}${sample.length > 0 ? `; of the other misses, ${byFind} of ${sample.length}${sample.length < findable.length ? ' sampled' : ''} one \`find\` away` : ''}; ${t.folds.length} fold line${t.folds.length === 1 ? '' : 's'} expanded, ${reach.viewsNeeded} needed, ${t.expansionTokens.toLocaleString('en')} tokens${t.errors.length > 0 ? `, ${t.errors.length} failed` : ''})`
+      const recallCell = `${pct(reach.matched, reach.total)} (${reach.matched}/${reach.total}${reach.withoutRef > 0 ? `, ${reach.withoutRef} shown without a ref` : ''}${reach.byRole > 0 ? `, ${reach.byRole} unnamed in Playwright MCP matched by role` : ''}${reach.caseOnly > 0 ? `, ${reach.caseOnly} named in another letter case (CSS text-transform)` : ''}${sample.length > 0 ? `; of the other misses, ${byFind} of ${sample.length}${sample.length < findable.length ? ' sampled' : ''} one \`find\` away` : ''}; ${t.folds.length} fold line${t.folds.length === 1 ? '' : 's'} expanded, ${reach.viewsNeeded} needed, ${t.expansionTokens.toLocaleString('en')} tokens${t.errors.length > 0 ? `, ${t.errors.length} failed` : ''})`
       rows.push([
         `page \`${page.name}\``,
         `${pwTokens.toLocaleString('en')} / ${tTokens.toLocaleString('en')} (**${fmt(ratio, 2)}**) · ${recallCell} · ${fmt(pwP50, 1)} / ${fmt(tP50, 1)} / ${fmt(fP50, 1)} · ${cdtCell}`,
@@ -274,11 +274,10 @@ export async function benchBrowserSnapshot() {
       const byKind = new Map()
       for (const miss of reach.misses) byKind.set(miss.role, (byKind.get(miss.role) ?? 0) + 1)
       if (reach.misses.length > 0) say(`misses by role: ${[...byKind].map(([role, n]) => `${role} ${n}`).join(', ')}`)
-      if (reach.misses.length > 0) totals.misses.push(`${page.name}: ${[...byKind].map(([role, n]) => `${n} ${role}`).join(', ')}${reach.caseOnly > 0 ? ` (${reach.caseOnly} by letter case only)` : ''}`)
+      if (reach.misses.length > 0) totals.misses.push(`${page.name}: ${[...byKind].map(([role, n]) => `${n} ${role}`).join(', ')}`)
       for (const miss of reach.misses.slice(0, MISSES_SHOWN)) {
         say(`miss: ${miss.line}${miss.combobox ? ` (option of combobox "${miss.combobox.name}")` : ''}`)
-        if (miss.shownAs !== undefined) say(`      tessera names it ${JSON.stringify(miss.shownAs)} (letter case only)`)
-        else for (const line of nearby(miss, [t.text, ...t.expansions])) say(`      ${line}`)
+        for (const line of nearby(miss, [t.text, ...t.expansions])) say(`      ${line}`)
       }
     }
     ok &&= totals.overRatio.length === 0 && totals.underRecall.length === 0 && totals.slowerMcp.length === 0 && totals.slowerFresh.length === 0

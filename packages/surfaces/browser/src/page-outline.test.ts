@@ -5,7 +5,7 @@ import { pageDelta } from './page-delta.js'
 import { outlinePage } from './page-outline.js'
 
 /** A page of a heading, a form in view, and a 40-row list below the viewport. */
-function page(rows = 40, value = '') {
+function page(rows = 40, value = '', rowsFrom = 900) {
   const layout: Layout = { page: { x: 0, y: 0, width: 800, height: 600 } }
   const targets: TargetSpec[] = []
   const at = (id: string, y: number): void => {
@@ -21,7 +21,7 @@ function page(rows = 40, value = '') {
   targets.push({ contract: 'fill', nodeId: 'user' }, { contract: 'fill', nodeId: 'pw' })
   at('pw', 70)
   const items: UiNode[] = []
-  for (let i = 0; i < rows; i++) items.push({ id: `row${i}`, kind: 'box', role: 'listitem', children: [{ id: `t${i}`, kind: 'text', text: `Item ${i}` }, button(`del${i}`, `Delete item ${i}`, 900 + i * 30, 'destructive')] })
+  for (let i = 0; i < rows; i++) items.push({ id: `row${i}`, kind: 'box', role: 'listitem', children: [{ id: `t${i}`, kind: 'text', text: `Item ${i}` }, button(`del${i}`, `Delete item ${i}`, rowsFrom + i * 30, 'destructive')] })
   const tree: UiNode = {
     id: 'page',
     kind: 'box',
@@ -52,7 +52,7 @@ describe('a page as the agent reads it', () => {
     expect(text).toContain(`textbox "Password": [REDACTED] @${refs.refOf('pw')}`)
     expect(text).toContain(`button "Sign in" @${refs.refOf('go')}`)
     expect(text).not.toContain('Item 3')
-    expect(text).toMatch(new RegExp(`… 41 lines, 40 actions below the view: expand "@${refs.refOf('page')}" offset 4`))
+    expect(text).toMatch(new RegExp(`… 41 lines, 40 actions below the view, from "Basket": expand "@${refs.refOf('page')}" offset 4`))
   })
 
   it('expands a fold to the whole subtree, samples nothing there, and pages long lists by offset', () => {
@@ -67,6 +67,40 @@ describe('a page as the agent reads it', () => {
     expect(far).toContain('"Item 100"')
     expect(far).not.toContain('"Item 99"')
     expect(() => outlinePage(frame, { expand: '@nzzzz' })).toThrow(/no element @nzzzz/)
+  })
+
+  it('folds a long page into parts that one expansion each shows whole, so every element is one expansion away', () => {
+    const frame = page(2000)
+    const refs = RefTable.forFrame(frame)
+    const text = outlinePage(frame)
+    const folds = [...text.matchAll(/^\s*… .*expand "(@n[0-9a-z]+)"(?: offset (\d+))?$/gm)]
+    // The list is too big for one expansion: it keeps its line, its rows fold in parts.
+    expect(text).toContain(`list "Basket"`)
+    expect(folds.length).toBeGreaterThan(5)
+    expect(folds.length).toBeLessThan(20)
+    expect(text).toMatch(/from "Item 0"/)
+    const shown = new Set<string>()
+    for (const [, ref, offset] of folds) {
+      const expansion = outlinePage(frame, { expand: ref, offset: offset === undefined ? undefined : Number(offset) })
+      expect(expansion.split('\n').length).toBeLessThan(260)
+      for (const match of expansion.matchAll(/@(n[0-9a-z]+)/g)) shown.add(match[1] as string)
+    }
+    for (let i = 0; i < 2000; i++) expect(shown.has(refs.refOf(`del${i}`))).toBe(true)
+  })
+
+  it('samples a long list in the view and names an offset for every page of the rest', () => {
+    const frame = page(1000, '', 130)
+    const refs = RefTable.forFrame(frame)
+    const text = outlinePage({ ...frame, layout: { ...frame.layout, page: { x: 0, y: 0, width: 800, height: 40000 } } })
+    expect(text).toContain('"Item 3"')
+    expect(text).not.toContain('"Item 4"')
+    const note = new RegExp(`… 996 more listitems: expand "@${refs.refOf('items')}" offset ([\\d, ]+)$`, 'm').exec(text)
+    const offsets = (note?.[1] ?? '').split(', ').map(Number)
+    expect(offsets[0]).toBe(4)
+    expect(offsets).toEqual([4, 253, 502, 751])
+    const last = outlinePage(frame, { expand: `@${refs.refOf('items')}`, offset: offsets[3] })
+    expect(last).toContain('"Item 999"')
+    expect(last).not.toContain('more')
   })
 
   it('finds elements anywhere on the page by their words, folded or not, in one call', () => {

@@ -19,8 +19,18 @@ const REPEAT_MIN = 10
 const CHOICE_REPEAT_MIN = 30
 const CHOICES = new Set(['menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'tab', 'radio', 'treeitem'])
 const SAMPLES = 4
-/** An expansion shows at most this many children of one element; the rest are paged. */
-const EXPAND_CHILDREN = 40
+/**
+ * An expansion prints at most this many lines (fold notes aside); what does not fit is paged by
+ * offset. The viewport view cuts what it folds into pieces of this size, so that every element
+ * it folds is shown by one expansion of one of its fold lines.
+ */
+const EXPAND_LINES = 250
+/** The viewport view prints at most this many fold lines; past them, the rest of a fold is paged. */
+const MAX_FOLD_NOTES = 60
+/** A fold line names where it starts (its first heading, else its first words) in this many characters. */
+const LABEL_CHARS = 48
+/** A repeated run lists at most this many offsets to page through it by. */
+const MAX_PAGE_OFFSETS = 20
 /** An outline never prints more node lines than this; the rest is folded with a way in. */
 const MAX_LINES = 400
 /** Children packed onto their parent's line when they are this few leaves. */
@@ -47,7 +57,9 @@ interface Item {
   ref: string | undefined
   children: Item[]
   actions: NodeActions | undefined
-  /** Lines and actions of the item and everything under it, for folding notes. */
+  /** The item and its children on one line, when they are a few leaves (see `packs`). */
+  packed: string | undefined
+  /** Lines and actions of the item and everything under it, as an expansion prints them: folds are cut by these. */
   lines: number
   actionCount: number
   /** Whether any part of it is inside the viewport (unknown geometry counts as inside). */
@@ -67,6 +79,8 @@ interface Context {
   viewport: Bounds | undefined
   out: string[]
   budget: number
+  /** Fold lines the viewport view may still print. */
+  folds: number
 }
 
 function quote(text: string): string {
@@ -127,6 +141,7 @@ function build(node: UiNode, ctx: Context, rowOfList = false, parent?: string): 
       if (kid.node.kind === 'text' && kid.children.length === 0 && said.includes((kid.node.text ?? '').trim())) kids.splice(k, 1)
     }
   }
+  mergeTexts(kids)
   // Where it is: its own box, else where its laid-out parts are; unknown when none is.
   const known = kids.filter((kid) => kid.placed)
   const ownSide = sideOf(own, ctx.viewport)
@@ -139,6 +154,7 @@ function build(node: UiNode, ctx: Context, rowOfList = false, parent?: string): 
     // A closed list box shows its value; open, its options (a custom one owns its popup).
     children: OWNS_OPTIONS.has(node.role ?? '') && node.states?.expanded !== true ? [] : kids,
     actions,
+    packed: undefined,
     lines: 1,
     actionCount: actions === undefined ? 0 : 1,
     inView: placed ? side === 'in' || known.some((kid) => kid.inView) : true,
@@ -146,10 +162,10 @@ function build(node: UiNode, ctx: Context, rowOfList = false, parent?: string): 
     placed,
     parent,
   }
-  // A row of a few leaves prints as one line (emitItem packs it).
-  const packed = packs(item, item.children)
+  // A row of a few leaves prints as one line.
+  item.packed = packedLine(item)
   for (const kid of item.children) {
-    if (!packed) item.lines += kid.lines
+    if (item.packed === undefined) item.lines += kid.lines
     item.actionCount += kid.actionCount
   }
   return [item]
@@ -205,8 +221,8 @@ function stateWords(node: UiNode, actions: NodeActions | undefined): string[] {
   return words
 }
 
-/** Adjacent texts read as one: "Hello" "world" → "Hello world"; a label's text beside the field it names is dropped. */
-function mergedTexts(items: Item[]): Item[] {
+/** Adjacent texts read as one: "Hello" "world" → "Hello world"; a label's text beside the field it names is dropped. In place. */
+function mergeTexts(items: Item[]): Item[] {
   const out: Item[] = []
   for (let i = 0; i < items.length; i++) {
     const item = items[i] as Item
@@ -220,7 +236,8 @@ function mergedTexts(items: Item[]): Item[] {
       out[out.length - 1] = { ...last, node: { ...last.node, text: `${last.node.text ?? ''} ${item.node.text ?? ''}` } }
     } else out.push(item)
   }
-  return out
+  items.splice(0, items.length, ...out)
+  return items
 }
 
 function emit(line: string, depth: number, ctx: Context): boolean {
@@ -230,31 +247,96 @@ function emit(line: string, depth: number, ctx: Context): boolean {
   return true
 }
 
-function foldNote(items: Item[], parentRef: string | undefined, offset: number, where: string): string {
+/** A line that says where the rest is: printed past the budget, which counts the page's own lines. */
+function note(line: string, depth: number, ctx: Context): void {
+  ctx.out.push('  '.repeat(depth) + line)
+}
+
+function foldNote(items: readonly Item[], parentRef: string | undefined, offset: number, where: string, label?: string): string {
   const lines = items.reduce((n, item) => n + item.lines, 0)
   const actions = items.reduce((n, item) => n + item.actionCount, 0)
+  const from = label === undefined ? '' : `, from ${quote(label.length > LABEL_CHARS ? `${label.slice(0, LABEL_CHARS - 1)}…` : label)}`
   const into = parentRef === undefined ? '' : `: expand "@${parentRef}"${offset > 0 ? ` offset ${offset}` : ''}`
-  return `… ${lines} line${lines === 1 ? '' : 's'}${actions > 0 ? `, ${actions} action${actions === 1 ? '' : 's'}` : ''} ${where}${into}`
+  return `… ${lines} line${lines === 1 ? '' : 's'}${actions > 0 ? `, ${actions} action${actions === 1 ? '' : 's'}` : ''} ${where}${from}${into}`
+}
+
+/** Where a fold says it starts: its first heading, else the first words in it. */
+function labelOf(items: readonly Item[]): string | undefined {
+  let first: string | undefined
+  const visit = (list: readonly Item[]): string | undefined => {
+    for (const item of list) {
+      if (item.node.role === 'heading' && item.node.name !== undefined) return item.node.name
+      first ??= item.node.kind === 'text' ? item.node.text : item.node.name
+      const found = visit(item.children)
+      if (found !== undefined) return found
+    }
+    return undefined
+  }
+  return (visit(items) ?? first)?.replace(/\s+/g, ' ').trim() || undefined
+}
+
+/**
+ * The end of the page of `list` an expansion from `start` prints in `room` lines: the first
+ * item always (it prints in part when it is bigger), then every next one that fits whole.
+ */
+function pageEnd(list: readonly Item[], start: number, end: number, room: number): number {
+  let used = 0
+  let k = start
+  while (k < end && (k === start || used + (list[k] as Item).lines <= room)) used += (list[k++] as Item).lines
+  return k
+}
+
+/** The lines an expansion of an element has for its children (its own line takes one). */
+const EXPANSION_ROOM = EXPAND_LINES - 1
+
+/**
+ * Folds the siblings `list[start..end)`, all outside the viewport, into lines that each say
+ * how to expand a part of them, every part small enough for one expansion to show whole: an
+ * element too big for one keeps its line and has its children folded under it the same way.
+ * Past MAX_FOLD_NOTES the rest is one fold, paged through by offset.
+ */
+function foldRun(list: readonly Item[], start: number, end: number, depth: number, ctx: Context, parentRef: string | undefined, where: string): boolean {
+  let k = start
+  while (k < end) {
+    const item = list[k] as Item
+    if (ctx.folds <= 0 || parentRef === undefined) return emit(foldNote(list.slice(k, end), parentRef, k, where), depth, ctx)
+    if (item.lines > EXPANSION_ROOM && item.ref !== undefined && item.children.length > 0) {
+      if (!emit(inline(item), depth, ctx) || !foldRun(item.children, 0, item.children.length, depth + 1, ctx, item.ref, where)) return false
+      k++
+      continue
+    }
+    const next = pageEnd(list, k, end, EXPANSION_ROOM)
+    ctx.folds--
+    if (!emit(foldNote(list.slice(k, next), parentRef, k, where, labelOf(list.slice(k, next))), depth, ctx)) return false
+    k = next
+  }
+  return true
+}
+
+/** The offsets at which expansions page through `list[start..end)`, one expansion each (at most MAX_PAGE_OFFSETS). */
+function pageOffsets(list: readonly Item[], start: number, end: number): string {
+  const offsets: number[] = []
+  for (let k = start; k < end && offsets.length < MAX_PAGE_OFFSETS; k = pageEnd(list, k, end, EXPANSION_ROOM)) offsets.push(k)
+  return offsets.join(', ')
 }
 
 /**
  * Prints items under one parent. In the viewport view, runs of siblings wholly outside the
- * viewport fold into one line that says how to expand them; everywhere, a run of one repeated
- * role shows a few samples and a count with the offset to page on from.
+ * viewport fold into lines that say how to expand them (foldRun), and a run of one repeated
+ * role shows a few samples and a count with the offsets to page through the rest. In an
+ * expansion, items print whole while they fit in its lines; the rest is one line with the
+ * offset to page on from.
  */
-function emitChildren(items: Item[], depth: number, ctx: Context, parentRef: string | undefined, viewportFirst: boolean, start = 0): void {
-  const list = mergedTexts(items)
-  const limit = viewportFirst ? Number.POSITIVE_INFINITY : start + EXPAND_CHILDREN
+function emitChildren(list: readonly Item[], depth: number, ctx: Context, parentRef: string | undefined, viewportFirst: boolean, start = 0): void {
   let i = start
   while (i < list.length) {
     const item = list[i] as Item
     if (viewportFirst && !item.inView) {
       let j = i
       while (j < list.length && !(list[j] as Item).inView) j++
-      const run = list.slice(i, j)
-      const where = run[0]?.side === 'above' ? 'above the view' : 'below the view'
-      if (run.length === 1 && run[0]!.lines <= 2) emitItem(run[0]!, depth, ctx, viewportFirst)
-      else if (!emit(foldNote(run, parentRef, i, where), depth, ctx)) return
+      const where = item.side === 'above' ? 'above the view' : 'below the view'
+      if (j - i === 1 && item.lines <= 2) emitItem(item, depth, ctx, viewportFirst)
+      else if (!foldRun(list, i, j, depth, ctx, parentRef, where)) return
       i = j
       continue
     }
@@ -265,16 +347,16 @@ function emitChildren(items: Item[], depth: number, ctx: Context, parentRef: str
     if (viewportFirst && role !== undefined && runEnd - i >= (CHOICES.has(role) ? CHOICE_REPEAT_MIN : REPEAT_MIN)) {
       for (let k = i; k < i + SAMPLES; k++) if (!emitItem(list[k] as Item, depth, ctx, viewportFirst)) return
       const rest = runEnd - i - SAMPLES
-      emit(`… ${rest} more ${role}${rest === 1 ? '' : 's'}${parentRef === undefined ? '' : `: expand "@${parentRef}" offset ${i + SAMPLES}`}`, depth, ctx)
+      emit(`… ${rest} more ${role}${rest === 1 ? '' : 's'}${parentRef === undefined ? '' : `: expand "@${parentRef}" offset ${pageOffsets(list, i + SAMPLES, runEnd)}`}`, depth, ctx)
       i = runEnd
       continue
     }
-    if (i >= limit) {
-      emit(foldNote(list.slice(i), parentRef, i, 'more'), depth, ctx)
+    if (!viewportFirst && i > start && item.lines > ctx.budget) {
+      note(foldNote(list.slice(i), parentRef, i, 'more'), depth, ctx)
       return
     }
     if (!emitItem(item, depth, ctx, viewportFirst)) {
-      emit(foldNote(list.slice(i), parentRef, i, 'more (outline cut)'), depth, ctx)
+      note(foldNote(list.slice(i), parentRef, i, 'more (outline cut)'), depth, ctx)
       ctx.budget = 0
       return
     }
@@ -292,15 +374,17 @@ function packs(item: Item, children: readonly Item[]): boolean {
   return children.every((child) => child.children.length === 0) && children.filter((child) => child.actions !== undefined).length <= 3
 }
 
+/** The element and its children as one line (`role "name" @ref: child child …`), when they pack and the line stays short or is all text. */
+function packedLine(item: Item): string | undefined {
+  if (!packs(item, item.children)) return undefined
+  const line = `${inline(item)}: ${item.children.map(inline).join(' ')}`
+  return line.length <= PACK_CHARS + 40 || item.children.every((child) => child.node.kind === 'text') ? line : undefined
+}
+
 function emitItem(item: Item, depth: number, ctx: Context, viewportFirst: boolean): boolean {
-  const children = mergedTexts(item.children)
-  const packable = packs(item, children)
-  if (packable) {
-    const packed = `${inline(item)}: ${children.map(inline).join(' ')}`
-    if (packed.length <= PACK_CHARS + 40 || children.every((child) => child.node.kind === 'text')) return emit(packed, depth, ctx)
-  }
+  if (item.packed !== undefined) return emit(item.packed, depth, ctx)
   if (!emit(inline(item), depth, ctx)) return false
-  emitChildren(children, depth + 1, ctx, item.ref, viewportFirst)
+  emitChildren(item.children, depth + 1, ctx, item.ref, viewportFirst)
   return true
 }
 
@@ -313,7 +397,8 @@ function emitItem(item: Item, depth: number, ctx: Context, viewportFirst: boolea
  */
 export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): string {
   const refs = RefTable.forFrame(frame)
-  const ctx: Context = { frame, refs, actions: actionsByNode(frame), viewport: frame.layout[frame.tree.id], out: [], budget: MAX_LINES }
+  const ctx: Context = { frame, refs, actions: actionsByNode(frame), viewport: frame.layout[frame.tree.id], out: [], budget: options.expand === undefined ? MAX_LINES : EXPAND_LINES, folds: MAX_FOLD_NOTES }
+  const top = (): Item[] => mergeTexts((frame.tree.children ?? []).flatMap((child) => build(child, ctx)))
   const nonce = randomBytes(3).toString('hex')
   const title = frame.tree.name === undefined ? '' : ` ${quote(frame.tree.name)}`
   const header = `${frame.surface}${title} ${frame.route} frame ${(frame.partial?.of ?? frame.id).slice(0, 12)}`
@@ -337,20 +422,20 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
         visit(item.children)
       }
     }
-    visit((frame.tree.children ?? []).flatMap((child) => build(child, ctx)))
+    visit(top())
     const total = actionable.length + other.length
     const found = [...actionable, ...other].slice(0, MAX_FOUND)
     ctx.out.push(...found)
     if (total > found.length) ctx.out.push(`… ${total - found.length} more matches`)
     if (total === 0) ctx.out.push(`nothing on the page says ${quote(options.find)}`)
-  } else if (options.expand === undefined) emitChildren((frame.tree.children ?? []).flatMap((child) => build(child, ctx)), 0, ctx, refs.refOf(frame.tree.id), true)
+  } else if (options.expand === undefined) emitChildren(top(), 0, ctx, refs.refOf(frame.tree.id), true)
   else {
     // The element itself when it is a line of its own; else (pure structure) just what it holds.
     const built = scope === frame.tree ? [] : build(scope, ctx)
     const root = built.length === 1 && built[0]?.node === scope ? built[0] : undefined
-    const children = root !== undefined ? root.children : scope === frame.tree ? (frame.tree.children ?? []).flatMap((child) => build(child, ctx)) : built
+    const children = root !== undefined ? root.children : scope === frame.tree ? top() : mergeTexts(built)
     if (root !== undefined) emit(inline(root), 0, ctx)
-    emitChildren(mergedTexts(children), root === undefined ? 0 : 1, ctx, refs.refOf(scope.id), false, options.offset ?? 0)
+    emitChildren(children, root === undefined ? 0 : 1, ctx, refs.refOf(scope.id), false, options.offset ?? 0)
   }
   const state = frame.state as {
     pageTools?: Array<{ id: string; description: string; input: string[]; consequential?: boolean }>
