@@ -58,6 +58,22 @@ function start(command: readonly string[]): Promise<{ endpoint: string; child: C
   })
 }
 
+/** How long an app has to end after SIGTERM before it is killed. */
+const END_TIMEOUT_MS = 5_000
+
+/**
+ * Ends an app the tile started and waits until it has: its profile folder is free to remove
+ * or reuse when this returns. One that ignores SIGTERM gets SIGKILL.
+ */
+export async function endApp(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise<void>((done) => child.once('exit', () => done()))
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), END_TIMEOUT_MS)
+  await exited
+  clearTimeout(timer)
+}
+
 /** The same code path as a browser tile's own Chromium: Playwright over CDP, to the app's windows. */
 export async function attachApp(target: AppTarget): Promise<AttachedApp> {
   if (target.command !== undefined) {
@@ -65,7 +81,7 @@ export async function attachApp(target: AppTarget): Promise<AttachedApp> {
     try {
       return { browser: await chromium.connectOverCDP(loopbackOnly(endpoint)), child }
     } catch (error) {
-      child.kill('SIGTERM')
+      await endApp(child)
       throw error
     }
   }

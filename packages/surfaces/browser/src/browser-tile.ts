@@ -25,7 +25,7 @@ import { PageSessions, capturePage } from './page-capture.js'
 import { type ElementPlace, buildPageTree } from './page-tree.js'
 import { type SiteRule, originAllowed, siteRiskOf } from './site-rules.js'
 import { CHANGE_WATCH_SCRIPT } from './change-watch.js'
-import { type AppTarget, type AttachedApp, attachApp } from './app-attach.js'
+import { type AppTarget, type AttachedApp, attachApp, endApp } from './app-attach.js'
 import { type PageTool, callPageTool, discoverPageTools, pageToolContract } from './webmcp-bridge.js'
 
 export interface BrowserTileOptions {
@@ -285,7 +285,7 @@ export class BrowserTile implements Surface {
     if (this.#attached !== undefined) {
       // Disconnects; an app this tile started ends with it, one it attached to runs on.
       await this.#attached.browser.close().catch(() => undefined)
-      if (this.#attached.child !== undefined && this.#attached.child.exitCode === null) this.#attached.child.kill('SIGTERM')
+      if (this.#attached.child !== undefined) await endApp(this.#attached.child)
       return
     }
     await context.close().catch(() => undefined)
