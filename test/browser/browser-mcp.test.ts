@@ -168,6 +168,18 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect((await call(client, 'action_request', { surface: tile, action: 'webmcp.count_todos', input: {} })).result).toMatchObject({ status: 'completed', output: { result: 0 } })
   })
 
+  it.each(['webmcp-polyfill', 'global'])('runs the tools a page registers through @mcp-b/%s, in code and as a declared form', async (via) => {
+    const text = (await call(client, 'browser_navigate', { url: `${site.origin}/webmcp-polyfill?via=${via}` })).text
+    expect(text).toContain(`"WebMCP by ${via}"`)
+    expect(text).toContain('page tool webmcp.get_stock {sku}: "How many of a product are in stock"')
+    expect(text).toContain('page tool webmcp.search_catalog {query}: "Search the product catalog"')
+    const tile = /(browser-\d+) "/.exec(text)?.[1] ?? ''
+    const stock = await call(client, 'action_request', { surface: tile, action: 'webmcp.get_stock', input: { sku: 'ab-12' } })
+    expect(stock.result).toMatchObject({ status: 'completed' })
+    expect(JSON.stringify(stock.result?.output)).toContain('inStock')
+    expect((await call(client, 'action_request', { surface: tile, action: 'webmcp.get_stock', input: {} })).result?.status).toBe('invalid_input')
+  })
+
   it('reads an app\'s own annotations (@tessera/sdk): its action names, a raised risk, a secret; never a lowered risk', async () => {
     const text = (await call(client, 'browser_navigate', { url: `${site.origin}/annotated` })).text
     expect(text).toMatch(/button "Tidy up" \[archive-report\] @n[0-9a-z.]+ !destructive/)
