@@ -85,7 +85,8 @@ describe('a page as the agent reads it', () => {
       expect(expansion.split('\n').length).toBeLessThan(260)
       for (const match of expansion.matchAll(/@(n[0-9a-z]+)/g)) shown.add(match[1] as string)
     }
-    for (let i = 0; i < 2000; i++) expect(shown.has(refs.refOf(`del${i}`))).toBe(true)
+    const unseen = Array.from({ length: 2000 }, (_, i) => `del${i}`).filter((id) => !shown.has(refs.refOf(id) ?? ''))
+    expect(unseen).toEqual([])
   })
 
   it('samples a long list in the view and names an offset for every page of the rest', () => {
