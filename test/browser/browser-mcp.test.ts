@@ -191,6 +191,21 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(held.result?.status).toBe('awaiting_approval')
   })
 
+  it('reads what a React app declares with useAgentAction, and acts on it once a person approves', async () => {
+    const text = (await call(client, 'browser_navigate', { url: `${site.origin}/react` })).text
+    expect(text).toMatch(/"Ada: 120 € — pending" button "Go" \[approve-payout\] @n[0-9a-z.]+ !destructive/)
+    expect(text).toContain('textbox "Bank token": [REDACTED]')
+    expect(text).not.toContain('tok-7731')
+    const go = /Ada.*button "Go" \[approve-payout\] @(n[0-9a-z.]+)/.exec(text)?.[1]
+    const held = await call(client, 'browser_click', { element: 'Go', target: go })
+    expect(held.result?.status).toBe('awaiting_approval')
+    const approved = await api<{ result: ActionResult }>(t.hub, `/api/approvals/${held.result?.approvalId}/approve`, { token: t.adminToken, body: {} })
+    expect(approved.json.result?.status).toBe('completed')
+    const after = (await call(client, 'browser_snapshot', {})).text
+    expect(after).toContain('"Ada: 120 € — approved"')
+    expect(after).toContain('"Grace: 80 € — pending"')
+  })
+
   it('makes a tab the page opens a tile of its own, focused', async () => {
     const opener = (await call(client, 'browser_navigate', { url: `${site.origin}/popup` })).text
     const openerTile = /(browser-\d+) "Opener"/.exec(opener)?.[1]
