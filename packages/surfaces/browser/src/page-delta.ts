@@ -12,6 +12,20 @@ function contentLines(outline: string): { header: string; body: string[]; tail: 
 }
 
 /**
+ * The header of a delta: the whole header when the page's title or URL changed, else only the
+ * tile and its new frame id (the id `action_request` checks against) — the agent has the rest.
+ */
+function deltaHeader(was: string, now: string): string {
+  const place = (header: string): string => {
+    const at = header.lastIndexOf(' frame ')
+    return at < 0 ? header : header.slice(0, at)
+  }
+  if (place(was) !== place(now)) return now
+  const at = now.lastIndexOf(' frame ')
+  return `${now.slice(0, now.indexOf(' '))}${now.slice(at)}`
+}
+
+/**
  * What an action changed on the page, as the lines of the outline that came (`+`) and went
  * (`-`), fenced like the outline because they are the page's text; the whole new outline
  * when most of it changed (a navigation), and one line when nothing did.
@@ -34,9 +48,10 @@ export function pageDelta(before: string, after: string): string {
     }
   }
   const tail = now.tail.filter((line) => !was.tail.includes(line))
-  if (changedCount === 0) return [now.header, 'page unchanged', ...tail].join('\n')
+  const header = deltaHeader(was.header, now.header)
+  if (changedCount === 0) return [header, 'page unchanged', ...tail].join('\n')
   if (changedCount > Math.max(was.body.length, now.body.length) * WHOLE_PAGE_SHARE * 2) return after
   const fence = after.split('\n').find((line) => line.startsWith('--- page ')) ?? '--- page ---'
   const end = after.split('\n').find((line) => line.startsWith('--- end ')) ?? '--- end ---'
-  return [now.header, fence.replace('--- page ', '--- changes '), ...changed, end, ...tail].join('\n')
+  return [header, fence.replace('--- page ', '--- changes '), ...changed, end, ...tail].join('\n')
 }

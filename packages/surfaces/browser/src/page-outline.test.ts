@@ -118,6 +118,10 @@ describe('a page as the agent reads it', () => {
     const before = outlinePage(page())
     const after = outlinePage(page(40, 'ada'))
     const delta = pageDelta(before, after)
+    // Same title and URL: the header is the tile and its new frame id, nothing the agent has already.
+    expect(delta.split('\n')[0]).toMatch(/^browser-1 frame [0-9a-f]{12}$/)
+    const moved = pageDelta(before, outlinePage({ ...page(40, 'ada'), route: 'http://127.0.0.1:9/shop#/active' }))
+    expect(moved.split('\n')[0]).toMatch(/^browser-1 "Shop" http:\/\/127\.0\.0\.1:9\/shop#\/active frame [0-9a-f]{12}$/)
     expect(delta).toMatch(/--- changes [0-9a-f]{6} \(untrusted/)
     expect(delta).toMatch(/^- textbox "User" @n/m)
     expect(delta).toMatch(/^\+ textbox "User": "ada" @n/m)
