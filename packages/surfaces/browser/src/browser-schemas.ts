@@ -27,9 +27,19 @@ export const ScrollInput = z.strictObject({
   to: z.enum(['top', 'bottom']).optional(),
 })
 export const NavigateInput = z.strictObject({ url: z.string().min(1).max(8192) })
+/** States an element wait can ask for, as the outline prints them. */
+export const WAIT_STATES = ['checked', 'unchecked', 'selected', 'pressed', 'expanded', 'collapsed', 'disabled', 'enabled'] as const
 export const WaitInput = z.strictObject({
   text: z.string().min(1).max(1000).optional(),
   textGone: z.string().min(1).max(1000).optional(),
+  /** An element of this ARIA role (`button`, `dialog`, `checkbox`…) to appear, or with `gone`, to go. */
+  role: z.string().regex(/^[a-z]{2,40}$/, 'expected an ARIA role such as button, dialog or checkbox').optional(),
+  /** With `role`: its accessible name, whole and exact. */
+  name: z.string().min(1).max(1000).optional(),
+  /** With `role`: the state it must be in. */
+  state: z.enum(WAIT_STATES).optional(),
+  /** With `role`: wait for the element to go instead. */
+  gone: z.boolean().optional(),
   /** Seconds, at most 30: only for a page that gives nothing to wait on. */
   time: z.number().min(0).max(30).optional(),
 })

@@ -17,6 +17,7 @@ import {
   maxRisk,
 } from '@tessera/protocol'
 import type { BrowserContext, Dialog, Download, FileChooser, Page, Request } from 'playwright-core'
+import { ARIA_ROLES, type WaitRequest, elementByRole } from './page-waits.js'
 import { BROWSER_ACTIONS, ELEMENT_ACTIONS } from './browser-actions.js'
 import type { BrowserHost } from './browser-host.js'
 import { FOCUS_AND_SELECT, IS_CHECKED, SELECT_OPTIONS, callOn, centerOf, coveredBy } from './element-ops.js'
@@ -414,25 +415,40 @@ export class BrowserTile implements Surface {
     })
   }
 
-  async waitFor(input: { text?: string | undefined; textGone?: string | undefined; time?: number | undefined }, signal: AbortSignal): Promise<PageAnswer & { waitedMs: number }> {
+  async waitFor(input: WaitRequest, signal: AbortSignal): Promise<PageAnswer & { waitedMs: number }> {
     const page = this.#page()
     const started = performance.now()
     const timeout = Math.min(30, input.time ?? 30) * 1000
-    if (input.text === undefined && input.textGone === undefined) {
-      if (input.time === undefined) throw new TesseraError('invalid_input', 'expected text, textGone or time to wait for, found none', { expected: ['text', 'textGone', 'time'], found: null })
+    if (input.role === undefined && (input.name !== undefined || input.state !== undefined || input.gone !== undefined)) {
+      throw new TesseraError('invalid_input', 'name, state and gone describe an element: give its role too', { expected: 'role with name, state or gone', found: { name: input.name ?? null, state: input.state ?? null, gone: input.gone ?? null } })
+    }
+    if (input.role !== undefined && !ARIA_ROLES.has(input.role)) throw new TesseraError('invalid_input', `expected an ARIA role (button, dialog, checkbox, …), found "${input.role}"`, { expected: [...ARIA_ROLES], found: input.role })
+    if (input.text === undefined && input.textGone === undefined && input.role === undefined) {
+      if (input.time === undefined) throw new TesseraError('invalid_input', 'expected text, textGone, role or time to wait for, found none', { expected: ['text', 'textGone', 'role', 'time'], found: null })
       await new Promise<void>((done) => {
         const timer = setTimeout(done, timeout)
         signal.addEventListener('abort', () => (clearTimeout(timer), done()), { once: true })
       })
     } else {
       const waits: Array<Promise<void>> = []
+      const what: string[] = []
       try {
-        if (input.text !== undefined) waits.push(page.getByText(input.text).first().waitFor({ state: 'visible', timeout }))
-        if (input.textGone !== undefined) waits.push(page.getByText(input.textGone).first().waitFor({ state: 'hidden', timeout }))
+        if (input.text !== undefined) {
+          waits.push(page.getByText(input.text).first().waitFor({ state: 'visible', timeout }))
+          what.push(`"${input.text}" to appear`)
+        }
+        if (input.textGone !== undefined) {
+          waits.push(page.getByText(input.textGone).first().waitFor({ state: 'hidden', timeout }))
+          what.push(`"${input.textGone}" to go`)
+        }
+        if (input.role !== undefined) {
+          waits.push(elementByRole(page, input).first().waitFor({ state: input.gone === true ? 'hidden' : 'visible', timeout }))
+          what.push(`${[input.role, input.name === undefined ? '' : JSON.stringify(input.name), input.state === undefined ? '' : `(${input.state})`].filter(Boolean).join(' ')} to ${input.gone === true ? 'go' : 'appear'}`)
+        }
         await Promise.all(waits)
       } catch (error) {
-        const what = input.text !== undefined ? `"${input.text}" to appear` : `"${input.textGone}" to go`
-        throw new TesseraError('timed_out', `waited ${Math.round(timeout / 1000)} s for ${what}; it did not`, { expected: input as JsonObject, found: (error as Error).message.split('\n')[0] ?? null })
+        const message = (error as Error).message.split('\n')[0] ?? ''
+        throw new TesseraError('timed_out', `waited ${Math.round(timeout / 1000)} s for ${what.join(' and ')}; it did not happen`, { expected: input as JsonObject, found: message })
       }
     }
     return { ...this.#where(page), waitedMs: Math.round(performance.now() - started) }
@@ -725,3 +741,4 @@ function focusedNode(node: UiNode): string | undefined {
   }
   return undefined
 }
+

@@ -2,6 +2,7 @@ import type { FacadeTool, ToolAnswer, ToolContext } from '@tessera/kit'
 import { type JsonObject, type JsonValue, TesseraError } from '@tessera/protocol'
 import { outlinePage } from './page-outline.js'
 import { pageDelta } from './page-delta.js'
+import { WAIT_STATES } from './browser-schemas.js'
 
 /**
  * The browser's MCP tools: the names and arguments of Playwright MCP's core tools (an element
@@ -176,9 +177,9 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
     const to = await elementOf(ctx, surface, args, 'endTarget', 'endRef')
     return run(ctx, surface, [{ action: 'drag', input: { to }, target: from }], modeOf(args, 'delta'))
   }),
-  facade('browser_wait_for', 'Wait for text to appear or go (or, only if nothing else works, a number of seconds ≤ 30).', schema({ text: { type: 'string' }, textGone: { type: 'string' }, time: { type: 'number' } }), 'read', (args, ctx, surface) => {
+  facade('browser_wait_for', 'Wait for text, or an element by role (name, state), to appear or go; seconds (≤ 30) only if nothing else works.', schema({ text: { type: 'string' }, textGone: { type: 'string' }, role: { type: 'string' }, name: { type: 'string' }, state: { type: 'string', enum: [...WAIT_STATES] }, gone: { type: 'boolean' }, time: { type: 'number' } }), 'read', (args, ctx, surface) => {
     const input: JsonObject = {}
-    for (const key of ['text', 'textGone', 'time'] as const) if (args[key] !== undefined) input[key] = args[key] as JsonValue
+    for (const key of ['text', 'textGone', 'role', 'name', 'state', 'gone', 'time'] as const) if (args[key] !== undefined) input[key] = args[key] as JsonValue
     return run(ctx, surface, [{ action: 'wait_for', input }], modeOf(args, 'delta'))
   }),
   facade('browser_take_screenshot', 'A PNG of the visible page.', { type: 'object', properties: { tile }, additionalProperties: false }, 'read', async (_args, ctx, surface) => {
