@@ -291,8 +291,8 @@ export function reachability(targets, views) {
       if (hit?.view > 0) viewsNeeded.add(hit.view)
     } else misses.push(target)
   }
-  // The same element under the same role, its name in another letter case: Playwright MCP reads the
-  // rendered text (CSS text-transform applied), the accessibility tree the DOM's. Reached, and counted apart.
+  // The same element under the same role, its name in another letter case: Chromium's accessibility
+  // tree applies CSS text-transform to the name, Playwright MCP reads the DOM text. Reached, and counted apart.
   let caseOnly = 0
   for (const miss of [...misses]) {
     for (const [key, list] of seen) {

@@ -1,8 +1,9 @@
 // `npm run bench`: runs every benchmark once, prints a table, writes bench/RESULTS.md.
+// `npm run bench -- browser files`: runs those, and replaces only their sections of RESULTS.md.
 // Never part of `npm test`: numbers depend on the machine; tests check behaviour.
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -61,6 +62,31 @@ for (const [key, run] of benches) {
   for (const [label, value] of result.rows) process.stderr.write(`    ${label}: ${value}\n`)
 }
 
+/** One benchmark's section of RESULTS.md; `alone` says it was run by itself, on this day, on this machine. */
+function section(result, alone) {
+  const out = [`## ${result.name}`, '']
+  if (alone) out.push(`Run alone on ${new Date().toISOString().slice(0, 10)} (machine reference: ${reference}).`, '')
+  out.push(`Budget: ${result.budget} — **${result.ok ? 'met' : 'not met'}**`, '', '| measure | value |', '|---|---|')
+  for (const [label, value] of result.rows) out.push(`| ${label} | ${value} |`)
+  out.push('')
+  return out
+}
+
+const RESULTS = join(dirname(fileURLToPath(import.meta.url)), 'RESULTS.md')
+
+/** RESULTS.md with the sections of `fresh` put in place of their old ones (or added at the end). */
+function replaceSections(text, fresh) {
+  const lines = text.replace(/\n$/, '').split('\n')
+  for (const result of fresh) {
+    const start = lines.indexOf(`## ${result.name}`)
+    const next = start < 0 ? -1 : lines.findIndex((line, i) => i > start && line.startsWith('## '))
+    const end = next < 0 ? lines.length : next
+    if (start < 0) lines.push('', ...section(result, true))
+    else lines.splice(start, end - start, ...section(result, true))
+  }
+  return `${lines.join('\n').replace(/\n+$/, '')}\n`
+}
+
 const lines = [
   '# Benchmark results',
   '',
@@ -69,10 +95,7 @@ const lines = [
   `Machine reference for this run: ${reference}.`,
   '',
 ]
-for (const result of results) {
-  lines.push(`## ${result.name}`, '', `Budget: ${result.budget} — **${result.ok ? 'met' : 'not met'}**`, '', '| measure | value |', '|---|---|')
-  for (const [label, value] of result.rows) lines.push(`| ${label} | ${value} |`)
-  lines.push('')
-}
-if (only.length === 0) writeFileSync(join(dirname(fileURLToPath(import.meta.url)), 'RESULTS.md'), `${lines.join('\n')}\n`)
+for (const result of results) lines.push(...section(result, false))
+if (only.length === 0) writeFileSync(RESULTS, `${lines.join('\n')}\n`)
+else if (existsSync(RESULTS)) writeFileSync(RESULTS, replaceSections(readFileSync(RESULTS, 'utf8'), results))
 process.exitCode = results.every((r) => r.ok) ? 0 : 1
