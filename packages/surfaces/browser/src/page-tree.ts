@@ -1,7 +1,6 @@
 import { type Layout, type NodeStates, Risk, type TargetSpec, type UiNode, maxRisk } from '@tessera/protocol'
+import { type NodeLedger, consequentialWord } from '@tessera/kit'
 import type { AxNode, CapturedDocument, DomFacts, PageCapture } from './page-capture.js'
-import type { NodeLedger } from './node-ledger.js'
-import { consequentialWord } from './risk-words.js'
 
 /** What the tile remembers of an element of the last capture: where it lives, for acting on it. */
 export interface ElementPlace {

@@ -7,11 +7,11 @@ describe('the node ledger', () => {
     const ledger = new NodeLedger()
     const a = ledger.idOf('frame/loader-1', 5)
     expect(ledger.idOf('frame/loader-1', 5)).toBe(a)
-    expect(ledger.locate(a)).toEqual({ documentKey: 'frame/loader-1', backendNodeId: 5 })
+    expect(ledger.locate(a)).toEqual({ scope: 'frame/loader-1', key: 5 })
     // A cross-site navigation starts backend ids at 1 again: a new document, new ids.
     const b = ledger.idOf('frame/loader-2', 5)
     expect(b).not.toBe(a)
-    ledger.keepDocuments(new Set(['frame/loader-2']))
+    ledger.keepScopes(new Set(['frame/loader-2']))
     expect(ledger.locate(a)).toBeUndefined()
     const refs = new Set<string>()
     const ids = new Set<string>()
@@ -24,5 +24,13 @@ describe('the node ledger', () => {
       refs.add(ref)
     }
     expect(refs.has(refFor(a))).toBe(false)
+  })
+
+  it('forgets one element that went, and gives its key a new id when it comes back', () => {
+    const ledger = new NodeLedger()
+    const dialog = ledger.idOf(':1.42', '/org/a11y/atspi/accessible/7')
+    ledger.forget(':1.42', '/org/a11y/atspi/accessible/7')
+    expect(ledger.locate(dialog)).toBeUndefined()
+    expect(ledger.idOf(':1.42', '/org/a11y/atspi/accessible/7')).not.toBe(dialog)
   })
 })

@@ -1,0 +1,68 @@
+import { refFor } from '@tessera/protocol'
+
+/**
+ * The node ids of one tile. An element's id is bound to its identity — the scope it lives in
+ * (a browser document: frame and loader; a desktop app: its bus name) and its key there (a
+ * backend node id, an accessible's object path) — and never to a position, so it keeps its id
+ * while it lives however the UI reorders. Ids come from a counter and are never given to
+ * anything else; an id whose ref would equal the ref of any id issued before is skipped, so a
+ * ref an agent kept can only ever name its own element: once the element is gone the ref
+ * resolves to nothing and the request fails as stale instead of acting on whatever took its
+ * place (browser backend ids restart at 1 after a cross-site navigation; an app reuses paths).
+ */
+export class NodeLedger {
+  /** Scope → key → node id. */
+  readonly #byScope = new Map<string, Map<string | number, string>>()
+  /** Every ref any id of this tile ever had: never handed out twice. */
+  readonly #issuedRefs = new Set<string>()
+  /** Node id → where it points, while its scope is shown. */
+  readonly #places = new Map<string, { scope: string; key: string | number }>()
+  #next = 1
+
+  /** The id of an element, made on first sight. */
+  idOf(scope: string, key: string | number): string {
+    let ids = this.#byScope.get(scope)
+    if (ids === undefined) {
+      ids = new Map()
+      this.#byScope.set(scope, ids)
+    }
+    const known = ids.get(key)
+    if (known !== undefined) return known
+    const id = this.#fresh()
+    ids.set(key, id)
+    this.#places.set(id, { scope, key })
+    return id
+  }
+
+  /** Where an id points: its scope and key, or undefined once forgotten. */
+  locate(nodeId: string): { scope: string; key: string | number } | undefined {
+    return this.#places.get(nodeId)
+  }
+
+  /** Forgets the elements of scopes no longer shown (a page navigated away, an app quit): their ids and refs stay retired. */
+  keepScopes(live: ReadonlySet<string>): void {
+    for (const [scope, ids] of [...this.#byScope]) {
+      if (live.has(scope)) continue
+      for (const id of ids.values()) this.#places.delete(id)
+      this.#byScope.delete(scope)
+    }
+  }
+
+  /** Forgets one element that went while its scope lives on (a closed dialog): its id and ref stay retired. */
+  forget(scope: string, key: string | number): void {
+    const id = this.#byScope.get(scope)?.get(key)
+    if (id === undefined) return
+    this.#byScope.get(scope)?.delete(key)
+    this.#places.delete(id)
+  }
+
+  #fresh(): string {
+    for (;;) {
+      const id = `e${(this.#next++).toString(36)}`
+      const ref = refFor(id)
+      if (this.#issuedRefs.has(ref)) continue
+      this.#issuedRefs.add(ref)
+      return id
+    }
+  }
+}
