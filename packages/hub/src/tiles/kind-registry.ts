@@ -4,11 +4,12 @@ import type { SurfaceKindModule } from '@tessera/kit'
 import { TesseraError } from '@tessera/protocol'
 import { appKind } from '@tessera/surface-app'
 import { browserKind } from '@tessera/surface-browser'
+import { desktopKind } from '@tessera/surface-desktop'
 import { filesKind } from '@tessera/surface-files'
 import { terminalKind } from '@tessera/surface-terminal'
 
 /** The kinds every hub knows; configuration adds more (`kindModules`) without a hub edit. */
-export const BUILT_IN_KINDS: readonly SurfaceKindModule<never>[] = [appKind, filesKind, terminalKind, browserKind] as unknown as SurfaceKindModule<never>[]
+export const BUILT_IN_KINDS: readonly SurfaceKindModule<never>[] = [appKind, filesKind, terminalKind, browserKind, desktopKind] as unknown as SurfaceKindModule<never>[]
 
 function isKindModule(value: unknown): value is SurfaceKindModule {
   if (value === null || typeof value !== 'object') return false

@@ -4,7 +4,7 @@ import { parse as parseShell } from 'shell-quote'
 import { fileURLToPath } from 'node:url'
 import { localTokenPath } from '../../auth/token-store.js'
 import { formatLoginLink } from '../../auth/login-link.js'
-import { configuredTiles, loadHubConfig, storeSpec } from '../../config/hub-config.js'
+import { configuredTiles, desktopDemoMissing, loadHubConfig, storeSpec } from '../../config/hub-config.js'
 import { HUB_FILE, runningHub } from '../../startup/hub-file.js'
 import { startHub } from '../../startup/start-hub.js'
 import { TesseraError } from '@tessera/protocol'
@@ -99,6 +99,7 @@ export function registerUpCommand(program: Command): void {
         `${label('Console')}${login}   (one-time login link, valid 10 minutes)`,
         `${label('MCP')}${hub.mcpUrl}`,
         ...tileStatusLines(hub.ctx.surfaces.list(), { configFile: configFileIn(options.config), demo: config.demo }).map((line, i) => `${i === 0 ? label('Tiles') : ' '.repeat(LABEL_WIDTH)}${line}`),
+        ...desktopHint(config),
         `${label('Trace')}${hub.ctx.store.kind} — ${storeSpec(config).replace(/\/\/([^:/@]+):[^@/]*@/, '//$1:***@')}`,
         '',
         hub.initialTokens
@@ -126,4 +127,11 @@ export function registerUpCommand(program: Command): void {
         process.on('SIGTERM', stop)
       })
     })
+}
+
+/** With the demo on a machine that lacks the desktop packages: what to install for the demo's desktop tile. */
+function desktopHint(config: { demo: boolean; tiles?: unknown }): string[] {
+  if (!config.demo || config.tiles !== undefined) return []
+  const missing = desktopDemoMissing()
+  return missing.length === 0 ? [] : [`${label('Desktop')}apt-get install ${missing.join(' ')} (then start again) adds a desktop tile, GNOME Calculator`]
 }

@@ -1,0 +1,148 @@
+import { type AccessibleRef, type AtspiBus, REGISTRY, refOf } from './atspi-bus.js'
+
+/** AT-SPI's StateType, in order: bit n of the state set is STATE_NAMES[n]. */
+const STATE_NAMES = [
+  'invalid', 'active', 'armed', 'busy', 'checked', 'collapsed', 'defunct', 'editable', 'enabled', 'expandable', 'expanded', 'focusable', 'focused',
+  'has-tooltip', 'horizontal', 'iconified', 'modal', 'multi-line', 'multiselectable', 'opaque', 'pressed', 'resizable', 'selectable', 'selected',
+  'sensitive', 'showing', 'single-line', 'stale', 'transient', 'vertical', 'visible', 'manages-descendants', 'indeterminate', 'required', 'truncated',
+  'animated', 'invalid-entry', 'supports-autocompletion', 'selectable-text', 'is-default', 'visited', 'checkable', 'has-popup', 'read-only',
+] as const
+
+const IFACE = {
+  accessible: 'org.a11y.atspi.Accessible',
+  component: 'org.a11y.atspi.Component',
+  action: 'org.a11y.atspi.Action',
+  text: 'org.a11y.atspi.Text',
+  editableText: 'org.a11y.atspi.EditableText',
+  value: 'org.a11y.atspi.Value',
+} as const
+export { IFACE as ATSPI_INTERFACES }
+
+/** Roles whose words are their text rather than their name (a label, a display, a text field). */
+const TEXT_ROLES = new Set(['label', 'text', 'entry', 'password text', 'paragraph', 'static', 'heading', 'editbar', 'terminal', 'document text', 'spin button', 'caption'])
+
+/** Past these a walk stops: an app that reports a million cells is not walked into. */
+const MAX_NODES = 4_000
+const MAX_DEPTH = 64
+const MAX_TEXT = 2_000
+
+export interface Bounds {
+  x: number
+  y: number
+  width: number
+  height: number
+}
+
+/** One accessible as AT-SPI says it. */
+export interface AccessibleNode {
+  ref: AccessibleRef
+  role: string
+  name: string
+  description: string
+  states: ReadonlySet<string>
+  interfaces: ReadonlySet<string>
+  /** In screen coordinates; undefined when the app gives none or the node is off screen. */
+  extents: Bounds | undefined
+  text: string | undefined
+  value: number | undefined
+  /** Its actions' names, in order (DoAction takes the index). */
+  actions: string[]
+  children: AccessibleNode[]
+  /** Its children were not walked (not showing, or it manages too many descendants to list). */
+  folded: boolean
+}
+
+export interface AccessibleTree {
+  apps: AccessibleNode[]
+  /** How many accessibles the walk read. */
+  count: number
+  /** The walk stopped at MAX_NODES. */
+  truncated: boolean
+}
+
+function statesOf(bits: unknown): Set<string> {
+  const out = new Set<string>()
+  if (!Array.isArray(bits)) return out
+  bits.forEach((word, half) => {
+    const value = Number(word)
+    for (let bit = 0; bit < 32; bit++) if ((value >>> bit) & 1) out.add(STATE_NAMES[half * 32 + bit] ?? `state-${half * 32 + bit}`)
+  })
+  return out
+}
+
+function extentsOf(body: unknown[]): Bounds | undefined {
+  const box = body[0]
+  if (!Array.isArray(box) || box.length < 4) return undefined
+  const [x, y, width, height] = box.map(Number) as [number, number, number, number]
+  // Off-screen widgets report -2147483648; a zero box says nothing.
+  if (x <= -1_000_000 || y <= -1_000_000 || width <= 0 || height <= 0) return undefined
+  return { x, y, width, height }
+}
+
+/** Reads one accessible: the calls that do not depend on each other go out at once. */
+async function readNode(bus: AtspiBus, ref: AccessibleRef): Promise<{ node: AccessibleNode; childRefs: AccessibleRef[] }> {
+  const [roleName, name, description, stateBits, interfaces, children] = await Promise.all([
+    bus.call(ref, IFACE.accessible, 'GetRoleName').then((body) => String(body[0] ?? '')),
+    bus.property(ref, IFACE.accessible, 'Name').then((value) => String(value ?? '')).catch(() => ''),
+    bus.property(ref, IFACE.accessible, 'Description').then((value) => String(value ?? '')).catch(() => ''),
+    bus.call(ref, IFACE.accessible, 'GetState').then((body) => body[0]).catch(() => []),
+    bus.call(ref, IFACE.accessible, 'GetInterfaces').then((body) => new Set((body[0] as string[] | undefined) ?? [])).catch(() => new Set<string>()),
+    bus.call(ref, IFACE.accessible, 'GetChildren').then((body) => ((body[0] as unknown[] | undefined) ?? []).map(refOf).filter((r): r is AccessibleRef => r !== undefined)).catch(() => []),
+  ])
+  const states = statesOf(stateBits)
+  const showing = states.has('showing') || states.has('visible') || roleName === 'application'
+  const [extents, text, value, actions] = await Promise.all([
+    showing && interfaces.has(IFACE.component) ? bus.call(ref, IFACE.component, 'GetExtents', 'u', [0]).then(extentsOf).catch(() => undefined) : undefined,
+    interfaces.has(IFACE.text) && (TEXT_ROLES.has(roleName) || states.has('editable'))
+      ? bus
+          .property(ref, IFACE.text, 'CharacterCount')
+          // GTK 4 answers GetText(0, -1) with "": ask for the characters it has.
+          .then((count) => bus.call(ref, IFACE.text, 'GetText', 'ii', [0, Math.min(Number(count) || 0, MAX_TEXT)]))
+          .then((body) => String(body[0] ?? ''))
+          .catch(() => undefined)
+      : undefined,
+    interfaces.has(IFACE.value) ? bus.property(ref, IFACE.value, 'CurrentValue').then(Number).catch(() => undefined) : undefined,
+    interfaces.has(IFACE.action)
+      ? bus
+          .call(ref, IFACE.action, 'GetActions')
+          .then((body) => ((body[0] as unknown[][] | undefined) ?? []).map((entry) => String(entry[0] ?? '')))
+          .catch(() => [])
+      : [],
+  ])
+  // A sheet of a spreadsheet says it has 2^31 children: it manages them, they are read by position.
+  const folded = states.has('manages-descendants')
+  const node: AccessibleNode = { ref, role: roleName, name, description, states, interfaces, extents, text, value, actions, children: [], folded }
+  return { node, childRefs: folded ? [] : children }
+}
+
+/**
+ * Walks every app on the session's accessibility bus, level by level, each level's calls in
+ * parallel: the depth of the tree, not its size, sets how many round trips it takes. A node
+ * that fails to answer (an app quitting) is left out, never fails the walk.
+ */
+export async function walkAccessibles(bus: AtspiBus): Promise<AccessibleTree> {
+  const [appList] = await bus.call(REGISTRY, IFACE.accessible, 'GetChildren')
+  const appRefs = ((appList as unknown[] | undefined) ?? []).map(refOf).filter((r): r is AccessibleRef => r !== undefined)
+  const apps: AccessibleNode[] = []
+  let count = 0
+  let truncated = false
+  let level: Array<{ ref: AccessibleRef; parent: AccessibleNode | undefined }> = appRefs.map((ref) => ({ ref, parent: undefined }))
+  for (let depth = 0; level.length > 0 && depth < MAX_DEPTH; depth++) {
+    if (count + level.length > MAX_NODES) {
+      level = level.slice(0, Math.max(0, MAX_NODES - count))
+      truncated = true
+    }
+    const read = await Promise.all(level.map(({ ref }) => readNode(bus, ref).catch(() => undefined)))
+    count += level.length
+    const next: typeof level = []
+    read.forEach((result, i) => {
+      if (result === undefined) return
+      const parent = level[i]?.parent
+      if (parent === undefined) apps.push(result.node)
+      else parent.children.push(result.node)
+      for (const ref of result.childRefs) next.push({ ref, parent: result.node })
+    })
+    level = next
+  }
+  return { apps, count, truncated }
+}

@@ -1,0 +1,49 @@
+import { defineKind } from '@tessera/kit'
+import { TesseraError } from '@tessera/protocol'
+import { z } from 'zod'
+import { DESKTOP_ACTIONS } from './desktop-actions.js'
+import { KNOWN_APPS, knownApp } from './desktop-apps.js'
+import { missingSessionPackages } from './desktop-session.js'
+import { DesktopTile } from './desktop-tile.js'
+
+const AppName = z.enum(KNOWN_APPS.map((app) => app.name) as [string, ...string[]])
+
+export const DesktopConfig = z
+  .strictObject({
+    title: z.string().max(200).optional(),
+    /** An app Tessera knows by name (`gnome-calculator`, `mousepad`, `libreoffice-calc`). */
+    app: AppName.optional(),
+    /** Or any program, as its command and arguments: configuration only, an agent can never start a program this way. */
+    command: z.array(z.string().min(1).max(4096)).min(1).max(64).optional(),
+    width: z.number().int().min(320).max(7680).optional(),
+    height: z.number().int().min(240).max(4320).optional(),
+  })
+  .refine((config) => (config.app === undefined) !== (config.command === undefined), 'expected exactly one of app or command')
+export type DesktopConfig = z.infer<typeof DesktopConfig>
+
+/** The desktop kind: a private X display and accessibility bus per tile, an app's widgets as a frame. */
+export const desktopKind = defineKind<DesktopConfig>({
+  kind: 'desktop',
+  title: 'Desktop app',
+  idPrefix: 'desktop',
+  configSchema: DesktopConfig,
+  // An agent names a known app; a command only a person configures.
+  openSchema: z.strictObject({ app: AppName, title: z.string().max(200).optional() }),
+  contracts: DESKTOP_ACTIONS.contracts,
+  async open(config, env) {
+    const missing = missingSessionPackages()
+    if (missing.length > 0) throw new TesseraError('not_found', `desktop tiles need the Debian packages ${missing.join(', ')}: apt-get install ${missing.join(' ')}`, { expected: missing, found: null })
+    const known = config.app === undefined ? undefined : knownApp(config.app)
+    const command = config.command ?? known?.command ?? []
+    const appName = known?.name ?? command[0]?.split('/').pop() ?? 'app'
+    const tile = new DesktopTile({
+      id: env.id,
+      command,
+      appName,
+      title: config.title ?? known?.title ?? appName,
+      ...(config.width === undefined ? {} : { width: config.width }),
+      ...(config.height === undefined ? {} : { height: config.height }),
+    })
+    return tile.open()
+  },
+})

@@ -1,0 +1,243 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { TesseraError } from '@tessera/protocol'
+import dbus from 'dbus-next'
+
+/** What a desktop session runs on: Debian's packages, found where they install. */
+export const SESSION_PROGRAMS = {
+  xvfb: { file: 'Xvfb', pkg: 'xvfb' },
+  dbus: { file: 'dbus-daemon', pkg: 'dbus-daemon' },
+  atspi: { file: '/usr/libexec/at-spi-bus-launcher', pkg: 'at-spi2-core' },
+  xdotool: { file: 'xdotool', pkg: 'xdotool' },
+  import: { file: 'import', pkg: 'imagemagick' },
+} as const
+
+const START_TIMEOUT_MS = 10_000
+const END_TIMEOUT_MS = 3_000
+
+/** A program started in a session, and what it last said (why it did not start). */
+export interface LaunchedApp {
+  child: ChildProcess
+  lastWords(): string
+}
+
+export interface SessionOptions {
+  width?: number
+  height?: number
+  /** Where the session keeps its sockets and the apps their settings; a private folder is made when absent. */
+  dir?: string
+}
+
+/**
+ * One tile's desktop: its own X display (Xvfb), session bus and accessibility bus, so that its
+ * apps see nothing of another tile's and no agent reads another tile's widgets. Every process
+ * it starts is its own child, in a process group of its own, and ends with `close`.
+ */
+export class DesktopSession {
+  readonly #children: ChildProcess[] = []
+  readonly #ownDir: boolean
+  #closed = false
+
+  private constructor(
+    readonly dir: string,
+    readonly display: string,
+    readonly width: number,
+    readonly height: number,
+    readonly sessionBusAddress: string,
+    readonly a11yBusAddress: string,
+    children: ChildProcess[],
+    ownDir: boolean,
+  ) {
+    this.#children.push(...children)
+    this.#ownDir = ownDir
+  }
+
+  /** Starts Xvfb on a display number it picks itself (no collisions), a session bus, the accessibility bus, and turns accessibility on. */
+  static async start(options: SessionOptions = {}): Promise<DesktopSession> {
+    const width = options.width ?? 1280
+    const height = options.height ?? 800
+    const ownDir = options.dir === undefined
+    const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'tessera-desktop-'))
+    mkdirSync(dir, { recursive: true })
+    // XDG_RUNTIME_DIR must be private to its user, or D-Bus and GTK refuse it.
+    chmodSync(dir, 0o700)
+    const children: ChildProcess[] = []
+    try {
+      const xvfb = spawnOwn(SESSION_PROGRAMS.xvfb.file, ['-displayfd', '3', '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp', '-noreset'], {}, ['ignore', 'ignore', 'pipe', 'pipe'])
+      children.push(xvfb)
+      const displayNumber = await firstLine(xvfb, 3, 'Xvfb')
+      const display = `:${displayNumber.trim()}`
+      const busSocket = join(dir, 'bus')
+      const daemon = spawnOwn(SESSION_PROGRAMS.dbus.file, ['--session', '--nofork', '--nopidfile', '--print-address=1', `--address=unix:path=${busSocket}`], { XDG_RUNTIME_DIR: dir })
+      children.push(daemon)
+      const sessionBusAddress = (await firstLine(daemon, 1, 'dbus-daemon')).trim()
+      const env = { DISPLAY: display, DBUS_SESSION_BUS_ADDRESS: sessionBusAddress, XDG_RUNTIME_DIR: dir }
+      children.push(spawnOwn(SESSION_PROGRAMS.atspi.file, ['--launch-immediately'], env))
+      const a11yBusAddress = await enableAccessibility(sessionBusAddress)
+      return new DesktopSession(dir, display, width, height, sessionBusAddress, a11yBusAddress, children, ownDir)
+    } catch (error) {
+      await Promise.all(children.map(endGroup))
+      if (ownDir) rmSync(dir, { recursive: true, force: true })
+      throw error
+    }
+  }
+
+  /** The environment an app of this session runs in: its display, its buses, accessibility on for every toolkit, settings kept in the session's folder. */
+  appEnv(): NodeJS.ProcessEnv {
+    const home = join(this.dir, 'home')
+    mkdirSync(home, { recursive: true })
+    return {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      LANG: process.env.LANG ?? 'C.UTF-8',
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      XDG_DATA_HOME: join(home, '.local/share'),
+      XDG_CACHE_HOME: join(home, '.cache'),
+      XDG_RUNTIME_DIR: this.dir,
+      DISPLAY: this.display,
+      DBUS_SESSION_BUS_ADDRESS: this.sessionBusAddress,
+      NO_AT_BRIDGE: '0',
+      GTK_MODULES: 'gail:atk-bridge',
+      ACCESSIBILITY_ENABLED: '1',
+      GNOME_ACCESSIBILITY: '1',
+      QT_ACCESSIBILITY: '1',
+      QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1',
+      // No settings daemon runs here: GSettings keeps what apps change in memory.
+      GSETTINGS_BACKEND: 'memory',
+      // LibreOffice reaches AT-SPI only through its GTK 3 plugin.
+      SAL_USE_VCLPLUGIN: 'gtk3',
+    }
+  }
+
+  /** Starts a program in this session, as a child of this process in a group of its own, ended with the session. */
+  launch(command: readonly string[]): LaunchedApp {
+    const [file, ...args] = command
+    if (file === undefined) throw new TesseraError('invalid_input', 'expected a command to start, found an empty list', { found: [] })
+    const child = spawn(file, args, { env: this.appEnv(), cwd: join(this.dir, 'home'), stdio: ['ignore', 'ignore', 'pipe'], detached: true })
+    // What an app says on stderr is kept short: its last lines explain a failed start.
+    let said = ''
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      said = (said + chunk).slice(-2000)
+    })
+    child.on('error', (error) => {
+      said += `\n${error.message}`
+    })
+    this.#children.push(child)
+    return { child, lastWords: () => said.trim().split('\n').slice(-3).join(' | ').slice(0, 500) }
+  }
+
+  /** Runs a short helper program (xdotool, import) against this display and answers its output. */
+  run(file: string, args: readonly string[], timeoutMs = 5_000): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(file, args, { env: this.appEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
+      const out: Buffer[] = []
+      let err = ''
+      child.stdout.on('data', (chunk: Buffer) => out.push(chunk))
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk))
+      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+      child.once('error', (error) => {
+        clearTimeout(timer)
+        reject(new TesseraError('not_found', `${file} could not start: ${error.message}`, { found: file }))
+      })
+      child.once('close', (code) => {
+        clearTimeout(timer)
+        if (code === 0) resolve(Buffer.concat(out))
+        else reject(new TesseraError('conflict', `${file} ${args.join(' ').slice(0, 200)} failed (${code ?? 'killed'}): ${err.trim().slice(0, 300)}`, { found: err.slice(0, 1000) }))
+      })
+    })
+  }
+
+  /** Ends every app and the session's own programs, and waits until they have; removes the folder it made. */
+  async close(): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    // Apps first (they talk to the buses on their way out), then the buses and the display.
+    await Promise.all(this.#children.slice(3).map(endGroup))
+    for (const child of this.#children.slice(0, 3).reverse()) await endGroup(child)
+    if (this.#ownDir) rmSync(this.dir, { recursive: true, force: true })
+  }
+}
+
+/** Whether a program is installed: an absolute path that exists, or a name found on PATH. */
+export function installed(file: string): boolean {
+  return file.startsWith('/') ? existsSync(file) : (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, file)))
+}
+
+/** The Debian packages a desktop session needs that are missing here, by package name. */
+export function missingSessionPackages(): string[] {
+  return Object.values(SESSION_PROGRAMS)
+    .filter((program) => !installed(program.file))
+    .map((program) => program.pkg)
+}
+
+function spawnOwn(file: string, args: readonly string[], env: NodeJS.ProcessEnv, stdio: Array<'ignore' | 'pipe'> = ['ignore', 'pipe', 'pipe']): ChildProcess {
+  return spawn(file, args, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, stdio, detached: true })
+}
+
+/** The first line a child writes on one of its pipes; a typed error when it fails to start, exits or stays silent. */
+function firstLine(child: ChildProcess, fd: number, name: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const stream = child.stdio[fd] as NodeJS.ReadableStream | null
+    let text = ''
+    let said = ''
+    const fail = (why: string): void => {
+      clearTimeout(timer)
+      reject(new TesseraError('not_found', `${name} did not start: ${why}${said.trim() === '' ? '' : ` (it said: ${said.trim().split('\n').pop()?.slice(0, 300)})`}`, { expected: `${name} running`, found: said.slice(-500) }))
+    }
+    const timer = setTimeout(() => fail(`nothing after ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS)
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (said = (said + chunk).slice(-2000)))
+    child.once('error', (error) => fail(error.message))
+    child.once('exit', (code) => fail(`it exited with ${code}`))
+    stream?.setEncoding('utf8')
+    stream?.on('data', (chunk: string) => {
+      text += chunk
+      const end = text.indexOf('\n')
+      if (end < 0) return
+      clearTimeout(timer)
+      child.removeAllListeners('exit')
+      child.removeAllListeners('error')
+      resolve(text.slice(0, end))
+    })
+  })
+}
+
+/** Turns AT-SPI on for the session (`org.a11y.Status.IsEnabled`, false by default) and answers the accessibility bus's address. */
+async function enableAccessibility(sessionBusAddress: string): Promise<string> {
+  const bus = dbus.sessionBus({ busAddress: sessionBusAddress })
+  try {
+    const deadline = Date.now() + START_TIMEOUT_MS
+    // The launcher takes its name on the session bus a moment after it starts.
+    for (;;) {
+      const owned = await bus.call(new dbus.Message({ destination: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus', interface: 'org.freedesktop.DBus', member: 'NameHasOwner', signature: 's', body: ['org.a11y.Bus'] }))
+      if (owned?.body[0] === true) break
+      if (Date.now() > deadline) throw new TesseraError('not_found', 'the accessibility bus launcher did not take org.a11y.Bus', { expected: 'org.a11y.Bus on the session bus', found: null })
+      await new Promise((done) => setTimeout(done, 20))
+    }
+    await bus.call(new dbus.Message({ destination: 'org.a11y.Bus', path: '/org/a11y/bus', interface: 'org.freedesktop.DBus.Properties', member: 'Set', signature: 'ssv', body: ['org.a11y.Status', 'IsEnabled', new dbus.Variant('b', true)] }))
+    const reply = await bus.call(new dbus.Message({ destination: 'org.a11y.Bus', path: '/org/a11y/bus', interface: 'org.a11y.Bus', member: 'GetAddress' }))
+    const address = reply?.body[0]
+    if (typeof address !== 'string' || address === '') throw new TesseraError('not_found', 'the accessibility bus has no address', { found: address ?? null })
+    return address
+  } finally {
+    bus.disconnect()
+  }
+}
+
+/** Ends a child's process group (the program and whatever it started), SIGKILL after a grace, and waits for the child itself. */
+async function endGroup(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise<void>((done) => child.once('exit', () => done()))
+  const signal = (name: NodeJS.Signals): void => {
+    try {
+      process.kill(-(child.pid as number), name)
+    } catch {
+      // The group is gone already.
+    }
+  }
+  signal('SIGTERM')
+  const timer = setTimeout(() => signal('SIGKILL'), END_TIMEOUT_MS)
+  await exited
+  clearTimeout(timer)
+}

@@ -1,0 +1,245 @@
+import { NodeLedger } from '@tessera/kit'
+import { type ActionCall, type Frame, type JsonObject, type JsonValue, type PerformContext, type Surface, type TargetSpec, TesseraError, sealFrame } from '@tessera/protocol'
+import { AtspiBus } from './atspi-bus.js'
+import { ATSPI_INTERFACES, walkAccessibles } from './atspi-tree.js'
+import { DESKTOP_ACTIONS } from './desktop-actions.js'
+import { DesktopSession, type LaunchedApp } from './desktop-session.js'
+import { type AccessiblePlace, buildDesktopTree } from './desktop-tree.js'
+import { parseChords } from './key-chords.js'
+
+export interface DesktopTileOptions {
+  id: string
+  title?: string
+  /** What to start in the tile's session. */
+  command: readonly string[]
+  /** The app's name, for the frame's route. */
+  appName: string
+  width?: number
+  height?: number
+}
+
+/** How long an app has to show a window after it starts. */
+const APP_START_MS = 30_000
+/** After an action: the first event from the app within this, then quiet for QUIET_MS, all within SETTLE_MAX_MS. */
+const FIRST_EVENT_MS = 600
+const QUIET_MS = 120
+const SETTLE_MAX_MS = 2_000
+
+const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms))
+
+/**
+ * A Linux desktop app as a tile: its own X display, session bus and accessibility bus
+ * (DesktopSession), its widgets read over AT-SPI as a frame, acted on through their own
+ * AT-SPI actions, and keys and pointer through XTEST (xdotool). The app's events keep the
+ * hub's frame cache current and tell an action when the app has answered.
+ */
+export class DesktopTile implements Surface {
+  readonly id: string
+  readonly kind = 'desktop' as const
+  readonly title: string
+  readonly #options: DesktopTileOptions
+  readonly #ledger = new NodeLedger()
+  readonly #listeners = new Set<(frame?: Frame) => void>()
+  #session: DesktopSession | null = null
+  #bus: AtspiBus | null = null
+  #app: LaunchedApp | null = null
+  #stopListening: (() => void) | undefined
+  #places = new Map<string, AccessiblePlace>()
+  #events = 0
+  #lastEventAt = 0
+  #notifyPending = false
+
+  constructor(options: DesktopTileOptions) {
+    this.id = options.id
+    this.title = options.title ?? options.appName
+    this.#options = options
+  }
+
+  /** Starts the session and the app, and waits until the app shows a window on AT-SPI. */
+  async open(): Promise<this> {
+    const session = await DesktopSession.start({ ...(this.#options.width === undefined ? {} : { width: this.#options.width }), ...(this.#options.height === undefined ? {} : { height: this.#options.height }) })
+    this.#session = session
+    try {
+      this.#bus = AtspiBus.connect(session.a11yBusAddress)
+      this.#stopListening = await this.#bus.listen(['object:', 'window:'], () => this.#heard())
+      this.#app = session.launch(this.#options.command)
+      await this.#waitForWindow()
+      return this
+    } catch (error) {
+      await this.close()
+      throw error
+    }
+  }
+
+  // ── Surface ────────────────────────────────────────────────────────────────────
+
+  async snapshot(): Promise<Frame> {
+    const { session, bus } = this.#live()
+    const walked = await walkAccessibles(bus)
+    const built = buildDesktopTree(walked, this.#ledger, this.title)
+    this.#ledger.keepScopes(built.liveApps)
+    this.#places = built.places
+    built.layout[built.tree.id] = { x: 0, y: 0, width: session.width, height: session.height }
+    const targets: TargetSpec[] = [...built.targets, { contract: 'key' }, { contract: 'click_at' }]
+    const state: JsonObject = { app: this.#options.appName, display: session.display, widgets: walked.count, ...(walked.truncated ? { truncated: true } : {}) }
+    return sealFrame({ surface: this.id, route: `desktop://${this.#options.appName}`, tree: built.tree, layout: built.layout, state, contracts: DESKTOP_ACTIONS.contracts, targets, capabilities: { screenshot: true } as JsonObject })
+  }
+
+  perform(call: ActionCall, ctx: PerformContext): Promise<JsonValue | undefined> {
+    return DESKTOP_ACTIONS.perform(this, call, ctx)
+  }
+
+  /** The whole display as PNG. */
+  async capture(): Promise<Uint8Array> {
+    const { session } = this.#live()
+    return session.run('import', ['-display', session.display, '-window', 'root', 'png:-'], 10_000)
+  }
+
+  subscribe(onChange: (frame?: Frame) => void): () => void {
+    this.#listeners.add(onChange)
+    return () => this.#listeners.delete(onChange)
+  }
+
+  async close(): Promise<void> {
+    this.#stopListening?.()
+    this.#stopListening = undefined
+    this.#bus?.disconnect()
+    this.#bus = null
+    const session = this.#session
+    this.#session = null
+    await session?.close()
+  }
+
+  // ── Actions ────────────────────────────────────────────────────────────────────
+
+  /** Runs the widget's own action (a button's press); a widget without one is clicked at its centre. */
+  async press(nodeId: string): Promise<{ done: string }> {
+    const { bus } = this.#live()
+    const place = this.#place(nodeId)
+    const since = this.#events
+    if (place.pressAction !== undefined) {
+      await bus.call(place.ref, ATSPI_INTERFACES.action, 'DoAction', 'i', [place.pressAction])
+    } else if (place.bounds !== undefined) {
+      await this.#pointer(Math.round(place.bounds.x + place.bounds.width / 2), Math.round(place.bounds.y + place.bounds.height / 2), 1, false)
+    } else throw new TesseraError('conflict', `${describe(place)} has no action and no place on screen to click`, { found: place.role })
+    await this.#settle(since)
+    return { done: `pressed ${describe(place)}` }
+  }
+
+  /**
+   * Puts text into a text field at its caret through AT-SPI's EditableText — exact for any
+   * Unicode text, which synthetic keys are not (a key for "×" exists on no keymap) — then, with
+   * `submit`, presses Return in the app.
+   */
+  async typeInto(nodeId: string, text: string, submit: boolean): Promise<{ done: string }> {
+    const { bus, session } = this.#live()
+    const place = this.#place(nodeId)
+    if (!place.editable) throw new TesseraError('conflict', `${describe(place)} takes no text`, { expected: 'an editable text field', found: place.role })
+    const since = this.#events
+    await bus.call(place.ref, ATSPI_INTERFACES.component, 'GrabFocus').catch(() => undefined)
+    if (text !== '') {
+      const caret = Number(await bus.property(place.ref, ATSPI_INTERFACES.text, 'CaretOffset').catch(() => -1))
+      const at = Number.isInteger(caret) && caret >= 0 ? caret : Number(await bus.property(place.ref, ATSPI_INTERFACES.text, 'CharacterCount').catch(() => 0))
+      // The length is in bytes for the UTF-8 toolkits (GTK, LibreOffice); Qt counts characters and takes the whole text either way.
+      const [inserted] = await bus.call(place.ref, ATSPI_INTERFACES.editableText, 'InsertText', 'isi', [at, text, Buffer.byteLength(text)])
+      if (inserted === false) throw new TesseraError('conflict', `${describe(place)} refused the text`, { found: place.role })
+    }
+    if (submit) {
+      await this.#focusWindow()
+      await session.run('xdotool', ['key', 'Return'])
+    }
+    await this.#settle(since)
+    return { done: `typed ${[...text].length} characters into ${describe(place)}${submit ? ', then Return' : ''}` }
+  }
+
+  /** Presses key chords in the app (Ctrl+Shift+S, Return); dangerous chords are refused before anything is sent. */
+  async keys(key: string): Promise<{ done: string }> {
+    const chords = parseChords(key)
+    const { session } = this.#live()
+    const since = this.#events
+    await this.#focusWindow()
+    await session.run('xdotool', ['key', '--delay', '12', ...chords])
+    await this.#settle(since)
+    return { done: `pressed ${chords.join(' ')}` }
+  }
+
+  /** A pointer click at a point of the tile (the display is the tile's own, so its coordinates are the tile's). */
+  async clickAt(input: { x: number; y: number; button?: 'left' | 'middle' | 'right' | undefined; double?: boolean | undefined }): Promise<{ done: string }> {
+    const { session } = this.#live()
+    if (input.x >= session.width || input.y >= session.height) throw new TesseraError('invalid_input', `expected a point inside the tile (${session.width}×${session.height}), found ${input.x},${input.y}`, { expected: { width: session.width, height: session.height }, found: { x: input.x, y: input.y } })
+    const since = this.#events
+    await this.#pointer(input.x, input.y, input.button === 'right' ? 3 : input.button === 'middle' ? 2 : 1, input.double === true)
+    await this.#settle(since)
+    return { done: `clicked at ${input.x},${input.y}` }
+  }
+
+  // ── Inside ─────────────────────────────────────────────────────────────────────
+
+  #live(): { session: DesktopSession; bus: AtspiBus } {
+    if (this.#session === null || this.#bus === null) throw new TesseraError('conflict', `desktop tile ${this.id} is closed`, { found: this.id })
+    return { session: this.#session, bus: this.#bus }
+  }
+
+  #place(nodeId: string): AccessiblePlace {
+    const place = this.#places.get(nodeId)
+    if (place === undefined) throw new TesseraError('not_found', `the widget ${nodeId} is not on the screen any more; take a new snapshot`, { found: nodeId })
+    return place
+  }
+
+  async #pointer(x: number, y: number, button: number, double: boolean): Promise<void> {
+    const { session } = this.#live()
+    await session.run('xdotool', ['mousemove', '--sync', String(x), String(y), 'click', ...(double ? ['--repeat', '2', '--delay', '80'] : []), String(button)])
+  }
+
+  /** Gives the app's window the keyboard (no window manager runs to do it). */
+  async #focusWindow(): Promise<void> {
+    const { session } = this.#live()
+    const pid = this.#app?.child.pid
+    const found = pid === undefined ? '' : (await session.run('xdotool', ['search', '--onlyvisible', '--pid', String(pid)]).catch(() => Buffer.from(''))).toString()
+    const window = found.split('\n').find((line) => /^\d+$/.test(line.trim()))
+    if (window !== undefined) await session.run('xdotool', ['windowfocus', '--sync', window.trim()]).catch(() => undefined)
+  }
+
+  async #waitForWindow(): Promise<void> {
+    const { bus } = this.#live()
+    const started = Date.now()
+    for (;;) {
+      const child = this.#app?.child
+      if (child !== undefined && (child.exitCode !== null || child.signalCode !== null)) {
+        throw new TesseraError('not_found', `${this.#options.command[0] ?? 'the app'} ended before it showed a window (${child.exitCode ?? child.signalCode})${this.#app?.lastWords() ? `: ${this.#app.lastWords()}` : ''}`, { found: this.#app?.lastWords() ?? null })
+      }
+      const walked = await walkAccessibles(bus).catch(() => undefined)
+      if (walked?.apps.some((app) => app.children.length > 0)) return
+      if (Date.now() - started > APP_START_MS) throw new TesseraError('timed_out', `${this.#options.command[0] ?? 'the app'} showed no window on AT-SPI within ${APP_START_MS / 1000} s${this.#app?.lastWords() ? ` (it said: ${this.#app.lastWords()})` : ''}`, { found: null })
+      await sleep(100)
+    }
+  }
+
+  /** Waits for the app to answer an action: its first event, then a moment without any; bounded either way. */
+  async #settle(since: number): Promise<void> {
+    const started = Date.now()
+    for (;;) {
+      await sleep(25)
+      const now = Date.now()
+      if (this.#events > since && now - this.#lastEventAt >= QUIET_MS) return
+      if (this.#events === since && now - started >= FIRST_EVENT_MS) return
+      if (now - started >= SETTLE_MAX_MS) return
+    }
+  }
+
+  #heard(): void {
+    this.#events++
+    this.#lastEventAt = Date.now()
+    // Many events come at once: the hub hears of them once per burst.
+    if (this.#notifyPending) return
+    this.#notifyPending = true
+    setTimeout(() => {
+      this.#notifyPending = false
+      for (const listener of this.#listeners) listener()
+    }, 50)
+  }
+}
+
+function describe(place: AccessiblePlace): string {
+  return place.name === '' ? place.role : `${place.role} ${JSON.stringify(place.name)}`
+}

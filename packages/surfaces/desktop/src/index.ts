@@ -1,0 +1,7 @@
+export { desktopKind, DesktopConfig } from './desktop-kind.js'
+export { DesktopTile, type DesktopTileOptions } from './desktop-tile.js'
+export { DesktopSession, missingSessionPackages, type LaunchedApp, type SessionOptions } from './desktop-session.js'
+export { AtspiBus, type AccessibleRef, type AtspiEvent } from './atspi-bus.js'
+export { walkAccessibles, type AccessibleNode, type AccessibleTree } from './atspi-tree.js'
+export { KNOWN_APPS, knownApp, missingPackagesFor, type KnownApp } from './desktop-apps.js'
+export { parseChords } from './key-chords.js'
