@@ -31,7 +31,7 @@ describe('a desktop app as a tile, over MCP', () => {
   const snapshot = async (surface: string): Promise<string> => (await call(client, 'surface_snapshot', { surface })).text
 
   beforeAll(async () => {
-    t = await startTestHub({ tiles: [{ kind: 'desktop', id: 'calc', app: 'gnome-calculator' }, { kind: 'desktop', id: 'calc-2', app: 'gnome-calculator', title: 'Second calculator' }] })
+    t = await startTestHub({ tiles: [{ kind: 'desktop', id: 'calc', app: 'gnome-calculator' }] })
     client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
   }, 90_000)
   afterAll(async () => {
@@ -85,9 +85,14 @@ describe('a desktop app as a tile, over MCP', () => {
     expect(await snapshot('calc')).toContain('button "4"')
   })
 
-  it('keeps tiles apart: each has its own display and sees only its own app', async () => {
+  it('opens another app tile when an agent asks the map for a known app, never for a command; each tile sees only its own app', async () => {
+    const opened = await call(client, 'action_request', { surface: 'map', action: 'open', input: { kind: 'desktop', title: 'Second calculator', config: { app: 'gnome-calculator' } } })
+    expect(opened.result?.status, opened.text).toBe('completed')
+    const second = (opened.result?.output as { tile: string }).tile
+    const command = await call(client, 'action_request', { surface: 'map', action: 'open', input: { kind: 'desktop', config: { command: ['/bin/sh', '-c', 'id'] } } })
+    expect(command.result?.error?.code ?? command.result?.status).toBe('invalid_input')
     const one = await snapshot('calc')
-    const two = await snapshot('calc-2')
+    const two = await snapshot(second)
     expect(two).toContain('desktop "Second calculator"')
     expect(one.match(/application "/g)).toHaveLength(1)
     expect(two.match(/application "/g)).toHaveLength(1)

@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { PolicyConfig } from '@tessera/gateway'
 import { parseOrThrow, TesseraError } from '@tessera/protocol'
-import { missingPackagesFor } from '@tessera/surface-desktop'
 import { z } from 'zod'
 
 export const HubConfig = z.object({
@@ -147,19 +146,10 @@ export const DEMO_TILES = [
   { kind: 'terminal', name: 'terminal' },
 ] as const
 
-/** The demo's desktop tile, where this machine can run it (`desktopDemoMissing` says what it lacks otherwise). */
-export const DEMO_DESKTOP_TILE = { kind: 'desktop', id: 'calculator', app: 'gnome-calculator', x: 0, y: 832, width: 360, height: 520 } as const
-
-/** The Debian packages the demo's desktop tile needs that this machine lacks; none when it can run. */
-export function desktopDemoMissing(): string[] {
-  return missingPackagesFor(DEMO_DESKTOP_TILE.app)
-}
-
-/** The tiles of a configuration: as written, or the demo's (without its terminal when terminals.openAtStart is off, with a calculator when the desktop packages are here). */
+/** The tiles of a configuration: as written, or the demo's (without its terminal when terminals.openAtStart is off). */
 export function configuredTiles(config: HubConfig): Array<Record<string, unknown> & { kind: string }> {
   if (config.tiles !== undefined) return config.tiles
-  const demo: ReadonlyArray<object & { kind: string }> = [...DEMO_TILES, ...(desktopDemoMissing().length === 0 ? [DEMO_DESKTOP_TILE] : [])]
-  return demo.filter((tile) => tile.kind !== 'terminal' || config.terminals.openAtStart).map((tile) => JSON.parse(JSON.stringify(tile)) as Record<string, unknown> & { kind: string })
+  return DEMO_TILES.filter((tile) => tile.kind !== 'terminal' || config.terminals.openAtStart).map((tile) => JSON.parse(JSON.stringify(tile)) as Record<string, unknown> & { kind: string })
 }
 
 /** Where the trace lives: relative SQLite paths are inside the data folder. */

@@ -4,10 +4,11 @@ import { parse as parseShell } from 'shell-quote'
 import { fileURLToPath } from 'node:url'
 import { localTokenPath } from '../../auth/token-store.js'
 import { formatLoginLink } from '../../auth/login-link.js'
-import { configuredTiles, desktopDemoMissing, loadHubConfig, storeSpec } from '../../config/hub-config.js'
+import { configuredTiles, loadHubConfig, storeSpec } from '../../config/hub-config.js'
 import { HUB_FILE, runningHub } from '../../startup/hub-file.js'
 import { startHub } from '../../startup/start-hub.js'
 import { TesseraError } from '@tessera/protocol'
+import { KNOWN_APPS, missingPackagesFor } from '@tessera/surface-desktop'
 import type { Command } from 'commander'
 import { clientConfigText } from '../client-config.js'
 import { paint } from '../output.js'
@@ -99,7 +100,7 @@ export function registerUpCommand(program: Command): void {
         `${label('Console')}${login}   (one-time login link, valid 10 minutes)`,
         `${label('MCP')}${hub.mcpUrl}`,
         ...tileStatusLines(hub.ctx.surfaces.list(), { configFile: configFileIn(options.config), demo: config.demo }).map((line, i) => `${i === 0 ? label('Tiles') : ' '.repeat(LABEL_WIDTH)}${line}`),
-        ...desktopHint(config),
+        ...desktopHint(),
         `${label('Trace')}${hub.ctx.store.kind} — ${storeSpec(config).replace(/\/\/([^:/@]+):[^@/]*@/, '//$1:***@')}`,
         '',
         hub.initialTokens
@@ -129,9 +130,13 @@ export function registerUpCommand(program: Command): void {
     })
 }
 
-/** With the demo on a machine that lacks the desktop packages: what to install for the demo's desktop tile. */
-function desktopHint(config: { demo: boolean; tiles?: unknown }): string[] {
-  if (!config.demo || config.tiles !== undefined) return []
-  const missing = desktopDemoMissing()
-  return missing.length === 0 ? [] : [`${label('Desktop')}apt-get install ${missing.join(' ')} (then start again) adds a desktop tile, GNOME Calculator`]
+/**
+ * The desktop apps an agent can open here as tiles, or, where the packages are missing, the
+ * line that installs them: a desktop tile is offered, not opened, so that start stays quick.
+ */
+function desktopHint(): string[] {
+  const ready = KNOWN_APPS.filter((app) => missingPackagesFor(app.name).length === 0).map((app) => app.name)
+  if (ready.length > 0) return [`${label('Desktop')}${ready.join(', ')} — an agent opens one with action_request {surface: "map", action: "open", input: {kind: "desktop", config: {app: "${ready[0]}"}}}`]
+  const missing = missingPackagesFor('gnome-calculator')
+  return [`${label('Desktop')}apt-get install ${missing.join(' ')} (then start again) lets agents open GNOME Calculator as a tile`]
 }
