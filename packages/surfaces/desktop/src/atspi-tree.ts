@@ -60,7 +60,8 @@ export interface AccessibleTree {
   truncated: boolean
 }
 
-function statesOf(bits: unknown): Set<string> {
+/** An AT-SPI state set (two 32-bit words) as state names. */
+export function statesOf(bits: unknown): Set<string> {
   const out = new Set<string>()
   if (!Array.isArray(bits)) return out
   bits.forEach((word, half) => {

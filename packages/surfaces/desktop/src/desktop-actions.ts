@@ -1,6 +1,6 @@
 import { actionSet, defineAction } from '@tessera/kit'
 import { TesseraError } from '@tessera/protocol'
-import { ClickAtInput, DoneOutput, EmptyInput, KeyInput, TypeInput } from './desktop-schemas.js'
+import { ClickAtInput, DoneOutput, EmptyInput, KeyInput, TypeInput, WaitInput, WaitOutput } from './desktop-schemas.js'
 import type { DesktopTile } from './desktop-tile.js'
 
 const desktopAction = defineAction<DesktopTile>()
@@ -21,5 +21,6 @@ export const DESKTOP_ACTIONS = actionSet<DesktopTile>([
   desktopAction({ id: 'click', title: 'Press a widget (its own action)', risk: 'write', input: EmptyInput, output: DoneOutput, run: (_input, { surface, call }) => surface.press(nodeOf(call)) }),
   desktopAction({ id: 'type', title: 'Type text into a text field', risk: 'write', input: TypeInput, output: DoneOutput, run: (input, { surface, call }) => surface.typeInto(nodeOf(call), input.text, input.submit === true) }),
   desktopAction({ id: 'key', title: 'Press key chords in the focused app', summary: 'Press {input.key}', risk: 'write', input: KeyInput, output: DoneOutput, run: (input, { surface }) => surface.keys(input.key) }),
+  desktopAction({ id: 'wait_for', title: 'Wait for a widget to appear or go', risk: 'read', input: WaitInput, output: WaitOutput, exclusive: false, timeout: (input) => (input.time ?? 10) * 1000 + 5000, run: (input, { surface, signal }) => surface.waitFor(input, signal) }),
   desktopAction({ id: 'click_at', title: 'Click at a point of the tile', risk: 'write', input: ClickAtInput, output: DoneOutput, run: (input, { surface }) => surface.clickAt(input) }),
 ])

@@ -5,6 +5,7 @@ import { DESKTOP_ACTIONS } from './desktop-actions.js'
 import { KNOWN_APPS, knownApp } from './desktop-apps.js'
 import { missingSessionPackages } from './desktop-session.js'
 import { DesktopTile } from './desktop-tile.js'
+import { GUI_TOOLS } from './gui-tools.js'
 
 const AppName = z.enum(KNOWN_APPS.map((app) => app.name) as [string, ...string[]])
 
@@ -30,6 +31,7 @@ export const desktopKind = defineKind<DesktopConfig>({
   // An agent names a known app; a command only a person configures.
   openSchema: z.strictObject({ app: AppName, title: z.string().max(200).optional() }),
   contracts: DESKTOP_ACTIONS.contracts,
+  facadeTools: GUI_TOOLS,
   async open(config, env) {
     const missing = missingSessionPackages()
     if (missing.length > 0) throw new TesseraError('not_found', `desktop tiles need the Debian packages ${missing.join(', ')}: apt-get install ${missing.join(' ')}`, { expected: missing, found: null })

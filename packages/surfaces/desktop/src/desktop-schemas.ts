@@ -14,3 +14,14 @@ export const ClickAtInput = z.strictObject({
   double: z.boolean().optional(),
 })
 export const DoneOutput = z.object({ done: z.string() })
+export const WaitInput = z.strictObject({
+  /** The widget's role as the frame says it (dialog, button, textbox, window…). */
+  role: z.string().min(1).max(40),
+  /** Its name, whole; any letter case. */
+  name: z.string().min(1).max(1000).optional(),
+  /** Wait for it to go instead. */
+  gone: z.boolean().optional(),
+  /** Seconds, at most 30; default 10. */
+  time: z.number().min(0).max(30).optional(),
+})
+export const WaitOutput = z.object({ done: z.string(), waitedMs: z.number() })

@@ -1,7 +1,7 @@
 import { NodeLedger } from '@tessera/kit'
-import { type ActionCall, type Frame, type JsonObject, type JsonValue, type PerformContext, type Surface, type TargetSpec, TesseraError, sealFrame } from '@tessera/protocol'
-import { AtspiBus } from './atspi-bus.js'
-import { ATSPI_INTERFACES, walkAccessibles } from './atspi-tree.js'
+import { type ActionCall, type Frame, type JsonObject, type JsonValue, type PerformContext, type Surface, type TargetSpec, TesseraError, type UiNode, sealFrame } from '@tessera/protocol'
+import { AtspiBus, REGISTRY, refOf } from './atspi-bus.js'
+import { ATSPI_INTERFACES, statesOf, walkAccessibles } from './atspi-tree.js'
 import { DESKTOP_ACTIONS } from './desktop-actions.js'
 import { DesktopSession, type LaunchedApp } from './desktop-session.js'
 import { type AccessiblePlace, buildDesktopTree } from './desktop-tree.js'
@@ -80,7 +80,7 @@ export class DesktopTile implements Surface {
     this.#ledger.keepScopes(built.liveApps)
     this.#places = built.places
     built.layout[built.tree.id] = { x: 0, y: 0, width: session.width, height: session.height }
-    const targets: TargetSpec[] = [...built.targets, { contract: 'key' }, { contract: 'click_at' }]
+    const targets: TargetSpec[] = [...built.targets, { contract: 'key' }, { contract: 'click_at' }, { contract: 'wait_for' }]
     const state: JsonObject = { app: this.#options.appName, display: session.display, widgets: walked.count, ...(walked.truncated ? { truncated: true } : {}) }
     return sealFrame({ surface: this.id, route: `desktop://${this.#options.appName}`, tree: built.tree, layout: built.layout, state, contracts: DESKTOP_ACTIONS.contracts, targets, capabilities: { screenshot: true } as JsonObject })
   }
@@ -138,7 +138,10 @@ export class DesktopTile implements Surface {
     const since = this.#events
     await bus.call(place.ref, ATSPI_INTERFACES.component, 'GrabFocus').catch(() => undefined)
     if (text !== '') {
-      const caret = Number(await bus.property(place.ref, ATSPI_INTERFACES.text, 'CaretOffset').catch(() => -1))
+      // As typing does, the text takes the place of what is selected.
+      const selected = await this.#selection(place)
+      if (selected !== undefined) await bus.call(place.ref, ATSPI_INTERFACES.editableText, 'DeleteText', 'ii', [selected.start, selected.end])
+      const caret = selected?.start ?? Number(await bus.property(place.ref, ATSPI_INTERFACES.text, 'CaretOffset').catch(() => -1))
       const at = Number.isInteger(caret) && caret >= 0 ? caret : Number(await bus.property(place.ref, ATSPI_INTERFACES.text, 'CharacterCount').catch(() => 0))
       // The length is in bytes for the UTF-8 toolkits (GTK, LibreOffice); Qt counts characters and takes the whole text either way.
       const [inserted] = await bus.call(place.ref, ATSPI_INTERFACES.editableText, 'InsertText', 'isi', [at, text, Buffer.byteLength(text)])
@@ -173,7 +176,30 @@ export class DesktopTile implements Surface {
     return { done: `clicked at ${input.x},${input.y}` }
   }
 
+  /** Waits until a widget of this role (and name) is on the screen, or with `gone` is not; bounded by `time`. */
+  async waitFor(input: { role: string; name?: string | undefined; gone?: boolean | undefined; time?: number | undefined }, signal: AbortSignal): Promise<{ done: string; waitedMs: number }> {
+    const started = Date.now()
+    const limit = (input.time ?? 10) * 1000
+    const wanted = `${input.role}${input.name === undefined ? '' : ` ${JSON.stringify(input.name)}`}`
+    for (;;) {
+      const frame = await this.snapshot()
+      const there = findNode(frame.tree, (node) => node.role === input.role && (input.name === undefined || (node.name ?? '').toLowerCase() === input.name.toLowerCase()))
+      if (there !== (input.gone === true)) return { done: `${wanted} ${input.gone === true ? 'went' : 'is there'}`, waitedMs: Date.now() - started }
+      if (Date.now() - started >= limit || signal.aborted) throw new TesseraError('timed_out', `waited ${Math.round(limit / 1000)} s for ${wanted} to ${input.gone === true ? 'go' : 'appear'}; it did not`, { expected: input as unknown as JsonObject, found: null })
+      await sleep(150)
+    }
+  }
+
   // ── Inside ─────────────────────────────────────────────────────────────────────
+
+  /** The first selection of a text widget, when it has one that is not empty. */
+  async #selection(place: AccessiblePlace): Promise<{ start: number; end: number } | undefined> {
+    const { bus } = this.#live()
+    const [count] = await bus.call(place.ref, ATSPI_INTERFACES.text, 'GetNSelections').catch(() => [0])
+    if (Number(count) < 1) return undefined
+    const [start, end] = (await bus.call(place.ref, ATSPI_INTERFACES.text, 'GetSelection', 'i', [0]).catch(() => [0, 0])).map(Number) as [number, number]
+    return end > start ? { start, end } : undefined
+  }
 
   #live(): { session: DesktopSession; bus: AtspiBus } {
     if (this.#session === null || this.#bus === null) throw new TesseraError('conflict', `desktop tile ${this.id} is closed`, { found: this.id })
@@ -191,13 +217,37 @@ export class DesktopTile implements Surface {
     await session.run('xdotool', ['mousemove', '--sync', String(x), String(y), 'click', ...(double ? ['--repeat', '2', '--delay', '80'] : []), String(button)])
   }
 
-  /** Gives the app's window the keyboard (no window manager runs to do it). */
+  /**
+   * Gives the keyboard to the app's window a person would be typing in — a modal dialog when
+   * one is open, else the active window, else the first — since no window manager runs to do it.
+   */
   async #focusWindow(): Promise<void> {
     const { session } = this.#live()
     const pid = this.#app?.child.pid
-    const found = pid === undefined ? '' : (await session.run('xdotool', ['search', '--onlyvisible', '--pid', String(pid)]).catch(() => Buffer.from(''))).toString()
-    const window = found.split('\n').find((line) => /^\d+$/.test(line.trim()))
+    if (pid === undefined) return
+    const name = await this.#typingWindowName()
+    const byName = name === undefined ? '' : (await session.run('xdotool', ['search', '--onlyvisible', '--pid', String(pid), '--name', `^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`]).catch(() => Buffer.from(''))).toString()
+    const any = byName.trim() !== '' ? byName : (await session.run('xdotool', ['search', '--onlyvisible', '--pid', String(pid)]).catch(() => Buffer.from(''))).toString()
+    const window = any.split('\n').find((line) => /^\d+$/.test(line.trim()))
     if (window !== undefined) await session.run('xdotool', ['windowfocus', '--sync', window.trim()]).catch(() => undefined)
+  }
+
+  /** The title of the top-level window that should take keys: a modal dialog, else an active window. */
+  async #typingWindowName(): Promise<string | undefined> {
+    const { bus } = this.#live()
+    const [apps] = await bus.call(REGISTRY, ATSPI_INTERFACES.accessible, 'GetChildren').catch(() => [[]])
+    const windows: Array<{ name: string; states: ReadonlySet<string> }> = []
+    for (const app of ((apps as unknown[] | undefined) ?? []).map(refOf)) {
+      if (app === undefined) continue
+      const [tops] = await bus.call(app, ATSPI_INTERFACES.accessible, 'GetChildren').catch(() => [[]])
+      for (const top of ((tops as unknown[] | undefined) ?? []).map(refOf)) {
+        if (top === undefined) continue
+        const [name, bits] = await Promise.all([bus.property(top, ATSPI_INTERFACES.accessible, 'Name').catch(() => ''), bus.call(top, ATSPI_INTERFACES.accessible, 'GetState').then((body) => body[0]).catch(() => [])])
+        windows.push({ name: String(name), states: statesOf(bits) })
+      }
+    }
+    const showing = windows.filter((w) => w.states.has('showing') || w.states.has('visible'))
+    return (showing.find((w) => w.states.has('modal')) ?? showing.find((w) => w.states.has('active')))?.name
   }
 
   async #waitForWindow(): Promise<void> {
@@ -242,4 +292,8 @@ export class DesktopTile implements Surface {
 
 function describe(place: AccessiblePlace): string {
   return place.name === '' ? place.role : `${place.role} ${JSON.stringify(place.name)}`
+}
+
+function findNode(node: UiNode, match: (node: UiNode) => boolean): boolean {
+  return match(node) || (node.children ?? []).some((child) => findNode(child, match))
 }

@@ -1,0 +1,216 @@
+import type { FacadeTool, ToolAnswer, ToolContext } from '@tessera/kit'
+import { type Frame, type JsonObject, type JsonValue, RefTable, TesseraError, type UiNode, outlineFrame, resolvedTargets } from '@tessera/protocol'
+import { KNOWN_APPS } from './desktop-apps.js'
+
+const KIND = 'desktop'
+const tileId = { type: 'string', description: 'the desktop tile (gui_app_list); the focused one when left out' }
+
+function str(args: JsonObject, key: string): string | undefined {
+  const value = args[key]
+  if (value === undefined) return undefined
+  if (typeof value !== 'string') throw new TesseraError('invalid_input', `expected "${key}" to be a string, found ${JSON.stringify(value)?.slice(0, 60)}`, { expected: 'string', found: value })
+  return value
+}
+
+function tileOf(args: JsonObject, ctx: ToolContext): string {
+  return ctx.tile(KIND, str(args, 'tile_id'))
+}
+
+/** An action's answer as the seed's `{success}`: a completed action is success, anything else answers as the gateway put it. */
+async function succeeded(ctx: ToolContext, request: Parameters<ToolContext['request']>[0], extra: (output: JsonObject) => JsonObject = () => ({})): Promise<ToolAnswer> {
+  const result = await ctx.request(request)
+  if (result.status !== 'completed') return { result }
+  const output = (result.output ?? {}) as JsonObject
+  const json: JsonObject = { success: true, ...extra(output) }
+  return { json, text: typeof output.done === 'string' ? output.done : JSON.stringify(json) }
+}
+
+function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim()
+}
+
+/** How well a widget's words answer a label: 3 same, 2 starts with it, 1 holds every word of it, 0 not at all. */
+function labelScore(words: string, label: string): number {
+  const have = fold(words)
+  const want = fold(label)
+  if (have === want) return 3
+  if (have.startsWith(want)) return 2
+  return want.split(' ').every((word) => have.includes(word)) ? 1 : 0
+}
+
+/** A widget's states as words: what it is, and `enabled` or `disabled`. */
+function stateWords(node: UiNode): string[] {
+  const words = Object.entries(node.states ?? {}).flatMap(([state, on]) => (on ? [state] : state === 'checked' ? ['unchecked'] : state === 'expanded' ? ['collapsed'] : []))
+  words.push(node.states?.disabled === true ? 'disabled' : 'enabled')
+  return [...new Set(words)]
+}
+
+/** The frame's tree cut at `depth` levels below its root. */
+function cut(node: UiNode, depth: number): UiNode {
+  if (node.children === undefined) return node
+  if (depth <= 0) return { ...node, children: undefined }
+  return { ...node, children: node.children.map((child) => cut(child, depth - 1)) }
+}
+
+/** Every widget of a frame in order, with its actions and whether it sits in a modal window (a dialog waiting for an answer). */
+function widgetsOf(frame: Frame): Array<{ node: UiNode; actions: string[]; inModal: boolean }> {
+  const actions = new Map<string, string[]>()
+  for (const target of resolvedTargets(frame)) if (target.target.nodeId !== undefined) actions.set(target.target.nodeId, [...(actions.get(target.target.nodeId) ?? []), target.contract.id])
+  const out: Array<{ node: UiNode; actions: string[]; inModal: boolean }> = []
+  const visit = (node: UiNode, inModal: boolean): void => {
+    const modal = inModal || node.states?.modal === true
+    out.push({ node, actions: actions.get(node.id) ?? [], inModal: modal })
+    for (const child of node.children ?? []) visit(child, modal)
+  }
+  visit(frame.tree, false)
+  return out
+}
+
+const schema = (properties: JsonObject, required: string[] = []): JsonObject => ({ type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false })
+
+/**
+ * The seed's `gui_*` tools over desktop tiles, with its names, arguments and result fields.
+ * Each runs through the gateway as the map's or the tile's actions; none grows with the apps:
+ * widgets are reached by `@ref` (gui_find_widget) through `surface_act`.
+ */
+export const GUI_TOOLS: readonly FacadeTool[] = [
+  {
+    name: 'gui_app_launch',
+    description: `Open a desktop app as a tile on its own display: ${KNOWN_APPS.map((app) => app.name).join(', ')}.`,
+    inputSchema: schema({ app: { type: 'string', enum: KNOWN_APPS.map((app) => app.name) }, backend: { type: 'string', enum: ['native', 'auto'] }, location: schema({ x: { type: 'number' }, y: { type: 'number' } }), config: { type: 'object' } }, ['app']),
+    risk: 'write',
+    async run(args, ctx) {
+      const backend = str(args, 'backend') ?? 'auto'
+      if (backend !== 'native' && backend !== 'auto') throw new TesseraError('invalid_input', `expected backend native or auto (vnc and wasm are not built), found "${backend}"`, { expected: ['native', 'auto'], found: backend })
+      const location = (args.location ?? {}) as JsonObject
+      const input: JsonObject = { kind: KIND, config: { ...((args.config ?? {}) as JsonObject), app: str(args, 'app') ?? '' } }
+      if (typeof location.x === 'number') input.x = location.x
+      if (typeof location.y === 'number') input.y = location.y
+      const result = await ctx.request({ surface: 'map', action: 'open', input })
+      if (result.status !== 'completed') return { result }
+      const opened = result.output as { tile: string; x: number; y: number }
+      const json: JsonObject = { tile_id: opened.tile, location: { x: opened.x, y: opened.y }, backend: 'native' }
+      return { json, text: JSON.stringify(json) }
+    },
+  },
+  {
+    name: 'gui_app_list',
+    description: 'The desktop app tiles: tile_id, app, backend, state, focused.',
+    inputSchema: schema({}),
+    risk: 'read',
+    async run(_args, ctx) {
+      const apps = ctx.tiles(KIND).map((tile): JsonObject => ({ tile_id: tile.id, app: tile.title, backend: 'native', state: 'running', focused: tile.focused }))
+      return { json: { apps }, text: apps.length === 0 ? 'no desktop app tiles; gui_app_launch opens one' : apps.map((app) => `${app.focused === true ? '*' : ' '} ${String(app.tile_id)} ${JSON.stringify(app.app)}`).join('\n') }
+    },
+  },
+  {
+    name: 'gui_app_focus',
+    description: 'Focus a desktop tile: tools that leave tile_id out act on it.',
+    inputSchema: schema({ tile_id: tileId }, ['tile_id']),
+    risk: 'read',
+    async run(args, ctx) {
+      const previous = ctx.tiles(KIND).find((tile) => tile.focused)?.id ?? null
+      return succeeded(ctx, { surface: 'map', action: 'focus', input: { tile: tileOf(args, ctx) } }, () => ({ previous_focus: previous }))
+    },
+  },
+  {
+    name: 'gui_app_close',
+    description: 'Close a desktop tile and its app.',
+    inputSchema: schema({ tile_id: tileId, force: { type: 'boolean' } }, ['tile_id']),
+    risk: 'write',
+    run: (args, ctx) => succeeded(ctx, { surface: 'map', action: 'close', input: { tile: tileOf(args, ctx) } }),
+  },
+  {
+    name: 'gui_send_keys',
+    description: 'Press key chords in the app: "Ctrl+S", "Return", "ctrl+a Delete".',
+    inputSchema: schema({ tile_id: tileId, keys: { type: 'string' }, delay_ms: { type: 'number' } }, ['keys']),
+    risk: 'write',
+    run: (args, ctx) => succeeded(ctx, { surface: tileOf(args, ctx), action: 'key', input: { key: str(args, 'keys') ?? '' } }),
+  },
+  {
+    name: 'gui_send_text',
+    description: 'Type text into the text field that has the focus.',
+    inputSchema: schema({ tile_id: tileId, text: { type: 'string' }, delay_ms: { type: 'number' } }, ['text']),
+    risk: 'write',
+    async run(args, ctx) {
+      const surface = tileOf(args, ctx)
+      const text = str(args, 'text') ?? ''
+      const frame = await ctx.frame(surface)
+      // The text field with the focus; with none focused (no window manager gives one), the only one there is.
+      const fields = widgetsOf(frame).filter((widget) => widget.actions.includes('type') && widget.node.states?.disabled !== true)
+      // A modal dialog waits for its answer: its focused field, else its first. Else each window
+      // keeps its own focused field, the newest window's last; else the only field there is.
+      const modal = fields.filter((widget) => widget.inModal)
+      const focusedFields = fields.filter((widget) => widget.node.states?.focused === true)
+      const focused = modal.length > 0 ? (modal.find((widget) => widget.node.states?.focused === true) ?? modal[0]) : (focusedFields.at(-1) ?? (fields.length === 1 ? fields[0] : undefined))
+      if (focused === undefined) {
+        throw new TesseraError('not_found', `no text field of ${surface} has the focus${fields.length > 1 ? ` and it has ${fields.length}` : ''}; name one with surface_act {ref, op: "type", text}`, { expected: 'a focused text field', found: fields.length })
+      }
+      return succeeded(ctx, { surface, action: 'type', target: RefTable.forFrame(frame).refOf(focused.node.id) ?? '', input: { text } }, () => ({ characters_sent: [...text].length }))
+    },
+  },
+  {
+    name: 'gui_click',
+    description: 'Click at a point of the tile (x, y in the tile).',
+    inputSchema: schema({ tile_id: tileId, x: { type: 'integer' }, y: { type: 'integer' }, button: { type: 'string', enum: ['left', 'right', 'middle'] }, double: { type: 'boolean' } }, ['x', 'y']),
+    risk: 'write',
+    run: (args, ctx) => {
+      const input: JsonObject = { x: args.x as JsonValue, y: args.y as JsonValue }
+      if (args.button !== undefined) input.button = args.button as JsonValue
+      if (args.double !== undefined) input.double = args.double as JsonValue
+      return succeeded(ctx, { surface: tileOf(args, ctx), action: 'click_at', input })
+    },
+  },
+  {
+    name: 'gui_screenshot',
+    description: 'The tile as a PNG image.',
+    inputSchema: schema({ tile_id: tileId, format: { type: 'string', enum: ['base64'] } }),
+    risk: 'read',
+    async run(args, ctx) {
+      const surface = tileOf(args, ctx)
+      const png = await ctx.capture(surface)
+      const view = Buffer.from(png)
+      // The PNG header says the size: width and height are bytes 16–23.
+      const size = view.length >= 24 ? { width: view.readUInt32BE(16), height: view.readUInt32BE(20) } : { width: 0, height: 0 }
+      return { image: { data: view.toString('base64'), mimeType: 'image/png' }, text: JSON.stringify({ ...size, timestamp: new Date().toISOString() }) }
+    },
+  },
+  {
+    name: 'gui_get_widget_tree',
+    description: 'The widget tree: roles, names, values, texts, @refs, actions, boxes <x,y wxh>.',
+    inputSchema: schema({ tile_id: tileId, depth: { type: 'integer', minimum: 1, maximum: 64 } }),
+    risk: 'read',
+    async run(args, ctx) {
+      const frame = await ctx.frame(tileOf(args, ctx))
+      const depth = typeof args.depth === 'number' ? args.depth : undefined
+      const tree = depth === undefined ? frame : ({ ...frame, tree: cut(frame.tree, depth) } as Frame)
+      return { text: `${outlineFrame(tree, { bounds: true }).text}\ntimestamp: ${new Date().toISOString()}` }
+    },
+  },
+  {
+    name: 'gui_find_widget',
+    description: 'Widgets by role, label (fuzzy) and state (enabled, disabled, focused, checked…), best match first, with their @refs.',
+    inputSchema: schema({ tile_id: tileId, role: { type: 'string' }, label: { type: 'string' }, state: { type: 'string' } }),
+    risk: 'read',
+    async run(args, ctx) {
+      const role = str(args, 'role')
+      const label = str(args, 'label')
+      const state = str(args, 'state')
+      if (role === undefined && label === undefined && state === undefined) throw new TesseraError('invalid_input', 'expected a role, a label or a state to find widgets by, found none', { expected: ['role', 'label', 'state'], found: null })
+      const frame = await ctx.frame(tileOf(args, ctx))
+      const refs = RefTable.forFrame(frame)
+      const found = widgetsOf(frame)
+        .filter(({ node }) => node.kind !== 'text' || label !== undefined)
+        .map((widget) => ({ ...widget, score: label === undefined ? 1 : labelScore(`${widget.node.name ?? ''} ${widget.node.kind === 'text' ? (widget.node.text ?? '') : ''}`, label) }))
+        .filter(({ node, score }) => score > 0 && (role === undefined || fold(node.role ?? '') === fold(role)) && (state === undefined || stateWords(node).includes(fold(state))))
+        .sort((a, b) => b.score - a.score)
+        .slice(0, 50)
+      const widgets = found.map(({ node, actions }): JsonObject => {
+        const bounds = frame.layout?.[node.id]
+        return { ref: `@${refs.refOf(node.id) ?? ''}`, role: node.role ?? node.kind, name: node.name ?? node.text ?? '', ...(node.value === undefined ? {} : { value: node.value }), states: stateWords(node), actions, ...(bounds === undefined ? {} : { bounds: bounds as unknown as JsonObject }) }
+      })
+      const text = widgets.length === 0 ? 'no widget matches' : widgets.map((w) => `${String(w.role)} ${JSON.stringify(w.name)}${w.value === undefined ? '' : `: ${JSON.stringify(w.value)}`} ${String(w.ref)} (${(w.states as string[]).join(', ')})${(w.actions as string[]).length > 0 ? ` [${(w.actions as string[]).join(' ')}]` : ''}`).join('\n')
+      return { json: { widgets }, text }
+    },
+  },
+]

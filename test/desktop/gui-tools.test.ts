@@ -1,0 +1,89 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import type { ActionResult } from '@tessera/protocol'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { connectHttpClient, removeDir, resultText, startTestHub, type TestHub } from '../support/hub.js'
+
+/**
+ * The seed's gui_* tools on Mousepad (GTK 3): launch it as a tile, type a text, save it
+ * through its own Save As dialog, and find the file on disk with that text.
+ */
+describe('the gui_* tools on a real text editor', () => {
+  let t: TestHub
+  let client: Client
+  const saved = mkdtempSync(join(tmpdir(), 'tessera-gui-saved-'))
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const answer = await client.callTool({ name, arguments: args })
+    const structured = answer.structuredContent as (Record<string, unknown> & { result?: ActionResult }) | undefined
+    return { text: resultText(answer), json: structured, isError: answer.isError === true, content: answer.content as Array<{ type: string; mimeType?: string }> }
+  }
+  let tile = ''
+
+  beforeAll(async () => {
+    t = await startTestHub({ tiles: [] })
+    client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
+  }, 60_000)
+  afterAll(async () => {
+    await client?.close()
+    await t?.stop()
+    if (t) removeDir(t.dataDir)
+    removeDir(saved)
+  })
+
+  it('launches an app as a tile, lists and focuses it, and refuses what it cannot do', async () => {
+    const launched = await call('gui_app_launch', { app: 'mousepad', location: { x: 2000, y: 100 } })
+    expect(launched.isError, launched.text).toBe(false)
+    expect(launched.json).toMatchObject({ backend: 'native', location: { x: 2000, y: 100 } })
+    tile = String(launched.json?.tile_id)
+    expect((await call('gui_app_list', {})).json).toMatchObject({ apps: [{ tile_id: tile, app: 'Mousepad', backend: 'native', state: 'running', focused: true }] })
+    expect((await call('gui_app_focus', { tile_id: tile })).json).toMatchObject({ success: true, previous_focus: tile })
+    const vnc = await call('gui_app_launch', { app: 'mousepad', backend: 'vnc' })
+    expect(vnc.isError).toBe(true)
+    expect(vnc.text).toMatch(/invalid_input.*expected backend native or auto/)
+    const unknown = await call('gui_app_launch', { app: 'rm -rf /' })
+    expect(unknown.isError).toBe(true)
+  })
+
+  it('reads the widget tree, finds widgets fuzzily by role, label and state, and shows pixels', async () => {
+    const tree = (await call('gui_get_widget_tree', { tile_id: tile })).text
+    expect(tree).toMatch(/window "Untitled 1 - Mousepad" <0,0 \d+x\d+>/)
+    expect(tree).toMatch(/menuitem "Delete Line" \[click destructive/)
+    const shallow = (await call('gui_get_widget_tree', { tile_id: tile, depth: 2 })).text
+    expect(shallow).toContain('window "Untitled 1 - Mousepad"')
+    expect(shallow).not.toContain('menuitem')
+    const found = await call('gui_find_widget', { tile_id: tile, label: 'save as' })
+    expect(found.text.split('\n')[0]).toMatch(/^(menuitem|button) "Save As\.\.\." @n[0-9a-z.]+ \(enabled\) \[click\]/)
+    const disabled = (await call('gui_find_widget', { tile_id: tile, role: 'button', state: 'disabled' })).text
+    expect(disabled).toContain('button "Undo"')
+    expect(disabled).not.toContain('button "Save"')
+    const shot = await call('gui_screenshot', { tile_id: tile })
+    expect(shot.content.find((part) => part.type === 'image')?.mimeType).toBe('image/png')
+    expect(shot.text).toMatch(/"width":1280,"height":800/)
+  })
+
+  it('types a text and saves it through the app\'s Save As dialog: the file is on disk with the text', async () => {
+    const words = 'Written by an agent — ünïcödé ✓'
+    const typed = await call('gui_send_text', { tile_id: tile, text: words })
+    expect(typed.json).toMatchObject({ success: true, characters_sent: [...words].length })
+    expect((await call('gui_send_keys', { tile_id: tile, keys: 'Ctrl+S' })).json).toMatchObject({ success: true })
+    const dialog = await call('action_request', { surface: tile, action: 'wait_for', input: { role: 'dialog', name: 'Save As' } })
+    expect(dialog.json?.result?.status, dialog.text).toBe('completed')
+    const file = join(saved, 'notes.txt')
+    // The dialog waits for an answer: the text goes to its first field, the name.
+    expect((await call('gui_send_text', { tile_id: tile, text: file })).json).toMatchObject({ success: true })
+    await call('gui_send_keys', { tile_id: tile, keys: 'Return' })
+    const gone = await call('action_request', { surface: tile, action: 'wait_for', input: { role: 'dialog', name: 'Save As', gone: true } })
+    expect(gone.json?.result?.status, gone.text).toBe('completed')
+    expect(existsSync(file)).toBe(true)
+    expect(readFileSync(file, 'utf8')).toContain(words)
+    const after = (await call('gui_get_widget_tree', { tile_id: tile, depth: 2 })).text
+    expect(after, after).toMatch(/window "[^"]*notes\.txt[^"]*"/)
+  })
+
+  it('closes the tile and its app', async () => {
+    expect((await call('gui_app_close', { tile_id: tile })).json).toMatchObject({ success: true })
+    expect((await call('gui_app_list', {})).text).toContain('no desktop app tiles')
+  })
+})
