@@ -3,7 +3,8 @@ import { type Frame, type JsonObject, type JsonValue, RefTable, TesseraError, ty
 import { KNOWN_APPS } from './desktop-apps.js'
 
 const KIND = 'desktop'
-const tileId = { type: 'string', description: 'the desktop tile (gui_app_list); the focused one when left out' }
+// Which tile: the server's instructions say once that the focused one is meant when it is left out.
+const tileId = { type: 'string' }
 
 function str(args: JsonObject, key: string): string | undefined {
   const value = args[key]
@@ -76,7 +77,7 @@ const schema = (properties: JsonObject, required: string[] = []): JsonObject => 
 export const GUI_TOOLS: readonly FacadeTool[] = [
   {
     name: 'gui_app_launch',
-    description: `Open a desktop app as a tile on its own display: ${KNOWN_APPS.map((app) => app.name).join(', ')}.`,
+    description: 'Open a desktop app as a tile on its own display.',
     inputSchema: schema({ app: { type: 'string', enum: KNOWN_APPS.map((app) => app.name) }, backend: { type: 'string', enum: ['native', 'auto'] }, location: schema({ x: { type: 'number' }, y: { type: 'number' } }), config: { type: 'object' } }, ['app']),
     risk: 'write',
     async run(args, ctx) {
@@ -177,7 +178,7 @@ export const GUI_TOOLS: readonly FacadeTool[] = [
   },
   {
     name: 'gui_get_widget_tree',
-    description: 'The widget tree: roles, names, values, texts, @refs, actions, boxes <x,y wxh>.',
+    description: 'The widget tree as an outline: names, values, texts, @refs, boxes.',
     inputSchema: schema({ tile_id: tileId, depth: { type: 'integer', minimum: 1, maximum: 64 } }),
     risk: 'read',
     async run(args, ctx) {
@@ -189,7 +190,7 @@ export const GUI_TOOLS: readonly FacadeTool[] = [
   },
   {
     name: 'gui_find_widget',
-    description: 'Widgets by role, label (fuzzy) and state (enabled, disabled, focused, checked…), best match first, with their @refs.',
+    description: 'Widgets by role, label (fuzzy) and state (enabled, focused, checked…), best first, with @refs.',
     inputSchema: schema({ tile_id: tileId, role: { type: 'string' }, label: { type: 'string' }, state: { type: 'string' } }),
     risk: 'read',
     async run(args, ctx) {
