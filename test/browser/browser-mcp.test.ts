@@ -3,15 +3,11 @@ import { join } from 'node:path'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { ActionResult } from '@tessera/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, connectHttpClient, resultText, useTestHub } from '../support/hub.js'
+import { api, callTool, connectHttpClient, resultText, useTestHub } from '../support/hub.js'
 import { type FixtureSite, startFixtureSite } from './fixture-site.js'
-import { refOf } from './outline-refs.js'
+import { refOf } from '../support/outline-refs.js'
 
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean; result?: ActionResult }> {
-  const answer = await client.callTool({ name, arguments: args })
-  const structured = answer.structuredContent as { result?: ActionResult } | undefined
-  return { text: resultText(answer), isError: answer.isError === true, ...(structured?.result === undefined ? {} : { result: structured.result }) }
-}
+const call = callTool
 
 describe('the browser surface over MCP, through the gateway', () => {
   const t = useTestHub()

@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectHttpClient, resultText, useTestHub } from '../support/hub.js'
 import { type CorpusServer, serveCorpus } from './corpus/corpus.js'
-import { refNear, refOf } from './outline-refs.js'
+import { refNear, refOf } from '../support/outline-refs.js'
 
 /** Tasks on real pages of the corpus, over MCP with the official SDK client, as an agent does them. */
 describe('tasks on real pages, through the gateway', () => {

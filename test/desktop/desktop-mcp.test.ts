@@ -1,24 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import type { ActionResult } from '@tessera/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectHttpClient, removeDir, resultText, startTestHub, type TestHub } from '../support/hub.js'
+import { callTool, connectHttpClient, removeDir, startTestHub, type TestHub } from '../support/hub.js'
+import { refOf } from '../support/outline-refs.js'
 
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean; result?: ActionResult }> {
-  const answer = await client.callTool({ name, arguments: args })
-  const structured = answer.structuredContent as { result?: ActionResult } | undefined
-  return { text: resultText(answer), isError: answer.isError === true, ...(structured?.result === undefined ? {} : { result: structured.result }) }
-}
-
-/** The @ref on the first line that says `role "name"` (or `role` then a ref, when name is undefined). */
-function refOf(outline: string, role: string, name?: string): string {
-  const wanted = name === undefined ? `${role} ` : `${role} ${JSON.stringify(name)}`
-  for (const line of outline.split('\n')) {
-    const at = line.indexOf(wanted)
-    const ref = at < 0 ? undefined : /@(n[0-9a-z.]+)/.exec(line.slice(at))?.[1]
-    if (ref !== undefined) return ref
-  }
-  throw new Error(`no ${wanted} with a ref in:\n${outline}`)
-}
+const call = callTool
 
 /**
  * GNOME Calculator (GTK 4) in tiles of their own: a private Xvfb display, session bus and

@@ -89,6 +89,13 @@ export function resultText(result: unknown): string {
   return ((result as { content?: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? '').join('\n')
 }
 
+/** Calls a tool as an agent does: the text it reads, whether it is an error, and the gateway's result when the call carries one. */
+export async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean; result?: ActionResult }> {
+  const answer = await client.callTool({ name, arguments: args })
+  const structured = answer.structuredContent as { result?: ActionResult } | undefined
+  return { text: resultText(answer), isError: answer.isError === true, ...(structured?.result === undefined ? {} : { result: structured.result }) }
+}
+
 /** The gateway's ActionResult a hub tool call carries. */
 export function actionResult(result: unknown): ActionResult {
   return (result as { structuredContent: { result: ActionResult } }).structuredContent.result

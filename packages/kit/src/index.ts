@@ -5,3 +5,4 @@ export { actionFacade, type ActionFacadeOptions, type FacadeTool, type TileSumma
 export { leanFields, leanForm, outputFields, withoutFinalNewline, type LeanFieldsOptions, type LeanForm } from './lean-form.js'
 export { NodeLedger } from './node-ledger.js'
 export { RISK_WORD_LANGUAGES, consequentialWord } from './risk-words.js'
+export { targetNodeOf } from './target-node.js'

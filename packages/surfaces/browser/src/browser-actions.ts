@@ -1,5 +1,4 @@
-import { actionSet, defineAction } from '@tessera/kit'
-import { TesseraError } from '@tessera/protocol'
+import { actionSet, defineAction, targetNodeOf } from '@tessera/kit'
 import type { BrowserTile } from './browser-tile.js'
 import {
   CheckInput,
@@ -26,12 +25,6 @@ import {
 
 const pageAction = defineAction<BrowserTile>()
 
-function nodeOf(call: { target: { nodeId?: string | undefined }; contract: { id: string } }): string {
-  const nodeId = call.target.nodeId
-  if (nodeId === undefined) throw new TesseraError('invalid_request', `"${call.contract.id}" acts on an element: name one by its @ref`, { expected: 'target: an @ref from the snapshot', found: null })
-  return nodeId
-}
-
 /**
  * The browser's actions. Element actions run on the element a ref names — bound to that
  * element, never to a position — and their risk is the element's: a link that leaves the
@@ -39,12 +32,12 @@ function nodeOf(call: { target: { nodeId?: string | undefined }; contract: { id:
  * destructive (page-tree.ts); the tile's assess raises navigation and site rules.
  */
 export const BROWSER_ACTIONS = actionSet<BrowserTile>([
-  pageAction({ id: 'click', title: 'Click an element', risk: 'read', input: ClickInput, output: PageOutput, run: (input, { surface, call }) => surface.click(nodeOf(call), input) }),
-  pageAction({ id: 'fill', title: 'Fill a text field', risk: 'write', input: FillInput, output: PageOutput, run: (input, { surface, call }) => surface.fill(nodeOf(call), input) }),
-  pageAction({ id: 'select', title: 'Choose options of a list', risk: 'write', input: SelectInput, output: SelectOutput, run: (input, { surface, call }) => surface.select(nodeOf(call), input.values) }),
-  pageAction({ id: 'check', title: 'Check or uncheck', risk: 'write', input: CheckInput, output: PageOutput, run: (input, { surface, call }) => surface.check(nodeOf(call), input.checked ?? true) }),
-  pageAction({ id: 'hover', title: 'Move the pointer over an element', risk: 'read', input: EmptyInput, output: PageOutput, run: (_input, { surface, call }) => surface.hover(nodeOf(call)) }),
-  pageAction({ id: 'drag', title: 'Drag an element onto another', risk: 'write', input: DragInput, output: PageOutput, run: (input, { surface, call }) => surface.drag(nodeOf(call), input.to, call.frame) }),
+  pageAction({ id: 'click', title: 'Click an element', risk: 'read', input: ClickInput, output: PageOutput, run: (input, { surface, call }) => surface.click(targetNodeOf(call), input) }),
+  pageAction({ id: 'fill', title: 'Fill a text field', risk: 'write', input: FillInput, output: PageOutput, run: (input, { surface, call }) => surface.fill(targetNodeOf(call), input) }),
+  pageAction({ id: 'select', title: 'Choose options of a list', risk: 'write', input: SelectInput, output: SelectOutput, run: (input, { surface, call }) => surface.select(targetNodeOf(call), input.values) }),
+  pageAction({ id: 'check', title: 'Check or uncheck', risk: 'write', input: CheckInput, output: PageOutput, run: (input, { surface, call }) => surface.check(targetNodeOf(call), input.checked ?? true) }),
+  pageAction({ id: 'hover', title: 'Move the pointer over an element', risk: 'read', input: EmptyInput, output: PageOutput, run: (_input, { surface, call }) => surface.hover(targetNodeOf(call)) }),
+  pageAction({ id: 'drag', title: 'Drag an element onto another', risk: 'write', input: DragInput, output: PageOutput, run: (input, { surface, call }) => surface.drag(targetNodeOf(call), input.to, call.frame) }),
   // Sending a file of this machine to a site: a person decides.
   pageAction({ id: 'upload', title: 'Choose files for a file field', risk: 'external', input: UploadInput, output: PageOutput, run: (input, { surface, call }) => surface.upload(call.target.nodeId, input.paths) }),
   pageAction({ id: 'press', title: 'Press a key in the focused element', risk: 'write', input: PressInput, output: PageOutput, run: (input, { surface }) => surface.press(input.key) }),

@@ -1,15 +1,8 @@
-import { actionSet, defineAction } from '@tessera/kit'
-import { TesseraError } from '@tessera/protocol'
+import { actionSet, defineAction, targetNodeOf } from '@tessera/kit'
 import { ClickAtInput, DoneOutput, EmptyInput, KeyInput, TypeInput, WaitInput, WaitOutput } from './desktop-schemas.js'
 import type { DesktopTile } from './desktop-tile.js'
 
 const desktopAction = defineAction<DesktopTile>()
-
-function nodeOf(call: { target: { nodeId?: string | undefined }; contract: { id: string } }): string {
-  const nodeId = call.target.nodeId
-  if (nodeId === undefined) throw new TesseraError('invalid_request', `"${call.contract.id}" acts on a widget: name one by its @ref`, { expected: 'target: an @ref from the snapshot', found: null })
-  return nodeId
-}
 
 /**
  * The desktop's actions. A click runs the widget's own AT-SPI action (a button's press) — no
@@ -18,8 +11,8 @@ function nodeOf(call: { target: { nodeId?: string | undefined }; contract: { id:
  * on the tile as a whole.
  */
 export const DESKTOP_ACTIONS = actionSet<DesktopTile>([
-  desktopAction({ id: 'click', title: 'Press a widget (its own action)', risk: 'write', input: EmptyInput, output: DoneOutput, run: (_input, { surface, call }) => surface.press(nodeOf(call)) }),
-  desktopAction({ id: 'type', title: 'Type text into a text field', risk: 'write', input: TypeInput, output: DoneOutput, run: (input, { surface, call }) => surface.typeInto(nodeOf(call), input.text, input.submit === true) }),
+  desktopAction({ id: 'click', title: 'Press a widget (its own action)', risk: 'write', input: EmptyInput, output: DoneOutput, run: (_input, { surface, call }) => surface.press(targetNodeOf(call, 'a widget')) }),
+  desktopAction({ id: 'type', title: 'Type text into a text field', risk: 'write', input: TypeInput, output: DoneOutput, run: (input, { surface, call }) => surface.typeInto(targetNodeOf(call, 'a widget'), input.text, input.submit === true) }),
   desktopAction({ id: 'key', title: 'Press key chords in the focused app', summary: 'Press {input.key}', risk: 'write', input: KeyInput, output: DoneOutput, run: (input, { surface }) => surface.keys(input.key) }),
   desktopAction({ id: 'wait_for', title: 'Wait for a widget to appear or go', risk: 'read', input: WaitInput, output: WaitOutput, exclusive: false, timeout: (input) => (input.time ?? 10) * 1000 + 5000, run: (input, { surface, signal }) => surface.waitFor(input, signal) }),
   desktopAction({ id: 'click_at', title: 'Click at a point of the tile', risk: 'write', input: ClickAtInput, output: DoneOutput, run: (input, { surface }) => surface.clickAt(input) }),

@@ -1,4 +1,4 @@
-/** Reading refs out of a browser outline, as an agent does, for the tests. */
+/** Reading refs out of an outline (a page's, an app's), as an agent does, for the tests. */
 
 /** The @ref of the first line with `role "name"` (or `role` alone when name is undefined). */
 export function refOf(text: string, role: string, name?: string): string {
