@@ -14,6 +14,9 @@ export const SESSION_PROGRAMS = {
   import: { file: 'import', pkg: 'imagemagick' },
 } as const
 
+/** Every process of a session carries its folder in this variable: what belongs to a tile can be told from outside. */
+export const SESSION_MARK = 'TESSERA_DESKTOP'
+
 const START_TIMEOUT_MS = 10_000
 const END_TIMEOUT_MS = 3_000
 
@@ -65,16 +68,16 @@ export class DesktopSession {
     chmodSync(dir, 0o700)
     const children: ChildProcess[] = []
     try {
-      const xvfb = spawnOwn(SESSION_PROGRAMS.xvfb.file, ['-displayfd', '3', '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp', '-noreset'], {}, ['ignore', 'ignore', 'pipe', 'pipe'])
+      const xvfb = spawnOwn(dir, SESSION_PROGRAMS.xvfb.file, ['-displayfd', '3', '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp', '-noreset'], {}, ['ignore', 'ignore', 'pipe', 'pipe'])
       children.push(xvfb)
       const displayNumber = await firstLine(xvfb, 3, 'Xvfb')
       const display = `:${displayNumber.trim()}`
       const busSocket = join(dir, 'bus')
-      const daemon = spawnOwn(SESSION_PROGRAMS.dbus.file, ['--session', '--nofork', '--nopidfile', '--print-address=1', `--address=unix:path=${busSocket}`], { XDG_RUNTIME_DIR: dir })
+      const daemon = spawnOwn(dir, SESSION_PROGRAMS.dbus.file, ['--session', '--nofork', '--nopidfile', '--print-address=1', `--address=unix:path=${busSocket}`], { XDG_RUNTIME_DIR: dir })
       children.push(daemon)
       const sessionBusAddress = (await firstLine(daemon, 1, 'dbus-daemon')).trim()
       const env = { DISPLAY: display, DBUS_SESSION_BUS_ADDRESS: sessionBusAddress, XDG_RUNTIME_DIR: dir }
-      children.push(spawnOwn(SESSION_PROGRAMS.atspi.file, ['--launch-immediately'], env))
+      children.push(spawnOwn(dir, SESSION_PROGRAMS.atspi.file, ['--launch-immediately'], env))
       const a11yBusAddress = await enableAccessibility(sessionBusAddress)
       return new DesktopSession(dir, display, width, height, sessionBusAddress, a11yBusAddress, children, ownDir)
     } catch (error) {
@@ -96,6 +99,7 @@ export class DesktopSession {
       XDG_DATA_HOME: join(home, '.local/share'),
       XDG_CACHE_HOME: join(home, '.cache'),
       XDG_RUNTIME_DIR: this.dir,
+      [SESSION_MARK]: this.dir,
       DISPLAY: this.display,
       DBUS_SESSION_BUS_ADDRESS: this.sessionBusAddress,
       NO_AT_BRIDGE: '0',
@@ -115,7 +119,7 @@ export class DesktopSession {
   launch(command: readonly string[]): LaunchedApp {
     const [file, ...args] = command
     if (file === undefined) throw new TesseraError('invalid_input', 'expected a command to start, found an empty list', { found: [] })
-    const child = spawn(file, args, { env: this.appEnv(), cwd: join(this.dir, 'home'), stdio: ['ignore', 'ignore', 'pipe'], detached: true })
+    const child = spawnWatched(file, args, { env: this.appEnv(), cwd: join(this.dir, 'home'), stdio: ['ignore', 'ignore', 'pipe'] })
     // What an app says on stderr is kept short: its last lines explain a failed start.
     let said = ''
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
@@ -172,8 +176,33 @@ export function missingSessionPackages(): string[] {
     .map((program) => program.pkg)
 }
 
-function spawnOwn(file: string, args: readonly string[], env: NodeJS.ProcessEnv, stdio: Array<'ignore' | 'pipe'> = ['ignore', 'pipe', 'pipe']): ChildProcess {
-  return spawn(file, args, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, stdio, detached: true })
+/**
+ * Runs a program in a process group of its own under a small shell that ends the group when
+ * the hub's end of its stdin closes: a hub that dies without closing its tiles (SIGKILL, a
+ * crash) takes its displays, buses and apps with it instead of leaving them running. The
+ * shell exits with the program's status, so the child's exit is the program's. The program's
+ * stdin is /dev/null; fd 9 carries the watch and is closed for the program.
+ */
+const WATCHED = [
+  'exec 9<&0',
+  '"$@" </dev/null 9<&- & p=$!',
+  '(read _ <&9; kill -TERM 0) & w=$!',
+  'exec 9<&-',
+  // Ended with its group, the shell still reaps the program and the watch: no zombies are
+  // left for an init that does not reap (a container's PID 1).
+  `trap 'kill -TERM $p $w 2>/dev/null; wait' TERM`,
+  'wait $p; s=$?',
+  'kill $w 2>/dev/null; wait $w 2>/dev/null',
+  'exit $s',
+].join('\n')
+
+function spawnWatched(file: string, args: readonly string[], options: { env: NodeJS.ProcessEnv; cwd?: string; stdio: Array<'ignore' | 'pipe'> }): ChildProcess {
+  const [, ...rest] = options.stdio
+  return spawn('/bin/sh', ['-c', WATCHED, 'tessera-watch', file, ...args], { env: options.env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }), stdio: ['pipe', ...rest], detached: true })
+}
+
+function spawnOwn(dir: string, file: string, args: readonly string[], env: NodeJS.ProcessEnv, stdio: Array<'ignore' | 'pipe'> = ['ignore', 'pipe', 'pipe']): ChildProcess {
+  return spawnWatched(file, args, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', [SESSION_MARK]: dir, ...env }, stdio })
 }
 
 /** The first line a child writes on one of its pipes; a typed error when it fails to start, exits or stays silent. */

@@ -223,11 +223,10 @@ export class DesktopTile implements Surface {
    */
   async #focusWindow(): Promise<void> {
     const { session } = this.#live()
-    const pid = this.#app?.child.pid
-    if (pid === undefined) return
+    // The display is the tile's own: every window on it is one of its apps'.
     const name = await this.#typingWindowName()
-    const byName = name === undefined ? '' : (await session.run('xdotool', ['search', '--onlyvisible', '--pid', String(pid), '--name', `^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`]).catch(() => Buffer.from(''))).toString()
-    const any = byName.trim() !== '' ? byName : (await session.run('xdotool', ['search', '--onlyvisible', '--pid', String(pid)]).catch(() => Buffer.from(''))).toString()
+    const byName = name === undefined ? '' : (await session.run('xdotool', ['search', '--onlyvisible', '--name', `^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`]).catch(() => Buffer.from(''))).toString()
+    const any = byName.trim() !== '' ? byName : (await session.run('xdotool', ['search', '--onlyvisible', '--name', '.']).catch(() => Buffer.from(''))).toString()
     const window = any.split('\n').find((line) => /^\d+$/.test(line.trim()))
     if (window !== undefined) await session.run('xdotool', ['windowfocus', '--sync', window.trim()]).catch(() => undefined)
   }
