@@ -71,6 +71,8 @@ describe('the gui_* tools on a real text editor', () => {
     const dialog = await call('action_request', { surface: tile, action: 'wait_for', input: { role: 'dialog', name: 'Save As' } })
     expect(dialog.json?.result?.status, dialog.text).toBe('completed')
     const file = join(saved, 'notes.txt')
+    // The file chooser's field has no name of its own: the label beside it ("Name:") names it.
+    expect((await call('gui_find_widget', { tile_id: tile, role: 'textbox', label: 'name' })).text.split('\n')[0]).toMatch(/^textbox "Name"/)
     // The dialog waits for an answer: the text goes to its first field, the name.
     expect((await call('gui_send_text', { tile_id: tile, text: file })).json).toMatchObject({ success: true })
     await call('gui_send_keys', { tile_id: tile, keys: 'Return' })

@@ -80,6 +80,22 @@ function extentsOf(body: unknown[]): Bounds | undefined {
   return { x, y, width, height }
 }
 
+/** AT-SPI's RelationType LABELLED_BY. */
+const LABELLED_BY = 2
+
+/** The words of the widget that labels this one (its labelled-by relation), without a trailing colon. */
+async function labelOf(bus: AtspiBus, ref: AccessibleRef): Promise<string | undefined> {
+  const [relations] = await bus.call(ref, IFACE.accessible, 'GetRelationSet').catch(() => [[]])
+  for (const relation of (relations as unknown[][] | undefined) ?? []) {
+    if (Number(relation[0]) !== LABELLED_BY) continue
+    const target = ((relation[1] as unknown[] | undefined) ?? []).map(refOf).find((r): r is AccessibleRef => r !== undefined)
+    if (target === undefined) continue
+    const words = String((await bus.property(target, IFACE.accessible, 'Name').catch(() => '')) ?? '').replace(/\s+/g, ' ').trim().replace(/:$/, '')
+    if (words !== '') return words
+  }
+  return undefined
+}
+
 /** Reads one accessible: the calls that do not depend on each other go out at once. */
 async function readNode(bus: AtspiBus, ref: AccessibleRef): Promise<{ node: AccessibleNode; childRefs: AccessibleRef[] }> {
   const [roleName, name, description, stateBits, interfaces, children] = await Promise.all([
@@ -92,7 +108,7 @@ async function readNode(bus: AtspiBus, ref: AccessibleRef): Promise<{ node: Acce
   ])
   const states = statesOf(stateBits)
   const showing = states.has('showing') || states.has('visible') || roleName === 'application'
-  const [extents, text, value, actions] = await Promise.all([
+  const [extents, text, value, actions, label] = await Promise.all([
     showing && interfaces.has(IFACE.component) ? bus.call(ref, IFACE.component, 'GetExtents', 'u', [0]).then(extentsOf).catch(() => undefined) : undefined,
     interfaces.has(IFACE.text) && (TEXT_ROLES.has(roleName) || states.has('editable'))
       ? bus
@@ -109,10 +125,12 @@ async function readNode(bus: AtspiBus, ref: AccessibleRef): Promise<{ node: Acce
           .then((body) => ((body[0] as unknown[][] | undefined) ?? []).map((entry) => String(entry[0] ?? '')))
           .catch(() => [])
       : [],
+    // A field with no name of its own is named by the label beside it ("Name:" in a file chooser).
+    name === '' && (states.has('editable') || interfaces.has(IFACE.action)) ? labelOf(bus, ref) : undefined,
   ])
   // A sheet of a spreadsheet says it has 2^31 children: it manages them, they are read by position.
   const folded = states.has('manages-descendants')
-  const node: AccessibleNode = { ref, role: roleName, name, description, states, interfaces, extents, text, value, actions, children: [], folded }
+  const node: AccessibleNode = { ref, role: roleName, name: name === '' ? (label ?? '') : name, description, states, interfaces, extents, text, value, actions, children: [], folded }
   return { node, childRefs: folded ? [] : children }
 }
 
