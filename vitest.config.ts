@@ -18,6 +18,7 @@ export default defineConfig({
       '@tessera/surface-terminal': source('./packages/surfaces/terminal/src/index.ts'),
       '@tessera/surface-files': source('./packages/surfaces/files/src/index.ts'),
       '@tessera/surface-browser': source('./packages/surfaces/browser/src/index.ts'),
+      '@tessera/surface-desktop': source('./packages/surfaces/desktop/src/index.ts'),
       '@tessera/sdk': source('./packages/sdk/src/index.ts'),
       '@tessera/client': source('./packages/client/src/index.ts'),
       '@tessera/hub': source('./packages/hub/src/index.ts'),
