@@ -6,3 +6,4 @@ export { leanFields, leanForm, outputFields, withoutFinalNewline, type LeanField
 export { NodeLedger } from './node-ledger.js'
 export { RISK_WORD_LANGUAGES, consequentialWord } from './risk-words.js'
 export { targetNodeOf } from './target-node.js'
+export { stringArg } from './string-arg.js'

@@ -1,4 +1,4 @@
-import type { FacadeTool, ToolAnswer, ToolContext } from '@tessera/kit'
+import { type FacadeTool, type ToolAnswer, type ToolContext, stringArg } from '@tessera/kit'
 import { type JsonObject, type JsonValue, TesseraError } from '@tessera/protocol'
 import { outlinePage } from './page-outline.js'
 import { pageDelta } from './page-delta.js'
@@ -25,16 +25,10 @@ function schema(properties: JsonObject, required: string[] = []): JsonObject {
   return { type: 'object', properties: { ...properties, tile, snapshot }, ...(required.length > 0 ? { required } : {}), additionalProperties: false }
 }
 
-function str(args: JsonObject, key: string): string | undefined {
-  const value = args[key]
-  if (value === undefined || value === null) return undefined
-  if (typeof value !== 'string') throw new TesseraError('invalid_input', `expected "${key}" to be a string, found ${typeof value}`, { expected: 'string', found: value })
-  return value
-}
 
 /** The element an argument names: a ref as it is, a selector resolved on the page (through the gateway's `locate`). */
 async function elementOf(ctx: ToolContext, surface: string, args: JsonObject, key = 'target', legacy = 'ref'): Promise<string> {
-  const named = str(args, key) ?? str(args, legacy)
+  const named = stringArg(args, key) ?? stringArg(args, legacy)
   if (named === undefined) throw new TesseraError('invalid_input', `expected "${key}": a ref from the snapshot (@n1k2) or a CSS selector, found nothing`, { expected: key, found: null })
   if (REF.test(named)) return named.replace(/^@/, '')
   const located = await ctx.request({ surface, action: 'locate', input: { selector: named } })
@@ -44,7 +38,7 @@ async function elementOf(ctx: ToolContext, surface: string, args: JsonObject, ke
 }
 
 function modeOf(args: JsonObject, fallback: 'delta' | 'full' | 'none'): 'delta' | 'full' | 'none' {
-  const mode = str(args, 'snapshot') ?? fallback
+  const mode = stringArg(args, 'snapshot') ?? fallback
   if (mode !== 'delta' && mode !== 'full' && mode !== 'none') throw new TesseraError('invalid_input', `expected "snapshot" to be delta, full or none, found "${mode}"`, { expected: ['delta', 'full', 'none'], found: mode })
   return mode
 }
@@ -84,7 +78,7 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
 }
 
 function facade(name: string, description: string, inputSchema: JsonObject, risk: FacadeTool['risk'], body: (args: JsonObject, ctx: ToolContext, surface: string) => Promise<ToolAnswer>): FacadeTool {
-  return { name, description, inputSchema, risk, run: (args, ctx) => body(args, ctx, ctx.tile(KIND, str(args, 'tile'))) }
+  return { name, description, inputSchema, risk, run: (args, ctx) => body(args, ctx, ctx.tile(KIND, stringArg(args, 'tile'))) }
 }
 
 const FIELD_ACTIONS: Readonly<Record<string, (value: string) => Step['action']>> = {
@@ -102,7 +96,7 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
     inputSchema: schema({ url: { type: 'string' } }, ['url']),
     risk: 'external',
     async run(args, ctx) {
-      const url = str(args, 'url') ?? ''
+      const url = stringArg(args, 'url') ?? ''
       const mode = modeOf(args, 'full')
       if (ctx.tiles(KIND).length === 0) {
         const opened = await ctx.request({ surface: 'map', action: 'open', input: { kind: KIND, config: { url } } })
@@ -110,7 +104,7 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
         const surface = String((opened.output as JsonObject).tile)
         return { text: mode === 'none' ? `opened ${surface} at ${url}` : outlinePage(await ctx.frame(surface)) }
       }
-      return run(ctx, ctx.tile(KIND, str(args, 'tile')), [{ action: 'navigate', input: { url } }], mode === 'delta' ? 'full' : mode)
+      return run(ctx, ctx.tile(KIND, stringArg(args, 'tile')), [{ action: 'navigate', input: { url } }], mode === 'delta' ? 'full' : mode)
     },
   },
   facade('browser_navigate_back', 'Go back to the previous page.', schema({}), 'read', (args, ctx, surface) => run(ctx, surface, [{ action: 'back', input: {} }], modeOf(args, 'full'))),
@@ -120,10 +114,10 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
     inputSchema: { type: 'object', properties: { tile, target: { type: 'string', description: '@ref to expand' }, offset: { type: 'integer', minimum: 0 }, find: { type: 'string' } }, additionalProperties: false },
     risk: 'read',
     async run(args, ctx) {
-      const surface = ctx.tile(KIND, str(args, 'tile'))
-      const expand = str(args, 'target') ?? str(args, 'expand')
+      const surface = ctx.tile(KIND, stringArg(args, 'tile'))
+      const expand = stringArg(args, 'target') ?? stringArg(args, 'expand')
       const offset = typeof args.offset === 'number' ? args.offset : undefined
-      return { text: outlinePage(await ctx.frame(surface), { expand, offset, find: str(args, 'find') }) }
+      return { text: outlinePage(await ctx.frame(surface), { expand, offset, find: stringArg(args, 'find') }) }
     },
   },
   facade('browser_click', 'Click an element.', schema({ element, target, doubleClick: { type: 'boolean' }, button: { type: 'string', enum: ['left', 'right', 'middle'] }, modifiers: { type: 'array', items: { type: 'string', enum: ['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'] } } }, ['target']), 'destructive', async (args, ctx, surface) => {
@@ -134,7 +128,7 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
     return run(ctx, surface, [{ action: 'click', input, target: await elementOf(ctx, surface, args) }], modeOf(args, 'delta'))
   }),
   facade('browser_type', 'Type text into an editable element (replacing what it holds).', schema({ element, target, text: { type: 'string' }, submit: { type: 'boolean', description: 'press Enter after' }, slowly: { type: 'boolean' } }, ['target', 'text']), 'external', async (args, ctx, surface) => {
-    const input: JsonObject = { text: str(args, 'text') ?? '' }
+    const input: JsonObject = { text: stringArg(args, 'text') ?? '' }
     if (args.submit === true) input.submit = true
     if (args.slowly === true) input.slowly = true
     return run(ctx, surface, [{ action: 'fill', input, target: await elementOf(ctx, surface, args) }], modeOf(args, 'delta'))
@@ -157,8 +151,8 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
       if (fields.length === 0) throw new TesseraError('invalid_input', 'expected "fields": a list of {target, type, value}, found none', { expected: 'array', found: args.fields ?? null })
       const steps: Step[] = []
       for (const field of fields) {
-        const type = str(field, 'type') ?? 'textbox'
-        const value = str(field, 'value') ?? ''
+        const type = stringArg(field, 'type') ?? 'textbox'
+        const value = stringArg(field, 'value') ?? ''
         const action = FIELD_ACTIONS[type]?.(value)
         if (action === undefined) throw new TesseraError('invalid_input', `field type "${type}" is not one of textbox, checkbox, radio, combobox, slider`, { expected: Object.keys(FIELD_ACTIONS), found: type })
         const input: JsonObject = action === 'fill' ? { text: value } : action === 'check' ? { checked: value !== 'false' } : { values: [value] }
@@ -170,7 +164,7 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
   facade('browser_select_option', 'Choose options of a select element, by value or label.', schema({ element, target, values: { type: 'array', items: { type: 'string' } } }, ['target', 'values']), 'write', async (args, ctx, surface) =>
     run(ctx, surface, [{ action: 'select', input: { values: (Array.isArray(args.values) ? args.values : []) as JsonValue[] } as JsonObject, target: await elementOf(ctx, surface, args) }], modeOf(args, 'delta')),
   ),
-  facade('browser_press_key', 'Press a key (Enter, ArrowDown, Control+a, or a character) in the focused element.', schema({ key: { type: 'string' } }, ['key']), 'external', (args, ctx, surface) => run(ctx, surface, [{ action: 'press', input: { key: str(args, 'key') ?? '' } }], modeOf(args, 'delta'))),
+  facade('browser_press_key', 'Press a key (Enter, ArrowDown, Control+a, or a character) in the focused element.', schema({ key: { type: 'string' } }, ['key']), 'external', (args, ctx, surface) => run(ctx, surface, [{ action: 'press', input: { key: stringArg(args, 'key') ?? '' } }], modeOf(args, 'delta'))),
   facade('browser_hover', 'Move the pointer over an element.', schema({ element, target }, ['target']), 'read', async (args, ctx, surface) => run(ctx, surface, [{ action: 'hover', input: {}, target: await elementOf(ctx, surface, args) }], modeOf(args, 'delta'))),
   facade('browser_drag', 'Drag one element onto another.', schema({ startElement: element, startTarget: target, endElement: element, endTarget: target }, ['startTarget', 'endTarget']), 'write', async (args, ctx, surface) => {
     const from = await elementOf(ctx, surface, args, 'startTarget', 'startRef')
@@ -187,9 +181,9 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
     return { image: { data: Buffer.from(png).toString('base64'), mimeType: 'image/png' }, text: `screenshot of ${surface}` }
   }),
   facade('browser_tabs', 'List, open, select or close tabs.', schema({ action: { type: 'string', enum: ['list', 'new', 'close', 'select'] }, index: { type: 'integer', minimum: 0 }, url: { type: 'string' } }, ['action']), 'external', async (args, ctx, surface) => {
-    const input: JsonObject = { action: str(args, 'action') ?? 'list' }
+    const input: JsonObject = { action: stringArg(args, 'action') ?? 'list' }
     if (typeof args.index === 'number') input.index = args.index
-    if (args.url !== undefined) input.url = str(args, 'url') ?? ''
+    if (args.url !== undefined) input.url = stringArg(args, 'url') ?? ''
     const result = await ctx.request({ surface, action: 'tabs', input })
     if (result.status !== 'completed') return { result }
     const tabs = ((result.output as JsonObject).tabs ?? []) as JsonObject[]
@@ -197,7 +191,7 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
   }),
   facade('browser_handle_dialog', 'Accept or dismiss the open dialog (alert, confirm, prompt).', schema({ accept: { type: 'boolean' }, promptText: { type: 'string' } }, ['accept']), 'write', (args, ctx, surface) => {
     const input: JsonObject = { accept: args.accept === true }
-    if (args.promptText !== undefined) input.promptText = str(args, 'promptText') ?? ''
+    if (args.promptText !== undefined) input.promptText = stringArg(args, 'promptText') ?? ''
     return run(ctx, surface, [{ action: 'handle_dialog', input }], modeOf(args, 'delta'))
   }),
   facade('browser_file_upload', 'Choose files (from the tile\'s folder) for the open file chooser or a file field; no paths cancels.', schema({ paths: { type: 'array', items: { type: 'string' } }, target }), 'external', async (args, ctx, surface) => {

@@ -1,4 +1,4 @@
-import type { FacadeTool, ToolAnswer, ToolContext } from '@tessera/kit'
+import { type FacadeTool, type ToolAnswer, type ToolContext, stringArg } from '@tessera/kit'
 import { type Frame, type JsonObject, type JsonValue, RefTable, TesseraError, type UiNode, outlineFrame, resolvedTargets } from '@tessera/protocol'
 import { KNOWN_APPS } from './desktop-apps.js'
 
@@ -6,15 +6,9 @@ const KIND = 'desktop'
 // Which tile: the server's instructions say once that the focused one is meant when it is left out.
 const tileId = { type: 'string' }
 
-function str(args: JsonObject, key: string): string | undefined {
-  const value = args[key]
-  if (value === undefined) return undefined
-  if (typeof value !== 'string') throw new TesseraError('invalid_input', `expected "${key}" to be a string, found ${JSON.stringify(value)?.slice(0, 60)}`, { expected: 'string', found: value })
-  return value
-}
 
 function tileOf(args: JsonObject, ctx: ToolContext): string {
-  return ctx.tile(KIND, str(args, 'tile_id'))
+  return ctx.tile(KIND, stringArg(args, 'tile_id'))
 }
 
 /** An action's answer as the seed's `{success}`: a completed action is success, anything else answers as the gateway put it. */
@@ -81,10 +75,10 @@ export const GUI_TOOLS: readonly FacadeTool[] = [
     inputSchema: schema({ app: { type: 'string', enum: KNOWN_APPS.map((app) => app.name) }, backend: { type: 'string', enum: ['native', 'auto'] }, location: schema({ x: { type: 'number' }, y: { type: 'number' } }), config: { type: 'object' } }, ['app']),
     risk: 'write',
     async run(args, ctx) {
-      const backend = str(args, 'backend') ?? 'auto'
+      const backend = stringArg(args, 'backend') ?? 'auto'
       if (backend !== 'native' && backend !== 'auto') throw new TesseraError('invalid_input', `expected backend native or auto (vnc and wasm are not built), found "${backend}"`, { expected: ['native', 'auto'], found: backend })
       const location = (args.location ?? {}) as JsonObject
-      const input: JsonObject = { kind: KIND, config: { ...((args.config ?? {}) as JsonObject), app: str(args, 'app') ?? '' } }
+      const input: JsonObject = { kind: KIND, config: { ...((args.config ?? {}) as JsonObject), app: stringArg(args, 'app') ?? '' } }
       if (typeof location.x === 'number') input.x = location.x
       if (typeof location.y === 'number') input.y = location.y
       const result = await ctx.request({ surface: 'map', action: 'open', input })
@@ -126,7 +120,7 @@ export const GUI_TOOLS: readonly FacadeTool[] = [
     description: 'Press key chords in the app: "Ctrl+S", "Return", "ctrl+a Delete".',
     inputSchema: schema({ tile_id: tileId, keys: { type: 'string' }, delay_ms: { type: 'number' } }, ['keys']),
     risk: 'write',
-    run: (args, ctx) => succeeded(ctx, { surface: tileOf(args, ctx), action: 'key', input: { key: str(args, 'keys') ?? '' } }),
+    run: (args, ctx) => succeeded(ctx, { surface: tileOf(args, ctx), action: 'key', input: { key: stringArg(args, 'keys') ?? '' } }),
   },
   {
     name: 'gui_send_text',
@@ -135,7 +129,7 @@ export const GUI_TOOLS: readonly FacadeTool[] = [
     risk: 'write',
     async run(args, ctx) {
       const surface = tileOf(args, ctx)
-      const text = str(args, 'text') ?? ''
+      const text = stringArg(args, 'text') ?? ''
       const frame = await ctx.frame(surface)
       // The text field with the focus; with none focused (no window manager gives one), the only one there is.
       const fields = widgetsOf(frame).filter((widget) => widget.actions.includes('type') && widget.node.states?.disabled !== true)
@@ -194,9 +188,9 @@ export const GUI_TOOLS: readonly FacadeTool[] = [
     inputSchema: schema({ tile_id: tileId, role: { type: 'string' }, label: { type: 'string' }, state: { type: 'string' } }),
     risk: 'read',
     async run(args, ctx) {
-      const role = str(args, 'role')
-      const label = str(args, 'label')
-      const state = str(args, 'state')
+      const role = stringArg(args, 'role')
+      const label = stringArg(args, 'label')
+      const state = stringArg(args, 'state')
       if (role === undefined && label === undefined && state === undefined) throw new TesseraError('invalid_input', 'expected a role, a label or a state to find widgets by, found none', { expected: ['role', 'label', 'state'], found: null })
       const frame = await ctx.frame(tileOf(args, ctx))
       const refs = RefTable.forFrame(frame)
