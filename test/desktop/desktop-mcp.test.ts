@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { callTool, connectHttpClient, removeDir, startTestHub, type TestHub } from '../support/hub.js'
+import { callTool, connectHttpClient, useTestHub } from '../support/hub.js'
 import { refOf } from '../support/outline-refs.js'
 
 const call = callTool
@@ -11,18 +11,15 @@ const call = callTool
  * own actions, keys and text through XTEST.
  */
 describe('a desktop app as a tile, over MCP', () => {
-  let t: TestHub
+  const t = useTestHub({ tiles: [{ kind: 'desktop', id: 'calc', app: 'gnome-calculator' }] })
   let client: Client
   const snapshot = async (surface: string): Promise<string> => (await call(client, 'surface_snapshot', { surface })).text
 
   beforeAll(async () => {
-    t = await startTestHub({ tiles: [{ kind: 'desktop', id: 'calc', app: 'gnome-calculator' }] })
     client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
-  }, 90_000)
+  })
   afterAll(async () => {
     await client?.close()
-    await t?.stop()
-    if (t) removeDir(t.dataDir)
   })
 
   it('computes by pressing the calculator\'s buttons through AT-SPI, and reads the result from the widget tree', async () => {

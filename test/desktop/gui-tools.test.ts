@@ -4,14 +4,14 @@ import { join } from 'node:path'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { ActionResult } from '@tessera/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectHttpClient, removeDir, resultText, startTestHub, type TestHub } from '../support/hub.js'
+import { connectHttpClient, removeDir, resultText, useTestHub } from '../support/hub.js'
 
 /**
  * The seed's gui_* tools on Mousepad (GTK 3): launch it as a tile, type a text, save it
  * through its own Save As dialog, and find the file on disk with that text.
  */
 describe('the gui_* tools on a real text editor', () => {
-  let t: TestHub
+  const t = useTestHub({ tiles: [] })
   let client: Client
   const saved = mkdtempSync(join(tmpdir(), 'tessera-gui-saved-'))
   const call = async (name: string, args: Record<string, unknown>) => {
@@ -22,13 +22,10 @@ describe('the gui_* tools on a real text editor', () => {
   let tile = ''
 
   beforeAll(async () => {
-    t = await startTestHub({ tiles: [] })
     client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
-  }, 60_000)
+  })
   afterAll(async () => {
     await client?.close()
-    await t?.stop()
-    if (t) removeDir(t.dataDir)
     removeDir(saved)
   })
 
