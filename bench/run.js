@@ -17,6 +17,7 @@ import { benchFileFind } from './file-find.js'
 import { benchSurfaceKit } from './surface-kit.js'
 import { benchLeanResults } from './lean-results.js'
 import { benchBrowserSnapshot } from './browser-snapshot.js'
+import { benchDesktopSession } from './desktop-session.js'
 
 const benches = [
   ['gateway', benchGatewayRoundTrip],
@@ -29,6 +30,7 @@ const benches = [
   ['kit', benchSurfaceKit],
   ['lean', benchLeanResults],
   ['browser', benchBrowserSnapshot],
+  ['desktop', benchDesktopSession],
 ]
 
 /**
