@@ -10,8 +10,14 @@ export interface AccessibleRef {
 export const REGISTRY: AccessibleRef = { bus: 'org.a11y.atspi.Registry', path: '/org/a11y/atspi/accessible/root' }
 export const NULL_PATH = '/org/a11y/atspi/null'
 
-/** An app that hangs does not hang a snapshot: every call has this long. */
+/** An app that hangs does not hang a snapshot: every call has this long once sent. */
 const CALL_TIMEOUT_MS = 1_500
+/**
+ * Calls in flight per app. An app answers AT-SPI on its main loop: ten thousand calls at once
+ * (LibreOffice's tree) queue there past any timeout and leave it deaf for seconds after; a
+ * few dozen keep it busy without a backlog.
+ */
+const IN_FLIGHT_PER_APP = 48
 
 /**
  * The accessibility bus of one desktop session, spoken to with plain D-Bus messages (no
@@ -19,6 +25,7 @@ const CALL_TIMEOUT_MS = 1_500
  */
 export class AtspiBus {
   readonly #bus: dbus.MessageBus
+  readonly #lanes = new Map<string, { busy: number; waiting: Array<() => void> }>()
 
   private constructor(bus: dbus.MessageBus) {
     this.#bus = bus
@@ -33,6 +40,20 @@ export class AtspiBus {
 
   /** One method call; the reply's values, or a typed error when the app answers with one or not in time. */
   async call(target: AccessibleRef, iface: string, member: string, signature?: string, body?: unknown[]): Promise<unknown[]> {
+    const lane = this.#lanes.get(target.bus) ?? { busy: 0, waiting: [] }
+    this.#lanes.set(target.bus, lane)
+    if (lane.busy >= IN_FLIGHT_PER_APP) await new Promise<void>((go) => lane.waiting.push(go))
+    lane.busy++
+    try {
+      return await this.#send(target, iface, member, signature, body)
+    } finally {
+      lane.busy--
+      lane.waiting.shift()?.()
+      if (lane.busy === 0 && lane.waiting.length === 0) this.#lanes.delete(target.bus)
+    }
+  }
+
+  async #send(target: AccessibleRef, iface: string, member: string, signature?: string, body?: unknown[]): Promise<unknown[]> {
     const message = new dbus.Message({ destination: target.bus, path: target.path, interface: iface, member, ...(signature === undefined ? {} : { signature, body: body ?? [] }) })
     let timer: NodeJS.Timeout | undefined
     try {

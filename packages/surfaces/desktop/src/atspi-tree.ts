@@ -25,6 +25,8 @@ const TEXT_ROLES = new Set(['label', 'text', 'entry', 'password text', 'paragrap
 const MAX_NODES = 4_000
 const MAX_DEPTH = 64
 const MAX_TEXT = 2_000
+/** More children than this under one node are a managed collection (cells, rows), not widgets. */
+const MAX_CHILDREN = 2_000
 
 export interface Bounds {
   x: number
@@ -47,6 +49,8 @@ export interface AccessibleNode {
   value: number | undefined
   /** Its actions' names, in order (DoAction takes the index). */
   actions: string[]
+  /** Each action's key binding as the toolkit says it (GTK: `mnemonic;path;accelerator`), '' when none. */
+  keyBindings: string[]
   children: AccessibleNode[]
   /** Its children were not walked (not showing, or it manages too many descendants to list). */
   folded: boolean
@@ -98,17 +102,21 @@ async function labelOf(bus: AtspiBus, ref: AccessibleRef): Promise<string | unde
 
 /** Reads one accessible: the calls that do not depend on each other go out at once. */
 async function readNode(bus: AtspiBus, ref: AccessibleRef): Promise<{ node: AccessibleNode; childRefs: AccessibleRef[] }> {
-  const [roleName, name, description, stateBits, interfaces, children] = await Promise.all([
+  const [roleName, name, description, stateBits, interfaces, childCount] = await Promise.all([
     bus.call(ref, IFACE.accessible, 'GetRoleName').then((body) => String(body[0] ?? '')),
     bus.property(ref, IFACE.accessible, 'Name').then((value) => String(value ?? '')).catch(() => ''),
     bus.property(ref, IFACE.accessible, 'Description').then((value) => String(value ?? '')).catch(() => ''),
     bus.call(ref, IFACE.accessible, 'GetState').then((body) => body[0]).catch(() => []),
     bus.call(ref, IFACE.accessible, 'GetInterfaces').then((body) => new Set((body[0] as string[] | undefined) ?? [])).catch(() => new Set<string>()),
-    bus.call(ref, IFACE.accessible, 'GetChildren').then((body) => ((body[0] as unknown[] | undefined) ?? []).map(refOf).filter((r): r is AccessibleRef => r !== undefined)).catch(() => []),
+    bus.property(ref, IFACE.accessible, 'ChildCount').then(Number).catch(() => 0),
   ])
   const states = statesOf(stateBits)
   const showing = states.has('showing') || states.has('visible') || roleName === 'application'
-  const [extents, text, value, actions, label] = await Promise.all([
+  // A sheet of a spreadsheet says it has 2^31 children: it manages them, they are read by
+  // position. Asking for its children hangs the app (LibreOffice lists every cell), so the
+  // count and the state decide first.
+  const folded = states.has('manages-descendants') || childCount > MAX_CHILDREN
+  const [extents, text, value, actionEntries, label, children] = await Promise.all([
     showing && interfaces.has(IFACE.component) ? bus.call(ref, IFACE.component, 'GetExtents', 'u', [0]).then(extentsOf).catch(() => undefined) : undefined,
     interfaces.has(IFACE.text) && (TEXT_ROLES.has(roleName) || states.has('editable'))
       ? bus
@@ -122,15 +130,15 @@ async function readNode(bus: AtspiBus, ref: AccessibleRef): Promise<{ node: Acce
     interfaces.has(IFACE.action)
       ? bus
           .call(ref, IFACE.action, 'GetActions')
-          .then((body) => ((body[0] as unknown[][] | undefined) ?? []).map((entry) => String(entry[0] ?? '')))
+          // (name, description, key binding) per action.
+          .then((body) => ((body[0] as unknown[][] | undefined) ?? []).map((entry) => ({ name: String(entry[0] ?? ''), keys: String(entry[2] ?? '') })))
           .catch(() => [])
       : [],
     // A field with no name of its own is named by the label beside it ("Name:" in a file chooser).
     name === '' && (states.has('editable') || interfaces.has(IFACE.action)) ? labelOf(bus, ref) : undefined,
+    folded || childCount === 0 ? [] : bus.call(ref, IFACE.accessible, 'GetChildren').then((body) => ((body[0] as unknown[] | undefined) ?? []).map(refOf).filter((r): r is AccessibleRef => r !== undefined)).catch(() => []),
   ])
-  // A sheet of a spreadsheet says it has 2^31 children: it manages them, they are read by position.
-  const folded = states.has('manages-descendants')
-  const node: AccessibleNode = { ref, role: roleName, name: name === '' ? (label ?? '') : name, description, states, interfaces, extents, text, value, actions, children: [], folded }
+  const node: AccessibleNode = { ref, role: roleName, name: name === '' ? (label ?? '') : name, description, states, interfaces, extents, text, value, actions: actionEntries.map((entry) => entry.name), keyBindings: actionEntries.map((entry) => entry.keys), children: [], folded }
   return { node, childRefs: folded ? [] : children }
 }
 
@@ -139,9 +147,31 @@ async function readNode(bus: AtspiBus, ref: AccessibleRef): Promise<{ node: Acce
  * parallel: the depth of the tree, not its size, sets how many round trips it takes. A node
  * that fails to answer (an app quitting) is left out, never fails the walk.
  */
-export async function walkAccessibles(bus: AtspiBus): Promise<AccessibleTree> {
+/** Menus say `visible` while closed; GTK 4 says neither `showing` nor `visible` of some containers that are on the screen. */
+const MENU_ROLES = new Set(['menu', 'menu item', 'check menu item', 'radio menu item', 'tearoff menu item'])
+
+/** Whether what is inside a node can be on the screen. */
+function onScreen(node: AccessibleNode): boolean {
+  if (node.role === 'application' || node.states.has('showing')) return true
+  return !MENU_ROLES.has(node.role) && node.states.has('visible')
+}
+
+export interface WalkOptions {
+  /**
+   * Read the insides of widgets that are not on the screen too (the items of a closed
+   * menu's submenus): what discovery wants, not a frame, which shows the screen.
+   */
+  hidden?: boolean
+}
+
+export async function walkAccessibles(bus: AtspiBus, options: WalkOptions = {}): Promise<AccessibleTree> {
   const [appList] = await bus.call(REGISTRY, IFACE.accessible, 'GetChildren')
   const appRefs = ((appList as unknown[] | undefined) ?? []).map(refOf).filter((r): r is AccessibleRef => r !== undefined)
+  return walkFrom(bus, appRefs, options)
+}
+
+/** The same walk from some accessibles (a menu just opened): each root and what is under it. */
+export async function walkFrom(bus: AtspiBus, appRefs: readonly AccessibleRef[], options: WalkOptions = {}): Promise<AccessibleTree> {
   const apps: AccessibleNode[] = []
   let count = 0
   let truncated = false
@@ -159,7 +189,10 @@ export async function walkAccessibles(bus: AtspiBus): Promise<AccessibleTree> {
       const parent = level[i]?.parent
       if (parent === undefined) apps.push(result.node)
       else parent.children.push(result.node)
-      for (const ref of result.childRefs) next.push({ ref, parent: result.node })
+      // A node off the screen shows nothing inside it: a closed menu's items are read, their submenus not.
+      const shown = options.hidden === true || parent === undefined || onScreen(result.node)
+      if (shown) for (const ref of result.childRefs) next.push({ ref, parent: result.node })
+      else if (result.childRefs.length > 0) result.node.folded = true
     })
     level = next
   }

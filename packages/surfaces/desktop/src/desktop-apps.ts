@@ -1,3 +1,5 @@
+import type { Toolkit } from './app-schema.js'
+import { APP_SCHEMAS } from './app-schemas.js'
 import { installed, missingSessionPackages } from './desktop-session.js'
 
 /** An app a desktop tile knows how to start, by name: an agent may only name these. */
@@ -5,17 +7,22 @@ export interface KnownApp {
   name: string
   title: string
   command: readonly string[]
+  /** Variables its schema sets for it. */
+  env: Readonly<Record<string, string>>
   /** The Debian package that brings it. */
   pkg: string
-  toolkit: 'gtk3' | 'gtk4' | 'qt' | 'vcl' | 'electron'
+  toolkit: Toolkit
 }
 
-/** The apps Tessera starts by name. Anything else only a person can configure, as a command. */
-export const KNOWN_APPS: readonly KnownApp[] = [
-  { name: 'gnome-calculator', title: 'Calculator', command: ['gnome-calculator'], pkg: 'gnome-calculator', toolkit: 'gtk4' },
-  { name: 'mousepad', title: 'Mousepad', command: ['mousepad', '--disable-server'], pkg: 'mousepad', toolkit: 'gtk3' },
-  { name: 'libreoffice-calc', title: 'LibreOffice Calc', command: ['libreoffice', '--calc', '--norestore', '--nologo', '--nofirststartwizard'], pkg: 'libreoffice-calc', toolkit: 'vcl' },
-]
+/** The apps Tessera starts by name: those it has a schema for. Anything else only a person can configure, as a command. */
+export const KNOWN_APPS: readonly KnownApp[] = APP_SCHEMAS.map((schema) => ({
+  name: schema.app,
+  title: schema.title,
+  command: schema.launch.command,
+  env: schema.launch.env ?? {},
+  pkg: schema.package,
+  toolkit: schema.toolkit,
+}))
 
 export function knownApp(name: string): KnownApp | undefined {
   return KNOWN_APPS.find((app) => app.name === name)

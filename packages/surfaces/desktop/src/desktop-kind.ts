@@ -2,6 +2,7 @@ import { defineKind } from '@tessera/kit'
 import { TesseraError } from '@tessera/protocol'
 import { z } from 'zod'
 import { DESKTOP_ACTIONS } from './desktop-actions.js'
+import { appSchemaFor } from './app-schemas.js'
 import { KNOWN_APPS, knownApp } from './desktop-apps.js'
 import { missingSessionPackages } from './desktop-session.js'
 import { DesktopTile } from './desktop-tile.js'
@@ -12,7 +13,7 @@ const AppName = z.enum(KNOWN_APPS.map((app) => app.name) as [string, ...string[]
 export const DesktopConfig = z
   .strictObject({
     title: z.string().max(200).optional(),
-    /** An app Tessera knows by name (`gnome-calculator`, `mousepad`, `libreoffice-calc`). */
+    /** An app Tessera has a schema for, by name (`gnome-calculator`, `mousepad`, `libreoffice-calc`, `gimp`, `inkscape`). */
     app: AppName.optional(),
     /** Or any program, as its command and arguments: configuration only, an agent can never start a program this way. */
     command: z.array(z.string().min(1).max(4096)).min(1).max(64).optional(),
@@ -42,6 +43,9 @@ export const desktopKind = defineKind<DesktopConfig>({
       id: env.id,
       command,
       appName,
+      // A command that starts a program Tessera has a schema for (inkscape) gets it too.
+      schema: appSchemaFor(appName),
+      env: known?.env,
       title: config.title ?? known?.title ?? appName,
       ...(config.width === undefined ? {} : { width: config.width }),
       ...(config.height === undefined ? {} : { height: config.height }),

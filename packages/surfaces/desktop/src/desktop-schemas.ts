@@ -25,3 +25,14 @@ export const WaitInput = z.strictObject({
   time: z.number().min(0).max(30).optional(),
 })
 export const WaitOutput = z.object({ done: z.string(), waitedMs: z.number() })
+export const TypeTextInput = z.strictObject({ text: z.string().min(1).max(10_000) })
+export const ShortcutsInput = z.strictObject({
+  /** all, built-in (the app's and its toolkit's), ai-added, or a category (file, edit…). */
+  category: z.string().min(1).max(40).optional(),
+})
+export const ShortcutsOutput = z.object({ shortcuts: z.array(z.record(z.string(), z.unknown())) })
+export const DiscoverInput = z.strictObject({
+  /** Open each menu that has not said its items, and each popup button, to read them; closes them again. */
+  deep: z.boolean().optional(),
+})
+export const DiscoverOutput = z.record(z.string(), z.unknown())

@@ -12,6 +12,7 @@ export const SESSION_PROGRAMS = {
   atspi: { file: '/usr/libexec/at-spi-bus-launcher', pkg: 'at-spi2-core' },
   xdotool: { file: 'xdotool', pkg: 'xdotool' },
   import: { file: 'import', pkg: 'imagemagick' },
+  xclip: { file: 'xclip', pkg: 'xclip' },
 } as const
 
 /** Every process of a session carries its folder in this variable: what belongs to a tile can be told from outside. */
@@ -116,10 +117,10 @@ export class DesktopSession {
   }
 
   /** Starts a program in this session, as a child of this process in a group of its own, ended with the session. */
-  launch(command: readonly string[]): LaunchedApp {
+  launch(command: readonly string[], env: Readonly<Record<string, string>> = {}): LaunchedApp {
     const [file, ...args] = command
     if (file === undefined) throw new TesseraError('invalid_input', 'expected a command to start, found an empty list', { found: [] })
-    const child = spawnWatched(file, args, { env: this.appEnv(), cwd: join(this.dir, 'home'), stdio: ['ignore', 'ignore', 'pipe'] })
+    const child = spawnWatched(file, args, { env: { ...this.appEnv(), ...env }, cwd: join(this.dir, 'home'), stdio: ['ignore', 'ignore', 'pipe'] })
     // What an app says on stderr is kept short: its last lines explain a failed start.
     let said = ''
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {

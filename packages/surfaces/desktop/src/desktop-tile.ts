@@ -1,8 +1,15 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { NodeLedger } from '@tessera/kit'
-import { type ActionCall, type Frame, type JsonObject, type JsonValue, type PerformContext, type Surface, type TargetSpec, TesseraError, type UiNode, sealFrame } from '@tessera/protocol'
+import { type ActionCall, type ActionContractInput, type Frame, type JsonObject, type JsonValue, type PerformContext, type Surface, type TargetSpec, TesseraError, type UiNode, sealFrame } from '@tessera/protocol'
+import type { AppSchema, Toolkit } from './app-schema.js'
 import { AtspiBus, REGISTRY, refOf } from './atspi-bus.js'
-import { ATSPI_INTERFACES, statesOf, walkAccessibles } from './atspi-tree.js'
+import { ATSPI_INTERFACES, type AccessibleNode, statesOf, walkAccessibles, walkFrom } from './atspi-tree.js'
+import { customActionId, customActionTimeout, customContracts, runCustomAction } from './custom-actions.js'
 import { DESKTOP_ACTIONS } from './desktop-actions.js'
+import { type CapabilityReport, discoverCapabilities } from './discovery.js'
+import { type Shortcut, filterShortcuts } from './shortcut-registry.js'
+import { copies, pastes, sharedClipboard } from './shared-clipboard.js'
 import { DesktopSession, type LaunchedApp } from './desktop-session.js'
 import { type AccessiblePlace, buildDesktopTree } from './desktop-tree.js'
 import { parseChords } from './key-chords.js'
@@ -14,6 +21,10 @@ export interface DesktopTileOptions {
   command: readonly string[]
   /** The app's name, for the frame's route. */
   appName: string
+  /** What Tessera knows of the app before looking: shortcuts, widgets, custom actions. */
+  schema?: AppSchema | undefined
+  /** Variables the app needs (its schema's). */
+  env?: Readonly<Record<string, string>> | undefined
   width?: number
   height?: number
 }
@@ -26,6 +37,9 @@ const QUIET_MS = 120
 const SETTLE_MAX_MS = 2_000
 
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms))
+
+/** Discovery reports by app and depth: an app's menus are the same in every tile that runs it. */
+const discovered = new Map<string, CapabilityReport>()
 
 /**
  * A Linux desktop app as a tile: its own X display, session bus and accessibility bus
@@ -48,11 +62,19 @@ export class DesktopTile implements Surface {
   #events = 0
   #lastEventAt = 0
   #notifyPending = false
+  /** The clipboard serial this tile last held: a paste takes a newer copy from another tile. */
+  #clipboardSerial = 0
+  readonly #contracts: readonly ActionContractInput[]
+  readonly #customTargets: readonly TargetSpec[]
 
   constructor(options: DesktopTileOptions) {
     this.id = options.id
     this.title = options.title ?? options.appName
     this.#options = options
+    // The same contract objects in every frame: the frame sealer checks each once.
+    const custom = options.schema === undefined ? [] : customContracts(options.schema)
+    this.#contracts = [...DESKTOP_ACTIONS.contracts, ...custom]
+    this.#customTargets = custom.map((contract) => ({ contract: contract.id }))
   }
 
   /** Starts the session and the app, and waits until the app shows a window on AT-SPI. */
@@ -62,7 +84,7 @@ export class DesktopTile implements Surface {
     try {
       this.#bus = AtspiBus.connect(session.a11yBusAddress)
       this.#stopListening = await this.#bus.listen(['object:', 'window:'], () => this.#heard())
-      this.#app = session.launch(this.#options.command)
+      this.#app = session.launch(this.#options.command, this.#options.env)
       await this.#waitForWindow()
       return this
     } catch (error) {
@@ -80,13 +102,24 @@ export class DesktopTile implements Surface {
     this.#ledger.keepScopes(built.liveApps)
     this.#places = built.places
     built.layout[built.tree.id] = { x: 0, y: 0, width: session.width, height: session.height }
-    const targets: TargetSpec[] = [...built.targets, { contract: 'key' }, { contract: 'click_at' }, { contract: 'wait_for' }]
+    const targets: TargetSpec[] = [...built.targets, { contract: 'key' }, { contract: 'type_text' }, { contract: 'click_at' }, { contract: 'wait_for' }, { contract: 'shortcuts' }, { contract: 'discover' }, ...this.#customTargets]
     const state: JsonObject = { app: this.#options.appName, display: session.display, widgets: walked.count, ...(walked.truncated ? { truncated: true } : {}) }
-    return sealFrame({ surface: this.id, route: `desktop://${this.#options.appName}`, tree: built.tree, layout: built.layout, state, contracts: DESKTOP_ACTIONS.contracts, targets, capabilities: { screenshot: true } as JsonObject })
+    return sealFrame({ surface: this.id, route: `desktop://${this.#options.appName}`, tree: built.tree, layout: built.layout, state, contracts: this.#contracts, targets, capabilities: { screenshot: true } as JsonObject })
   }
 
   perform(call: ActionCall, ctx: PerformContext): Promise<JsonValue | undefined> {
+    const custom = this.#customAction(call.contract.id)
+    if (custom !== undefined && this.#options.schema !== undefined) return runCustomAction(this, this.#options.schema, custom, (call.input ?? {}) as JsonObject, ctx.signal)
     return DESKTOP_ACTIONS.perform(this, call, ctx)
+  }
+
+  timeoutFor(call: ActionCall): number | null {
+    const custom = this.#customAction(call.contract.id)
+    return custom === undefined ? DESKTOP_ACTIONS.timeoutFor(call) : customActionTimeout(custom)
+  }
+
+  #customAction(id: string): AppSchema['custom_actions'][number] | undefined {
+    return this.#options.schema?.custom_actions.find((action) => customActionId(action.name) === id)
   }
 
   /** The whole display as PNG. */
@@ -155,15 +188,69 @@ export class DesktopTile implements Surface {
     return { done: `typed ${[...text].length} characters into ${describe(place)}${submit ? ', then Return' : ''}` }
   }
 
-  /** Presses key chords in the app (Ctrl+Shift+S, Return); dangerous chords are refused before anything is sent. */
+  /**
+   * Presses key chords in the app (Ctrl+Shift+S, Return); dangerous chords are refused before
+   * anything is sent. A copy leaves what was copied on the tiles' shared clipboard; a paste
+   * first puts a newer copy from another tile on this display's clipboard.
+   */
   async keys(key: string): Promise<{ done: string }> {
     const chords = parseChords(key)
     const { session } = this.#live()
     const since = this.#events
     await this.#focusWindow()
-    await session.run('xdotool', ['key', '--delay', '12', ...chords])
+    let pasted = ''
+    for (const [index, chord] of chords.entries()) {
+      if (pastes(chord)) pasted = await this.#takeClipboard()
+      await session.run('xdotool', ['key', '--delay', '12', chord])
+      if (copies(chord)) await this.#shareClipboard()
+      if (index < chords.length - 1) await sleep(12)
+    }
     await this.#settle(since)
-    return { done: `pressed ${chords.join(' ')}` }
+    return { done: `pressed ${chords.join(' ')}${pasted}` }
+  }
+
+  /** Types text as keystrokes into whatever has the keyboard (a spreadsheet's cell has no text field to put it in). */
+  async typeKeys(text: string): Promise<{ done: string }> {
+    const { session } = this.#live()
+    const since = this.#events
+    await this.#focusWindow()
+    // A newline as a key is not Return in every app: lines go as text, Return between them.
+    const lines = text.split('\n')
+    for (const [index, line] of lines.entries()) {
+      if (line !== '') await session.run('xdotool', ['type', '--delay', '8', '--', line], 30_000)
+      if (index < lines.length - 1) await session.run('xdotool', ['key', 'Return'])
+    }
+    await this.#settle(since)
+    return { done: `typed ${[...text].length} characters as keys` }
+  }
+
+  /** Every shortcut known for the app: its schema's, its menus', its toolkit's and the overlay's. */
+  async shortcuts(category: string | undefined): Promise<{ shortcuts: JsonObject[] }> {
+    const report = await this.discover(false)
+    return { shortcuts: filterShortcuts(report.capabilities.shortcuts as unknown as Shortcut[], category) as unknown as JsonObject[] }
+  }
+
+  /** The discovery cascade (discovery.ts), cached by app and depth. */
+  async discover(deep: boolean): Promise<CapabilityReport> {
+    const { bus } = this.#live()
+    const key = `${this.#options.appName}:${deep ? 'deep' : 'shallow'}`
+    const known = discovered.get(key) ?? (deep ? undefined : discovered.get(`${this.#options.appName}:deep`))
+    if (known !== undefined) return { ...known, cached: true }
+    const report = await discoverCapabilities(
+      {
+        walkAll: () => walkAccessibles(bus, { hidden: true }),
+        walkUnder: async (node) => (await walkFrom(bus, [node.ref], { hidden: true })).apps[0],
+        frame: () => this.snapshot(),
+        open: (node) => this.#open(node),
+        closeAll: () => this.#escape(),
+        toolkit: () => this.#toolkit(),
+      },
+      this.#options.appName,
+      this.#options.schema,
+      deep,
+    )
+    discovered.set(key, report)
+    return report
   }
 
   /** A pointer click at a point of the tile (the display is the tile's own, so its coordinates are the tile's). */
@@ -191,6 +278,69 @@ export class DesktopTile implements Surface {
   }
 
   // ── Inside ─────────────────────────────────────────────────────────────────────
+
+  /** Opens a menu or popup by its own action, for discovery; waits for the app to show it. */
+  async #open(node: AccessibleNode): Promise<void> {
+    const { bus } = this.#live()
+    const index = node.actions.findIndex((action) => ['click', 'press', 'activate', 'toggle', 'open'].includes(action.toLowerCase()))
+    if (index < 0) return
+    const since = this.#events
+    await bus.call(node.ref, ATSPI_INTERFACES.action, 'DoAction', 'i', [index])
+    await this.#settle(since)
+  }
+
+  /** Escape until no menu is open: what discovery opened, it closes. */
+  async #escape(): Promise<void> {
+    const { session } = this.#live()
+    const since = this.#events
+    await this.#focusWindow()
+    await session.run('xdotool', ['key', '--delay', '30', 'Escape', 'Escape'])
+    await this.#settle(since)
+  }
+
+  /** The toolkit the app says it is built with (AT-SPI's Application interface). */
+  async #toolkit(): Promise<Toolkit | 'unknown'> {
+    const { bus } = this.#live()
+    const [apps] = await bus.call(REGISTRY, ATSPI_INTERFACES.accessible, 'GetChildren').catch(() => [[]])
+    const app = ((apps as unknown[] | undefined) ?? []).map(refOf).find((ref) => ref !== undefined)
+    if (app === undefined) return 'unknown'
+    const [name, version] = await Promise.all([
+      bus.property(app, 'org.a11y.atspi.Application', 'ToolkitName').then(String).catch(() => ''),
+      bus.property(app, 'org.a11y.atspi.Application', 'Version').then(String).catch(() => ''),
+    ])
+    const major = Number.parseInt(version, 10)
+    if (/^gtk$/i.test(name) || /gail/i.test(name)) return major >= 4 ? 'gtk4' : 'gtk3'
+    if (/^qt$/i.test(name)) return major >= 6 ? 'qt6' : 'qt5'
+    if (/vcl|libreoffice|openoffice/i.test(name)) return 'vcl'
+    if (/chrom|electron/i.test(name)) return 'electron'
+    return 'unknown'
+  }
+
+  /** After a copy: what this display's clipboard holds goes to the tiles' shared clipboard. */
+  async #shareClipboard(): Promise<void> {
+    const { session } = this.#live()
+    await sleep(60)
+    const text = (await session.run('xclip', ['-selection', 'clipboard', '-o'], 3_000).catch(() => undefined))?.toString('utf8')
+    if (text !== undefined && text !== '') this.#clipboardSerial = sharedClipboard.put(text, this.id).serial
+  }
+
+  /** Before a paste: a newer copy from another tile is put on this display's clipboard (xclip serves it until something else is copied here). */
+  async #takeClipboard(): Promise<string> {
+    const { session } = this.#live()
+    const entry = sharedClipboard.get()
+    if (entry === undefined || entry.serial <= this.#clipboardSerial || entry.from === this.id) return ''
+    const file = join(session.dir, `clipboard-${entry.serial}.txt`)
+    writeFileSync(file, entry.text, { mode: 0o600 })
+    session.launch(['xclip', '-quiet', '-selection', 'clipboard', '-i', file])
+    // xclip owns the selection once it has read the file: ask until it answers with the text.
+    for (let tries = 0; tries < 40; tries++) {
+      const now = (await session.run('xclip', ['-selection', 'clipboard', '-o'], 2_000).catch(() => undefined))?.toString('utf8')
+      if (now === entry.text) break
+      await sleep(25)
+    }
+    this.#clipboardSerial = entry.serial
+    return ` (pasted ${[...entry.text].length} characters copied in ${entry.from})`
+  }
 
   /** The first selection of a text widget, when it has one that is not empty. */
   async #selection(place: AccessiblePlace): Promise<{ start: number; end: number } | undefined> {

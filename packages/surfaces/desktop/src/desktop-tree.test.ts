@@ -4,7 +4,7 @@ import type { AccessibleNode } from './atspi-tree.js'
 import { buildDesktopTree, cleanName } from './desktop-tree.js'
 
 function node(role: string, name: string, more: Partial<AccessibleNode> = {}): AccessibleNode {
-  return { ref: { bus: ':1.5', path: `/a/${role}/${name}` }, role, name, description: '', states: new Set(['sensitive', 'showing']), interfaces: new Set(), extents: undefined, text: undefined, value: undefined, actions: [], children: [], folded: false, ...more }
+  return { ref: { bus: ':1.5', path: `/a/${role}/${name}` }, role, name, description: '', states: new Set(['sensitive', 'showing']), interfaces: new Set(), extents: undefined, text: undefined, value: undefined, actions: [], keyBindings: [], children: [], folded: false, ...more }
 }
 
 describe('a desktop app as a frame', () => {

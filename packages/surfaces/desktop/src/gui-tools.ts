@@ -1,6 +1,9 @@
 import { type FacadeTool, type ToolAnswer, type ToolContext, stringArg } from '@tessera/kit'
-import { type Frame, type JsonObject, type JsonValue, RefTable, TesseraError, type UiNode, outlineFrame, resolvedTargets } from '@tessera/protocol'
+import { type Frame, type JsonObject, type JsonValue, RefTable, TesseraError, type UiNode, outlineFrame } from '@tessera/protocol'
+import { describeState, dumpStructure, highlightInteractive, suggestNext } from './ai-overlay.js'
 import { KNOWN_APPS } from './desktop-apps.js'
+import { fold, typingField, widgetsOf } from './frame-widgets.js'
+import { aiShortcutOf } from './shortcut-registry.js'
 
 const KIND = 'desktop'
 // Which tile: the server's instructions say once that the focused one is meant when it is left out.
@@ -18,10 +21,6 @@ async function succeeded(ctx: ToolContext, request: Parameters<ToolContext['requ
   const output = (result.output ?? {}) as JsonObject
   const json: JsonObject = { success: true, ...extra(output) }
   return { json, text: typeof output.done === 'string' ? output.done : JSON.stringify(json) }
-}
-
-function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim()
 }
 
 /** How well a widget's words answer a label: 3 same, 2 starts with it, 1 holds every word of it, 0 not at all. */
@@ -45,20 +44,6 @@ function cut(node: UiNode, depth: number): UiNode {
   if (node.children === undefined) return node
   if (depth <= 0) return { ...node, children: undefined }
   return { ...node, children: node.children.map((child) => cut(child, depth - 1)) }
-}
-
-/** Every widget of a frame in order, with its actions and whether it sits in a modal window (a dialog waiting for an answer). */
-function widgetsOf(frame: Frame): Array<{ node: UiNode; actions: string[]; inModal: boolean }> {
-  const actions = new Map<string, string[]>()
-  for (const target of resolvedTargets(frame)) if (target.target.nodeId !== undefined) actions.set(target.target.nodeId, [...(actions.get(target.target.nodeId) ?? []), target.contract.id])
-  const out: Array<{ node: UiNode; actions: string[]; inModal: boolean }> = []
-  const visit = (node: UiNode, inModal: boolean): void => {
-    const modal = inModal || node.states?.modal === true
-    out.push({ node, actions: actions.get(node.id) ?? [], inModal: modal })
-    for (const child of node.children ?? []) visit(child, modal)
-  }
-  visit(frame.tree, false)
-  return out
 }
 
 const schema = (properties: JsonObject, required: string[] = []): JsonObject => ({ type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false })
@@ -117,10 +102,17 @@ export const GUI_TOOLS: readonly FacadeTool[] = [
   },
   {
     name: 'gui_send_keys',
-    description: 'Press key chords in the app: "Ctrl+S", "Return", "ctrl+a Delete".',
+    description: 'Press key chords in the app: "Ctrl+S", "Return", "ctrl+a Delete". Ctrl+Alt+Shift+? / D / H / S are Tessera\'s: state, structure, highlight, suggestions.',
     inputSchema: schema({ tile_id: tileId, keys: { type: 'string' }, delay_ms: { type: 'number' } }, ['keys']),
     risk: 'write',
-    run: (args, ctx) => succeeded(ctx, { surface: tileOf(args, ctx), action: 'key', input: { key: stringArg(args, 'keys') ?? '' } }),
+    async run(args, ctx) {
+      const surface = tileOf(args, ctx)
+      const keys = stringArg(args, 'keys') ?? ''
+      const overlay = aiShortcutOf(keys)
+      // The overlay's chords never reach the app: Tessera reads the tile and answers.
+      if (overlay !== undefined) return overlayAnswer(overlay.id, surface, ctx)
+      return succeeded(ctx, { surface, action: 'key', input: { key: keys } })
+    },
   },
   {
     name: 'gui_send_text',
@@ -131,16 +123,9 @@ export const GUI_TOOLS: readonly FacadeTool[] = [
       const surface = tileOf(args, ctx)
       const text = stringArg(args, 'text') ?? ''
       const frame = await ctx.frame(surface)
-      // The text field with the focus; with none focused (no window manager gives one), the only one there is.
-      const fields = widgetsOf(frame).filter((widget) => widget.actions.includes('type') && widget.node.states?.disabled !== true)
-      // A modal dialog waits for its answer: its focused field, else its first. Else each window
-      // keeps its own focused field, the newest window's last; else the only field there is.
-      const modal = fields.filter((widget) => widget.inModal)
-      const focusedFields = fields.filter((widget) => widget.node.states?.focused === true)
-      const focused = modal.length > 0 ? (modal.find((widget) => widget.node.states?.focused === true) ?? modal[0]) : (focusedFields.at(-1) ?? (fields.length === 1 ? fields[0] : undefined))
-      if (focused === undefined) {
-        throw new TesseraError('not_found', `no text field of ${surface} has the focus${fields.length > 1 ? ` and it has ${fields.length}` : ''}; name one with surface_act {ref, op: "type", text}`, { expected: 'a focused text field', found: fields.length })
-      }
+      const focused = typingField(frame)
+      // No text field has the keyboard (a spreadsheet's cell, a canvas): the text goes as keystrokes.
+      if (focused === undefined) return succeeded(ctx, { surface, action: 'type_text', input: { text } }, () => ({ characters_sent: [...text].length }))
       return succeeded(ctx, { surface, action: 'type', target: RefTable.forFrame(frame).refOf(focused.node.id) ?? '', input: { text } }, () => ({ characters_sent: [...text].length }))
     },
   },
@@ -208,4 +193,63 @@ export const GUI_TOOLS: readonly FacadeTool[] = [
       return { json: { widgets }, text }
     },
   },
+  {
+    name: 'gui_get_shortcuts',
+    description: 'The app\'s shortcuts: its schema\'s, its menus\', its toolkit\'s, and Tessera\'s ai-added ones.',
+    inputSchema: schema({ tile_id: tileId, category: { type: 'string', description: 'all, built-in, ai-added, or file, edit…' } }),
+    risk: 'read',
+    async run(args, ctx) {
+      const category = stringArg(args, 'category')
+      const result = await ctx.request({ surface: tileOf(args, ctx), action: 'shortcuts', input: category === undefined ? {} : { category } })
+      if (result.status !== 'completed') return { result }
+      const shortcuts = ((result.output as JsonObject).shortcuts ?? []) as JsonObject[]
+      const lean = shortcuts.map((s): JsonObject => ({ keys: s.keys ?? '', action: s.action ?? '', category: s.category ?? '', ...(s.description === undefined ? {} : { description: s.description }) }))
+      const text = lean.length === 0 ? 'no shortcuts in that category' : lean.map((s) => `${String(s.keys)}  ${String(s.action)}  (${String(s.category)})${s.description === undefined ? '' : ` — ${String(s.description)}`}`).join('\n')
+      return { json: { shortcuts: lean }, text }
+    },
+  },
+  {
+    name: 'gui_discover_capabilities',
+    description: 'What the app can do: schema, widgets, menus and their shortcuts, custom actions; deep opens menus and popups to read them, then closes them.',
+    inputSchema: schema({ tile_id: tileId, deep: { type: 'boolean' } }),
+    risk: 'read',
+    async run(args, ctx) {
+      const result = await ctx.request({ surface: tileOf(args, ctx), action: 'discover', input: args.deep === true ? { deep: true } : {} })
+      if (result.status !== 'completed') return { result }
+      const report = result.output as JsonObject
+      return { json: report, text: reportText(report) }
+    },
+  },
 ]
+
+/** A capability report as a model reads it: the figures first, then one line per shortcut, widget and custom action. */
+function reportText(report: JsonObject): string {
+  const caps = (report.capabilities ?? {}) as JsonObject
+  const list = (key: string): JsonObject[] => (caps[key] ?? []) as JsonObject[]
+  const explored = (report.explored ?? {}) as JsonObject
+  const lines = [
+    `${String(report.app_name)} (${String(report.toolkit)}): schema ${report.schema_available === true ? 'yes' : 'no'}, confidence ${String(report.exploration_confidence)}, ${list('menus').length} menus with ${String(explored.menu_items)} items (${String(explored.menus_opened)} opened, ${String(explored.popups_opened)} popups)${report.cached === true ? ', cached' : ''}`,
+    'shortcuts:',
+    ...list('shortcuts').map((s) => `  ${String(s.keys)}  ${String(s.action)}  (${String(s.category)}, ${String(s.source)})`),
+    'widgets:',
+    ...list('widgets').map((w) => `  ${String(w.role)} ${JSON.stringify(w.name ?? '')}${Array.isArray(w.actions) ? ` [${w.actions.join(' ')}]` : ''}${w.source === 'schema' ? ` (schema: ${String(w.id)})` : ''}`),
+  ]
+  const custom = list('custom_actions')
+  if (custom.length > 0) lines.push('custom actions (action_request):', ...custom.map((a) => `  ${String(a.action)} {${(a.params as string[]).join(', ')}} ${String(a.risk)} — ${String(a.title)}`))
+  return lines.join('\n')
+}
+
+/** One of the overlay's four answers, from the tile's frame (and for the highlight its pixels): reads, never an action on the app. */
+async function overlayAnswer(id: string, surface: string, ctx: ToolContext): Promise<ToolAnswer> {
+  const frame = await ctx.frame(surface)
+  if (id === 'ai.describe') {
+    const state = describeState(frame)
+    return { json: state, text: JSON.stringify(state) }
+  }
+  if (id === 'ai.dump') return { text: dumpStructure(frame) }
+  if (id === 'ai.highlight') {
+    const { png, legend } = highlightInteractive(frame, await ctx.capture(surface))
+    return { image: { data: png.toString('base64'), mimeType: 'image/png' }, text: legend.length === 0 ? 'no widget an action can reach has a place on the screen' : legend.join('\n') }
+  }
+  return { text: suggestNext(frame, surface).join('\n') }
+}

@@ -6,3 +6,7 @@ export { walkAccessibles, type AccessibleNode, type AccessibleTree } from './ats
 export { KNOWN_APPS, knownApp, missingPackagesFor, type KnownApp } from './desktop-apps.js'
 export { parseChords } from './key-chords.js'
 export { GUI_TOOLS } from './gui-tools.js'
+export { AppSchema, CustomAction, Step, Toolkit } from './app-schema.js'
+export { APP_SCHEMAS, appSchemaFor, parseAppSchema } from './app-schemas.js'
+export { AI_SHORTCUTS, shortcutRegistry, filterShortcuts, type Shortcut } from './shortcut-registry.js'
+export { chordOf, menuItemsOf } from './menu-shortcuts.js'

@@ -1,0 +1,131 @@
+import type { Frame, JsonObject } from '@tessera/protocol'
+import type { AppSchema, Toolkit } from './app-schema.js'
+import type { AccessibleNode, AccessibleTree } from './atspi-tree.js'
+import { customActionId } from './custom-actions.js'
+import { cleanName } from './desktop-tree.js'
+import { widgetsOf } from './frame-widgets.js'
+import { type MenuItem, menuBarsOf, menuItemsOf } from './menu-shortcuts.js'
+import { shortcutRegistry } from './shortcut-registry.js'
+
+/** What discovery needs of a tile: its app's accessibles, its frame, and a way to open a menu and close it again. */
+export interface DiscoveryHost {
+  /** Every accessible of the tile's apps, those off the screen too. */
+  walkAll(): Promise<AccessibleTree>
+  /** The subtree under one accessible, off the screen too. */
+  walkUnder(node: AccessibleNode): Promise<AccessibleNode | undefined>
+  frame(): Promise<Frame>
+  /** Runs an accessible's own action (opening a menu); never called on a menu item. */
+  open(node: AccessibleNode): Promise<void>
+  /** Closes whatever opening left open (Escape). */
+  closeAll(): Promise<void>
+  toolkit(): Promise<Toolkit | 'unknown'>
+}
+
+export interface CapabilityReport extends JsonObject {
+  app_name: string
+  toolkit: string
+  capabilities: { shortcuts: JsonObject[]; widgets: JsonObject[]; custom_actions: JsonObject[]; menus: JsonObject[] }
+  schema_available: boolean
+  /** 0–1: how much of what the app can do the report names (see docs/desktop.md). */
+  exploration_confidence: number
+  explored: { menus_opened: number; popups_opened: number; menu_items: number } & JsonObject
+  cached: boolean
+}
+
+const MENU_ROLES = new Set(['menu', 'menu item', 'check menu item', 'radio menu item'])
+/** Actions that open a menu or popover (a menu button's own press does). */
+const OPEN_ACTIONS = ['click', 'press', 'activate', 'toggle', 'open']
+
+function openIndex(node: AccessibleNode): number {
+  return node.actions.findIndex((action) => OPEN_ACTIONS.includes(action.toLowerCase()))
+}
+
+/** Items of a menu count as read when at least one says its action or its keys: LibreOffice fills a menu only once it is opened. */
+function read(items: readonly MenuItem[]): boolean {
+  return items.some((item) => item.keys !== undefined || item.mnemonic !== undefined)
+}
+
+function popupButtons(node: AccessibleNode, inMenuBar = false): AccessibleNode[] {
+  const here = !inMenuBar && !MENU_ROLES.has(node.role) && node.states.has('has-popup') && node.states.has('showing') && openIndex(node) >= 0 ? [node] : []
+  return [...here, ...node.children.flatMap((child) => popupButtons(child, inMenuBar || node.role === 'menu bar'))]
+}
+
+function allNodes(node: AccessibleNode): AccessibleNode[] {
+  return [node, ...node.children.flatMap(allNodes)]
+}
+
+/**
+ * The discovery cascade: the app's schema, its widget tree, its menus walked for accelerators,
+ * then (deep) safe exploration — each menu of the menu bar that has not said its items, and
+ * each popup button, opened, read and closed with Escape; no menu item is ever activated.
+ */
+export async function discoverCapabilities(host: DiscoveryHost, app: string, schema: AppSchema | undefined, deep: boolean): Promise<CapabilityReport> {
+  const toolkit = (await host.toolkit()) === 'unknown' ? (schema?.toolkit ?? 'unknown') : await host.toolkit()
+  const tree = await host.walkAll()
+  const menus: Array<{ name: string; items: MenuItem[]; opened: boolean }> = []
+  let menusOpened = 0
+  for (const bar of tree.apps.flatMap(menuBarsOf)) {
+    for (const top of bar.children.filter((child) => child.role === 'menu')) {
+      let items = menuItemsOf(top, [cleanName(top.name) ?? ''])
+      let opened = false
+      if (deep && !read(items) && openIndex(top) >= 0) {
+        await host.open(top)
+        const fresh = await host.walkUnder(top)
+        await host.closeAll()
+        if (fresh !== undefined) items = menuItemsOf(fresh, [cleanName(top.name) ?? ''])
+        menusOpened++
+        opened = true
+      }
+      menus.push({ name: cleanName(top.name) ?? '', items, opened })
+    }
+  }
+  let popupsOpened = 0
+  if (deep) {
+    for (const button of tree.apps.flatMap((appNode) => popupButtons(appNode))) {
+      const before = new Set((await host.walkAll()).apps.flatMap(allNodes).map((node) => node.ref.path))
+      await host.open(button)
+      const after = (await host.walkAll()).apps.flatMap(allNodes)
+      await host.closeAll()
+      popupsOpened++
+      const name = cleanName(button.name) ?? cleanName(button.description) ?? 'menu'
+      const items = after
+        .filter((node) => !before.has(node.ref.path) && (MENU_ROLES.has(node.role) || node.role === 'push button' || node.role === 'toggle button') && cleanName(node.name) !== undefined)
+        .map((node): MenuItem => ({ path: [name, cleanName(node.name) as string], name: cleanName(node.name) as string, role: node.role, keys: undefined, mnemonic: undefined, enabled: node.states.has('sensitive') }))
+      if (items.length > 0) menus.push({ name, items, opened: true })
+    }
+  }
+  const discovered = menus.flatMap(({ name, items }) =>
+    items.flatMap((item) => {
+      const keys = item.keys ?? item.mnemonic
+      if (keys === undefined) return []
+      return [{ keys, action: item.path.slice(1).join(' › '), category: name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'menu', ...(item.keys === undefined ? { description: 'through the menu\'s mnemonics' } : {}) }]
+    }),
+  )
+  const shortcuts = shortcutRegistry(app, toolkit === 'unknown' ? 'gtk3' : toolkit, schema, discovered)
+  const frame = await host.frame()
+  const actionable = widgetsOf(frame).filter((widget) => widget.actions.some((action) => action === 'click' || action === 'type') && !/^menu/.test(widget.node.role ?? ''))
+  const named = actionable.filter((widget) => (widget.node.name ?? '') !== '')
+  const widgets = named.slice(0, 200).map((widget): JsonObject => ({ role: widget.node.role ?? widget.node.kind, name: widget.node.name ?? '', actions: widget.actions }))
+  for (const widget of schema?.widgets ?? []) widgets.push({ role: widget.role, ...(widget.name === undefined ? {} : { name: widget.name }), id: widget.id, ...(widget.description === undefined ? {} : { description: widget.description }), source: 'schema' })
+  const customActions = (schema?.custom_actions ?? []).map((action): JsonObject => ({ name: action.name, action: customActionId(action.name), title: action.title, risk: action.risk, params: Object.keys(action.params ?? {}) }))
+  // How much the report can name: actionable widgets with names, menus whose items were read
+  // (a menu bar never opened says little in LibreOffice); a schema vouches for part of it.
+  const widgetShare = actionable.length === 0 ? 1 : named.length / actionable.length
+  const menuShare = menus.length === 0 ? (deep ? 1 : 0.5) : menus.filter((menu) => read(menu.items) || menu.opened).length / menus.length
+  const observed = (widgetShare + menuShare) / 2
+  const confidence = schema === undefined ? observed : 0.4 + 0.6 * observed
+  return {
+    app_name: app,
+    toolkit,
+    capabilities: {
+      shortcuts: shortcuts as unknown as JsonObject[],
+      widgets,
+      custom_actions: customActions,
+      menus: menus.map((menu): JsonObject => ({ name: menu.name, items: menu.items.length, ...(menu.opened ? { opened: true } : {}) })),
+    },
+    schema_available: schema !== undefined,
+    exploration_confidence: Math.round(confidence * 100) / 100,
+    explored: { menus_opened: menusOpened, popups_opened: popupsOpened, menu_items: menus.reduce((n, menu) => n + menu.items.length, 0) },
+    cached: false,
+  }
+}

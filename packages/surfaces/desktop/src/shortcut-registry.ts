@@ -1,0 +1,124 @@
+import type { AppSchema, Toolkit } from './app-schema.js'
+
+/** Where a shortcut comes from: the app's schema, its own menus, its toolkit, or Tessera's overlay. */
+export type ShortcutSource = 'schema' | 'discovered' | 'toolkit' | 'overlay'
+
+export interface Shortcut {
+  id: string
+  app: string
+  keys: string
+  action: string
+  /** file, edit, view… as the menu it sits in; `ai-added` for the overlay's. */
+  category: string
+  source: ShortcutSource
+  description?: string
+  /** For the overlay's: what it answers. */
+  returns?: string
+  /** Whether it may run during safe exploration: it reads and changes nothing. */
+  safe_in_sandbox?: boolean
+}
+
+/** What every app of a toolkit understands, whatever its menus say. */
+const TOOLKIT_SHORTCUTS: Readonly<Record<'gtk' | 'qt' | 'vcl' | 'electron', ReadonlyArray<Omit<Shortcut, 'id' | 'app' | 'source'>>>> = {
+  gtk: [
+    { keys: 'F10', action: 'Open the menu bar or the primary menu', category: 'navigate' },
+    { keys: 'Shift+F10', action: 'Open the context menu', category: 'navigate' },
+    { keys: 'Tab', action: 'Next control', category: 'navigate' },
+    { keys: 'Shift+Tab', action: 'Previous control', category: 'navigate' },
+    { keys: 'Escape', action: 'Close the menu, popover or dialog', category: 'navigate' },
+    { keys: 'Ctrl+A', action: 'Select all', category: 'edit' },
+    { keys: 'Ctrl+C', action: 'Copy', category: 'edit' },
+    { keys: 'Ctrl+X', action: 'Cut', category: 'edit' },
+    { keys: 'Ctrl+V', action: 'Paste', category: 'edit' },
+    { keys: 'Ctrl+Z', action: 'Undo (in a text field)', category: 'edit' },
+  ],
+  qt: [
+    { keys: 'Alt', action: 'Show the menu bar\'s mnemonics', category: 'navigate' },
+    { keys: 'Tab', action: 'Next control', category: 'navigate' },
+    { keys: 'Shift+Tab', action: 'Previous control', category: 'navigate' },
+    { keys: 'Escape', action: 'Close the menu or dialog', category: 'navigate' },
+    { keys: 'Ctrl+A', action: 'Select all', category: 'edit' },
+    { keys: 'Ctrl+C', action: 'Copy', category: 'edit' },
+    { keys: 'Ctrl+X', action: 'Cut', category: 'edit' },
+    { keys: 'Ctrl+V', action: 'Paste', category: 'edit' },
+    { keys: 'Ctrl+Z', action: 'Undo', category: 'edit' },
+  ],
+  vcl: [
+    { keys: 'F10', action: 'Open the menu bar', category: 'navigate' },
+    { keys: 'Shift+F10', action: 'Open the context menu', category: 'navigate' },
+    { keys: 'F6', action: 'Next area (menu, toolbars, document)', category: 'navigate' },
+    { keys: 'Escape', action: 'Close the menu or dialog', category: 'navigate' },
+    { keys: 'Ctrl+A', action: 'Select all', category: 'edit' },
+    { keys: 'Ctrl+C', action: 'Copy', category: 'edit' },
+    { keys: 'Ctrl+X', action: 'Cut', category: 'edit' },
+    { keys: 'Ctrl+V', action: 'Paste', category: 'edit' },
+    { keys: 'Ctrl+Z', action: 'Undo', category: 'edit' },
+    { keys: 'Ctrl+Y', action: 'Redo', category: 'edit' },
+  ],
+  electron: [
+    { keys: 'Alt', action: 'Show the menu bar', category: 'navigate' },
+    { keys: 'Ctrl+A', action: 'Select all', category: 'edit' },
+    { keys: 'Ctrl+C', action: 'Copy', category: 'edit' },
+    { keys: 'Ctrl+V', action: 'Paste', category: 'edit' },
+    { keys: 'Ctrl+Z', action: 'Undo', category: 'edit' },
+  ],
+}
+
+/**
+ * The seed's AI-added convention, answered by Tessera itself over any tile: the chord never
+ * reaches the app, the overlay reads the tile and answers.
+ */
+export const AI_SHORTCUTS: ReadonlyArray<Omit<Shortcut, 'app'>> = [
+  { id: 'ai.describe', keys: 'Ctrl+Alt+Shift+?', action: 'Describe current state', category: 'ai-added', source: 'overlay', returns: 'JSON: the window, any dialog, the focused widget, text fields and their values, counts', safe_in_sandbox: true },
+  { id: 'ai.dump', keys: 'Ctrl+Alt+Shift+D', action: 'Dump document structure', category: 'ai-added', source: 'overlay', returns: 'the widget tree as an outline with @refs', safe_in_sandbox: true },
+  { id: 'ai.highlight', keys: 'Ctrl+Alt+Shift+H', action: 'Highlight interactive elements', category: 'ai-added', source: 'overlay', returns: 'a PNG of the tile with every actionable widget boxed, and the boxes\' @refs', safe_in_sandbox: true },
+  { id: 'ai.suggest', keys: 'Ctrl+Alt+Shift+S', action: 'Suggested next actions', category: 'ai-added', source: 'overlay', returns: 'what can be done now, most likely first, as calls', safe_in_sandbox: true },
+]
+
+/** The overlay shortcut these keys are, if any (any spelling of the modifiers, any order). */
+export function aiShortcutOf(keys: string): (typeof AI_SHORTCUTS)[number] | undefined {
+  const norm = (chord: string): string => {
+    const parts = chord.trim().toLowerCase().split('+')
+    const key = parts.pop() ?? ''
+    return [...parts.map((part) => (part === 'control' ? 'ctrl' : part)).sort(), key === '/' ? '?' : key].join('+')
+  }
+  const wanted = norm(keys)
+  return AI_SHORTCUTS.find((shortcut) => norm(shortcut.keys) === wanted)
+}
+
+function family(toolkit: Toolkit): keyof typeof TOOLKIT_SHORTCUTS {
+  return toolkit === 'gtk3' || toolkit === 'gtk4' ? 'gtk' : toolkit === 'qt5' || toolkit === 'qt6' ? 'qt' : toolkit
+}
+
+/** Keys as one spelling, to tell that two sources name the same chord. */
+const keyOf = (keys: string): string => keys.toLowerCase().replace(/\s+/g, ' ')
+
+/**
+ * Every shortcut known for an app, each chord once: its schema's first, then those read from
+ * its menus, then its toolkit's, then the overlay's.
+ */
+export function shortcutRegistry(app: string, toolkit: Toolkit, schema: AppSchema | undefined, discovered: ReadonlyArray<Omit<Shortcut, 'id' | 'app' | 'source'>>): Shortcut[] {
+  const out: Shortcut[] = []
+  const seen = new Set<string>()
+  const add = (entry: Omit<Shortcut, 'id' | 'app'>): void => {
+    const key = keyOf(entry.keys)
+    if (seen.has(key)) return
+    seen.add(key)
+    out.push({ id: `${app}.${out.length + 1}`, app, ...entry })
+  }
+  for (const shortcut of schema?.shortcuts ?? []) add({ ...shortcut, source: 'schema' })
+  for (const shortcut of discovered) add({ ...shortcut, source: 'discovered' })
+  for (const shortcut of TOOLKIT_SHORTCUTS[family(toolkit)]) add({ ...shortcut, source: 'toolkit' })
+  for (const shortcut of AI_SHORTCUTS) {
+    seen.add(keyOf(shortcut.keys))
+    out.push({ ...shortcut, app })
+  }
+  return out
+}
+
+/** The seed's filter: `all`, `built-in` (the app's and its toolkit's), `ai-added`, or a category by name. */
+export function filterShortcuts(shortcuts: readonly Shortcut[], category: string | undefined): Shortcut[] {
+  if (category === undefined || category === 'all') return [...shortcuts]
+  if (category === 'built-in') return shortcuts.filter((s) => s.source !== 'overlay')
+  return shortcuts.filter((s) => s.category === category)
+}
