@@ -3,7 +3,10 @@ import { parseChords } from './key-chords.js'
 
 describe('key chords', () => {
   it('read the way people write them, as X key names', () => {
-    expect(parseChords('Ctrl+Shift+S')).toEqual(['ctrl+shift+S'])
+    expect(parseChords('Ctrl+Shift+S')).toEqual(['ctrl+shift+s'])
+    // The S key, not Shift+s: a capital under modifiers would press Shift too.
+    expect(parseChords('Ctrl+S Ctrl+A')).toEqual(['ctrl+s', 'ctrl+a'])
+    expect(parseChords('A')).toEqual(['A'])
     expect(parseChords('Enter')).toEqual(['Return'])
     expect(parseChords('ctrl+a Delete  Escape')).toEqual(['ctrl+a', 'Delete', 'Escape'])
     expect(parseChords('Control+ArrowLeft')).toEqual(['ctrl+Left'])

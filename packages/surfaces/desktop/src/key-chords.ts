@@ -76,7 +76,10 @@ export function parseChords(text: string): string[] {
       if (modifier === undefined) throw new TesseraError('invalid_input', `expected a modifier (Ctrl, Shift, Alt, Super) before "${key}", found "${part}"`, { expected: Object.keys(MODIFIERS), found: part })
       modifiers.add(modifier)
     }
-    const name = KEYS[key.toLowerCase()] ?? (key === '+' ? 'plus' : key)
+    // "Ctrl+S" means the S key: X reads the keysym "S" as Shift+s, so a letter under modifiers
+    // is the key's own lower-case name, and Shift is pressed only when the chord says Shift.
+    const letter = modifiers.size > 0 && /^[A-Za-z]$/.test(key) ? key.toLowerCase() : key
+    const name = KEYS[letter.toLowerCase()] ?? (letter === '+' ? 'plus' : letter)
     if (!/^[A-Za-z0-9_]{1,40}$/.test(name) && [...name].length !== 1) throw new TesseraError('invalid_input', `expected a key name (Return, Tab, F5, a, …) or one character, found "${key}"`, { expected: 'an X key name or one character', found: key })
     const why = dangerous(modifiers, name)
     if (why !== undefined) throw new TesseraError('forbidden', `refused ${chord}: ${why}`, { found: chord })
