@@ -101,7 +101,7 @@ async function labelOf(bus: AtspiBus, ref: AccessibleRef): Promise<string | unde
 }
 
 /** Reads one accessible: the calls that do not depend on each other go out at once. */
-async function readNode(bus: AtspiBus, ref: AccessibleRef): Promise<{ node: AccessibleNode; childRefs: AccessibleRef[] }> {
+export async function readNode(bus: AtspiBus, ref: AccessibleRef): Promise<{ node: AccessibleNode; childRefs: AccessibleRef[] }> {
   const [roleName, name, description, stateBits, interfaces, childCount] = await Promise.all([
     bus.call(ref, IFACE.accessible, 'GetRoleName').then((body) => String(body[0] ?? '')),
     bus.property(ref, IFACE.accessible, 'Name').then((value) => String(value ?? '')).catch(() => ''),

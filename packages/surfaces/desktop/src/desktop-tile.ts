@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import { NodeLedger } from '@tessera/kit'
 import { type ActionCall, type ActionContractInput, type Frame, type JsonObject, type JsonValue, type PerformContext, type Surface, type TargetSpec, TesseraError, type UiNode, sealFrame } from '@tessera/protocol'
 import type { AppSchema, Toolkit } from './app-schema.js'
-import { AtspiBus, REGISTRY, refOf } from './atspi-bus.js'
+import { AtspiBus, type AtspiEvent, REGISTRY, refOf } from './atspi-bus.js'
+import { AccessibleCache } from './atspi-cache.js'
 import { ATSPI_INTERFACES, type AccessibleNode, statesOf, walkAccessibles, walkFrom } from './atspi-tree.js'
 import { customActionId, customActionTimeout, customContracts, runCustomAction } from './custom-actions.js'
 import { DESKTOP_ACTIONS } from './desktop-actions.js'
@@ -56,6 +57,7 @@ export class DesktopTile implements Surface {
   readonly #listeners = new Set<(frame?: Frame) => void>()
   #session: DesktopSession | null = null
   #bus: AtspiBus | null = null
+  #cache: AccessibleCache | null = null
   #app: LaunchedApp | null = null
   #stopListening: (() => void) | undefined
   #places = new Map<string, AccessiblePlace>()
@@ -83,9 +85,12 @@ export class DesktopTile implements Surface {
     this.#session = session
     try {
       this.#bus = AtspiBus.connect(session.a11yBusAddress)
-      this.#stopListening = await this.#bus.listen(['object:', 'window:'], () => this.#heard())
+      this.#cache = new AccessibleCache(this.#bus)
+      this.#stopListening = await this.#bus.listen(['object:', 'window:'], (event) => this.#heard(event))
       this.#app = session.launch(this.#options.command, this.#options.env)
       await this.#waitForWindow()
+      const toolkit = await this.#toolkit()
+      this.#cache.trustEvents = toolkit === 'gtk3' || toolkit === 'vcl'
       return this
     } catch (error) {
       await this.close()
@@ -96,8 +101,8 @@ export class DesktopTile implements Surface {
   // ── Surface ────────────────────────────────────────────────────────────────────
 
   async snapshot(): Promise<Frame> {
-    const { session, bus } = this.#live()
-    const walked = await walkAccessibles(bus)
+    const { session } = this.#live()
+    const walked = await (this.#cache as AccessibleCache).tree()
     const built = buildDesktopTree(walked, this.#ledger, this.title)
     this.#ledger.keepScopes(built.liveApps)
     this.#places = built.places
@@ -304,11 +309,14 @@ export class DesktopTile implements Surface {
     const [apps] = await bus.call(REGISTRY, ATSPI_INTERFACES.accessible, 'GetChildren').catch(() => [[]])
     const app = ((apps as unknown[] | undefined) ?? []).map(refOf).find((ref) => ref !== undefined)
     if (app === undefined) return 'unknown'
-    const [name, version] = await Promise.all([
+    const [name, version, appName] = await Promise.all([
       bus.property(app, 'org.a11y.atspi.Application', 'ToolkitName').then(String).catch(() => ''),
       bus.property(app, 'org.a11y.atspi.Application', 'Version').then(String).catch(() => ''),
+      bus.property(app, ATSPI_INTERFACES.accessible, 'Name').then(String).catch(() => ''),
     ])
     const major = Number.parseInt(version, 10)
+    // LibreOffice's VCL speaks AT-SPI through its GTK 3 plugin and says GTK.
+    if (/^(soffice|libreoffice)/i.test(appName)) return 'vcl'
     if (/^gtk$/i.test(name) || /gail/i.test(name)) return major >= 4 ? 'gtk4' : 'gtk3'
     if (/^qt$/i.test(name)) return major >= 6 ? 'qt6' : 'qt5'
     if (/vcl|libreoffice|openoffice/i.test(name)) return 'vcl'
@@ -426,7 +434,13 @@ export class DesktopTile implements Surface {
     }
   }
 
-  #heard(): void {
+  /** How many frames were read whole, in part, or straight from the cache (the bench reads this). */
+  get treeStats(): { fullWalks: number; refreshes: number; hits: number } {
+    return { ...(this.#cache?.stats ?? { fullWalks: 0, refreshes: 0, hits: 0 }) }
+  }
+
+  #heard(event: AtspiEvent): void {
+    this.#cache?.heard(event)
     this.#events++
     this.#lastEventAt = Date.now()
     // Many events come at once: the hub hears of them once per burst.

@@ -64,8 +64,11 @@ export async function discoverCapabilities(host: DiscoveryHost, app: string, sch
   const tree = await host.walkAll()
   const menus: Array<{ name: string; items: MenuItem[]; opened: boolean }> = []
   let menusOpened = 0
+  const seenMenus = new Set<string>()
   for (const bar of tree.apps.flatMap(menuBarsOf)) {
-    for (const top of bar.children.filter((child) => child.role === 'menu')) {
+    // LibreOffice shows its menu bar twice (the window's and its root pane's): each menu once.
+    for (const top of bar.children.filter((child) => child.role === 'menu' && !seenMenus.has(child.name))) {
+      seenMenus.add(top.name)
       let items = menuItemsOf(top, [cleanName(top.name) ?? ''])
       let opened = false
       if (deep && !read(items) && openIndex(top) >= 0) {
@@ -97,7 +100,8 @@ export async function discoverCapabilities(host: DiscoveryHost, app: string, sch
   const discovered = menus.flatMap(({ name, items }) =>
     items.flatMap((item) => {
       const keys = item.keys ?? item.mnemonic
-      if (keys === undefined) return []
+      // A submenu's mnemonic only opens it: a shortcut does something.
+      if (keys === undefined || (item.role === 'menu' && item.keys === undefined)) return []
       return [{ keys, action: item.path.slice(1).join(' › '), category: name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'menu', ...(item.keys === undefined ? { description: 'through the menu\'s mnemonics' } : {}) }]
     }),
   )
