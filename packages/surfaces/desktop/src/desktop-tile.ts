@@ -9,6 +9,7 @@ import { ATSPI_INTERFACES, type AccessibleNode, statesOf, walkAccessibles, walkF
 import { customActionId, customActionTimeout, customContracts, runCustomAction } from './custom-actions.js'
 import { DESKTOP_ACTIONS } from './desktop-actions.js'
 import { type CapabilityReport, discoverCapabilities } from './discovery.js'
+import { XDisplay } from './x-display.js'
 import { type Shortcut, filterShortcuts } from './shortcut-registry.js'
 import { copies, pastes, sharedClipboard } from './shared-clipboard.js'
 import { DesktopSession, type LaunchedApp } from './desktop-session.js'
@@ -45,7 +46,8 @@ const discovered = new Map<string, CapabilityReport>()
 /**
  * A Linux desktop app as a tile: its own X display, session bus and accessibility bus
  * (DesktopSession), its widgets read over AT-SPI as a frame, acted on through their own
- * AT-SPI actions, and keys and pointer through XTEST (xdotool). The app's events keep the
+ * AT-SPI actions, and keys and pointer through XTEST on the display's own connection (xdotool
+ * for text and for keys the keyboard map lacks). The app's events keep the
  * hub's frame cache current and tell an action when the app has answered.
  */
 export class DesktopTile implements Surface {
@@ -58,6 +60,7 @@ export class DesktopTile implements Surface {
   #session: DesktopSession | null = null
   #bus: AtspiBus | null = null
   #cache: AccessibleCache | null = null
+  #x: XDisplay | null = null
   #app: LaunchedApp | null = null
   #stopListening: (() => void) | undefined
   #places = new Map<string, AccessiblePlace>()
@@ -84,6 +87,7 @@ export class DesktopTile implements Surface {
     const session = await DesktopSession.start({ ...(this.#options.width === undefined ? {} : { width: this.#options.width }), ...(this.#options.height === undefined ? {} : { height: this.#options.height }) })
     this.#session = session
     try {
+      this.#x = await XDisplay.connect(session.display)
       this.#bus = AtspiBus.connect(session.a11yBusAddress)
       this.#cache = new AccessibleCache(this.#bus)
       this.#stopListening = await this.#bus.listen(['object:', 'window:'], (event) => this.#heard(event))
@@ -130,7 +134,7 @@ export class DesktopTile implements Surface {
   /** The whole display as PNG. */
   async capture(): Promise<Uint8Array> {
     const { session } = this.#live()
-    return session.run('import', ['-display', session.display, '-window', 'root', 'png:-'], 10_000)
+    return this.#x === null ? session.run('import', ['-display', session.display, '-window', 'root', 'png:-'], 10_000) : this.#x.screenshot()
   }
 
   subscribe(onChange: (frame?: Frame) => void): () => void {
@@ -143,6 +147,8 @@ export class DesktopTile implements Surface {
     this.#stopListening = undefined
     this.#bus?.disconnect()
     this.#bus = null
+    this.#x?.close()
+    this.#x = null
     const session = this.#session
     this.#session = null
     await session?.close()
@@ -187,7 +193,7 @@ export class DesktopTile implements Surface {
     }
     if (submit) {
       await this.#focusWindow()
-      await session.run('xdotool', ['key', 'Return'])
+      await this.#press(['Return'])
     }
     await this.#settle(since)
     return { done: `typed ${[...text].length} characters into ${describe(place)}${submit ? ', then Return' : ''}` }
@@ -206,7 +212,7 @@ export class DesktopTile implements Surface {
     let pasted = ''
     for (const [index, chord] of chords.entries()) {
       if (pastes(chord)) pasted = await this.#takeClipboard()
-      await session.run('xdotool', ['key', '--delay', '12', chord])
+      await this.#press([chord])
       if (copies(chord)) await this.#shareClipboard()
       if (index < chords.length - 1) await sleep(12)
     }
@@ -223,7 +229,7 @@ export class DesktopTile implements Surface {
     const lines = text.split('\n')
     for (const [index, line] of lines.entries()) {
       if (line !== '') await session.run('xdotool', ['type', '--delay', '8', '--', line], 30_000)
-      if (index < lines.length - 1) await session.run('xdotool', ['key', 'Return'])
+      if (index < lines.length - 1) await this.#press(['Return'])
     }
     await this.#settle(since)
     return { done: `typed ${[...text].length} characters as keys` }
@@ -299,7 +305,9 @@ export class DesktopTile implements Surface {
     const { session } = this.#live()
     const since = this.#events
     await this.#focusWindow()
-    await session.run('xdotool', ['key', '--delay', '30', 'Escape', 'Escape'])
+    await this.#press(['Escape'])
+    await sleep(30)
+    await this.#press(['Escape'])
     await this.#settle(since)
   }
 
@@ -370,8 +378,16 @@ export class DesktopTile implements Surface {
     return place
   }
 
+  /** Key chords through XTEST on the display's connection; a key the keyboard map lacks goes through xdotool, which maps one for it. */
+  async #press(chords: readonly string[]): Promise<void> {
+    const { session } = this.#live()
+    if (this.#x !== null && (await this.#x.keys(chords))) return
+    await session.run('xdotool', ['key', '--delay', '12', ...chords])
+  }
+
   async #pointer(x: number, y: number, button: number, double: boolean): Promise<void> {
     const { session } = this.#live()
+    if (this.#x !== null) return this.#x.click(x, y, button, double)
     await session.run('xdotool', ['mousemove', '--sync', String(x), String(y), 'click', ...(double ? ['--repeat', '2', '--delay', '80'] : []), String(button)])
   }
 
@@ -383,6 +399,12 @@ export class DesktopTile implements Surface {
     const { session } = this.#live()
     // The display is the tile's own: every window on it is one of its apps'.
     const name = await this.#typingWindowName()
+    if (this.#x !== null) {
+      const windows = await this.#x.windows().catch(() => [])
+      const window = windows.find((w) => w.name === name) ?? windows.find((w) => w.name !== '') ?? windows[0]
+      if (window !== undefined) await this.#x.focus(window.id)
+      return
+    }
     const byName = name === undefined ? '' : (await session.run('xdotool', ['search', '--onlyvisible', '--name', `^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`]).catch(() => Buffer.from(''))).toString()
     const any = byName.trim() !== '' ? byName : (await session.run('xdotool', ['search', '--onlyvisible', '--name', '.']).catch(() => Buffer.from(''))).toString()
     const window = any.split('\n').find((line) => /^\d+$/.test(line.trim()))
