@@ -61,15 +61,17 @@ for (const [key, run] of benches) {
   const result = await run()
   results.push(result)
   process.stderr.write(`  ${result.ok ? 'within budget' : 'OVER BUDGET'}: ${result.name}\n`)
-  for (const [label, value] of result.rows) process.stderr.write(`    ${label}: ${value}\n`)
+  for (const [label, ...values] of result.rows) process.stderr.write(`    ${label}: ${values.join(' / ')}\n`)
 }
 
 /** One benchmark's section of RESULTS.md; `alone` says it was run by itself, on this day, on this machine. */
 function section(result, alone) {
   const out = [`## ${result.name}`, '']
   if (alone) out.push(`Run alone on ${new Date().toISOString().slice(0, 10)} (machine reference: ${reference}).`, '')
-  out.push(`Budget: ${result.budget} — **${result.ok ? 'met' : 'not met'}**`, '', '| measure | value |', '|---|---|')
-  for (const [label, value] of result.rows) out.push(`| ${label} | ${value} |`)
+  // A result may measure several subjects side by side: its header names the columns.
+  const header = result.header ?? ['measure', 'value']
+  out.push(`Budget: ${result.budget} — **${result.ok ? 'met' : 'not met'}**`, '', `| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`)
+  for (const row of result.rows) out.push(`| ${row.join(' | ')} |`)
   out.push('')
   return out
 }

@@ -100,14 +100,26 @@ async function labelOf(bus: AtspiBus, ref: AccessibleRef): Promise<string | unde
   return undefined
 }
 
-/** Reads one accessible: the calls that do not depend on each other go out at once. */
-export async function readNode(bus: AtspiBus, ref: AccessibleRef): Promise<{ node: AccessibleNode; childRefs: AccessibleRef[] }> {
+/**
+ * What an app's bulk cache (org.a11y.atspi.Cache.GetItems) says of an accessible: its name,
+ * description, states and interfaces. Its children are still asked of it: GTK 4's cache holds
+ * only the accessibles some client has already been told of, so its parent links miss the rest.
+ */
+interface CachedItem {
+  name: string
+  description: string
+  stateBits: unknown
+  interfaces: Set<string>
+}
+
+/** Reads one accessible: the calls that do not depend on each other go out at once; what the app's bulk cache said is not asked again. */
+export async function readNode(bus: AtspiBus, ref: AccessibleRef, cached?: CachedItem): Promise<{ node: AccessibleNode; childRefs: AccessibleRef[] }> {
   const [roleName, name, description, stateBits, interfaces, childCount] = await Promise.all([
     bus.call(ref, IFACE.accessible, 'GetRoleName').then((body) => String(body[0] ?? '')),
-    bus.property(ref, IFACE.accessible, 'Name').then((value) => String(value ?? '')).catch(() => ''),
-    bus.property(ref, IFACE.accessible, 'Description').then((value) => String(value ?? '')).catch(() => ''),
-    bus.call(ref, IFACE.accessible, 'GetState').then((body) => body[0]).catch(() => []),
-    bus.call(ref, IFACE.accessible, 'GetInterfaces').then((body) => new Set((body[0] as string[] | undefined) ?? [])).catch(() => new Set<string>()),
+    cached?.name ?? bus.property(ref, IFACE.accessible, 'Name').then((value) => String(value ?? '')).catch(() => ''),
+    cached?.description ?? bus.property(ref, IFACE.accessible, 'Description').then((value) => String(value ?? '')).catch(() => ''),
+    cached?.stateBits ?? bus.call(ref, IFACE.accessible, 'GetState').then((body) => body[0]).catch(() => []),
+    cached?.interfaces ?? bus.call(ref, IFACE.accessible, 'GetInterfaces').then((body) => new Set((body[0] as string[] | undefined) ?? [])).catch(() => new Set<string>()),
     bus.property(ref, IFACE.accessible, 'ChildCount').then(Number).catch(() => 0),
   ])
   const states = statesOf(stateBits)
@@ -170,8 +182,36 @@ export async function walkAccessibles(bus: AtspiBus, options: WalkOptions = {}):
   return walkFrom(bus, appRefs, options)
 }
 
+/** Apps that answered GetItems with an error: not asked again on that bus. */
+const withoutCache = new WeakMap<AtspiBus, Set<string>>()
+
+/**
+ * Every accessible an app's bulk cache holds (GTK 4 has one; ATK's bridge and LibreOffice do
+ * not): one call for the names, states and interfaces of all it holds.
+ */
+async function cachedItems(bus: AtspiBus, appBus: string): Promise<Map<string, CachedItem> | undefined> {
+  const without = withoutCache.get(bus) ?? new Set<string>()
+  withoutCache.set(bus, without)
+  if (without.has(appBus)) return undefined
+  const [items] = await bus.call({ bus: appBus, path: '/org/a11y/atspi/cache' }, 'org.a11y.atspi.Cache', 'GetItems').catch(() => [undefined])
+  if (!Array.isArray(items)) {
+    without.add(appBus)
+    return undefined
+  }
+  const out = new Map<string, CachedItem>()
+  for (const item of items as unknown[][]) {
+    // ((so) self, (so) app, (so) parent, i index, i child count, as interfaces, s name, u role, s description, au states)
+    const self = refOf(item[0])
+    if (self !== undefined) out.set(`${self.bus}|${self.path}`, { name: String(item[6] ?? ''), description: String(item[8] ?? ''), stateBits: item[9], interfaces: new Set((item[5] as string[] | undefined) ?? []) })
+  }
+  return out
+}
+
 /** The same walk from some accessibles (a menu just opened): each root and what is under it. */
 export async function walkFrom(bus: AtspiBus, appRefs: readonly AccessibleRef[], options: WalkOptions = {}): Promise<AccessibleTree> {
+  const caches = new Map<string, Map<string, CachedItem> | undefined>()
+  for (const appBus of new Set(appRefs.map((ref) => ref.bus))) caches.set(appBus, await cachedItems(bus, appBus))
+  const cachedOf = (ref: AccessibleRef): CachedItem | undefined => caches.get(ref.bus)?.get(`${ref.bus}|${ref.path}`)
   const apps: AccessibleNode[] = []
   let count = 0
   let truncated = false
@@ -181,7 +221,7 @@ export async function walkFrom(bus: AtspiBus, appRefs: readonly AccessibleRef[],
       level = level.slice(0, Math.max(0, MAX_NODES - count))
       truncated = true
     }
-    const read = await Promise.all(level.map(({ ref }) => readNode(bus, ref).catch(() => undefined)))
+    const read = await Promise.all(level.map(({ ref }) => readNode(bus, ref, cachedOf(ref)).catch(() => undefined)))
     count += level.length
     const next: typeof level = []
     read.forEach((result, i) => {

@@ -456,6 +456,11 @@ export class DesktopTile implements Surface {
     }
   }
 
+  /** The address of the tile's accessibility bus, for tools that read it beside the tile (the bench's naive walk). */
+  get accessibilityBus(): string {
+    return this.#live().session.a11yBusAddress
+  }
+
   /** How many frames were read whole, in part, or straight from the cache (the bench reads this). */
   get treeStats(): { fullWalks: number; refreshes: number; hits: number } {
     return { ...(this.#cache?.stats ?? { fullWalks: 0, refreshes: 0, hits: 0 }) }
