@@ -63,6 +63,11 @@ export interface Surface {
   revealsSecrets?(call: ActionCall): boolean
   capture?(): Promise<Uint8Array>
   /**
+   * A view-only VNC server showing the surface, on loopback, for a person watching it live
+   * (the hub bridges it to a WebSocket). View-only: input still goes through the gateway.
+   */
+  vnc?(): Promise<{ host: string; port: number }>
+  /**
    * Live pixels for a person watching (the console's tile): JPEG frames as the surface
    * repaints, the first at once. The returned function stops this viewer; the surface stops
    * producing frames when the last one leaves.

@@ -1,9 +1,11 @@
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
-import { authenticate, checkHost, checkOrigin, type GuardProblem } from '../auth/request-guard.js'
+import { authenticate, checkHost, checkOrigin, type GuardProblem, requireRole } from '../auth/request-guard.js'
 import type { LiveTokens } from '../auth/live-tokens.js'
 import type { HubContext } from '../startup/hub-context.js'
+import { TesseraError } from '@tessera/protocol'
+import { VNC_PATH, createVncBridge } from './vnc-bridge.js'
 
 export interface EventSocketDeps {
   tokens: LiveTokens
@@ -55,10 +57,29 @@ export function attachEventSocket(server: Server, ctx: HubContext, deps: EventSo
   ctx.events.on('trace', listeners.trace)
   ctx.events.on('approval', listeners.approval)
 
+  const vnc = createVncBridge(ctx)
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://hub')
-    if (url.pathname !== '/api/events') {
-      refuse(socket, { status: 404, error: { code: 'not_found', message: `no WebSocket at ${url.pathname}`, details: { expected: '/api/events' } } })
+    const vncTile = VNC_PATH.exec(url.pathname)?.[1]
+    if (url.pathname !== '/api/events' && vncTile === undefined) {
+      refuse(socket, { status: 404, error: { code: 'not_found', message: `no WebSocket at ${url.pathname}`, details: { expected: ['/api/events', '/api/surfaces/<id>/vnc'] } } })
+      return
+    }
+    if (vncTile !== undefined) {
+      const headers = headersOf(request)
+      const refused = checkHost(headers, deps.allowedHosts()) ?? checkOrigin(headers, deps.allowedOrigins())
+      if (refused) return refuse(socket, refused)
+      void deps.tokens.refresh().then(async () => {
+        const auth = authenticate(headers, deps.tokens)
+        if (!auth.ok) return refuse(socket, auth.problem)
+        // Pixels are a read: whoever may read a tile's frame may watch it.
+        const forbidden = requireRole(auth.principal, ['viewer', 'agent', 'approver', 'admin'])
+        if (forbidden) return refuse(socket, forbidden)
+        await vnc.handle(request, socket, head, decodeURIComponent(vncTile)).catch((error: unknown) => {
+          const problem = error instanceof TesseraError ? error : new TesseraError('internal', String(error), {})
+          refuse(socket, { status: problem.code === 'not_found' ? 404 : 502, error: { code: problem.code, message: problem.message, details: (problem.details ?? {}) as Record<string, unknown> } })
+        })
+      }, () => refuse(socket, { status: 500, error: { code: 'store_error', message: 'the token file could not be read', details: {} } }))
       return
     }
     const headers = headersOf(request)
@@ -100,6 +121,7 @@ export function attachEventSocket(server: Server, ctx: HubContext, deps: EventSo
       ctx.events.off('approval', listeners.approval)
       for (const client of clients) client.terminate()
       wss.close()
+      vnc.close()
     },
   }
 }

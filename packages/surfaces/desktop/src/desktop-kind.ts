@@ -7,6 +7,7 @@ import { KNOWN_APPS, knownApp } from './desktop-apps.js'
 import { missingSessionPackages } from './desktop-session.js'
 import { DesktopTile } from './desktop-tile.js'
 import { GUI_TOOLS } from './gui-tools.js'
+import { VncTile } from './vnc-tile.js'
 
 const AppName = z.enum(KNOWN_APPS.map((app) => app.name) as [string, ...string[]])
 
@@ -17,10 +18,12 @@ export const DesktopConfig = z
     app: AppName.optional(),
     /** Or any program, as its command and arguments: configuration only, an agent can never start a program this way. */
     command: z.array(z.string().min(1).max(4096)).min(1).max(64).optional(),
+    /** Or a VNC server to attach to (the `vnc` backend: a virtual machine's console): pixels and input over RFB, no widget tree. Configuration only. */
+    vnc: z.strictObject({ host: z.string().min(1).max(255).default('127.0.0.1'), port: z.number().int().min(1).max(65_535) }).optional(),
     width: z.number().int().min(320).max(7680).optional(),
     height: z.number().int().min(240).max(4320).optional(),
   })
-  .refine((config) => (config.app === undefined) !== (config.command === undefined), 'expected exactly one of app or command')
+  .refine((config) => [config.app, config.command, config.vnc].filter((one) => one !== undefined).length === 1, 'expected exactly one of app, command or vnc')
 export type DesktopConfig = z.infer<typeof DesktopConfig>
 
 /** The desktop kind: a private X display and accessibility bus per tile, an app's widgets as a frame. */
@@ -31,11 +34,13 @@ export const desktopKind = defineKind<DesktopConfig>({
   configSchema: DesktopConfig,
   // An agent names a known app; a command only a person configures.
   openSchema: z.strictObject({ app: AppName, title: z.string().max(200).optional() }),
+  // A VNC tile's actions (key, type_text, click_at) are a part of these.
   contracts: DESKTOP_ACTIONS.contracts,
   facadeTools: GUI_TOOLS,
   async open(config, env) {
     const missing = missingSessionPackages()
     if (missing.length > 0) throw new TesseraError('not_found', `desktop tiles need the Debian packages ${missing.join(', ')}: apt-get install ${missing.join(' ')}`, { expected: missing, found: null })
+    if (config.vnc !== undefined) return new VncTile({ id: env.id, title: config.title ?? `VNC ${config.vnc.host}:${config.vnc.port}`, host: config.vnc.host, port: config.vnc.port }).open()
     const known = config.app === undefined ? undefined : knownApp(config.app)
     const command = config.command ?? known?.command ?? []
     const appName = known?.name ?? command[0]?.split('/').pop() ?? 'app'

@@ -15,6 +15,9 @@ export const SESSION_PROGRAMS = {
   xclip: { file: 'xclip', pkg: 'xclip' },
 } as const
 
+/** Started only when a person watches a tile's pixels live; a tile works without it. */
+export const VNC_PROGRAM = { file: 'x11vnc', pkg: 'x11vnc' } as const
+
 /** Every process of a session carries its folder in this variable: what belongs to a tile can be told from outside. */
 export const SESSION_MARK = 'TESSERA_DESKTOP'
 
@@ -43,6 +46,7 @@ export class DesktopSession {
   readonly #children: ChildProcess[] = []
   readonly #ownDir: boolean
   #closed = false
+  #vnc: Promise<{ host: string; port: number }> | undefined
 
   private constructor(
     readonly dir: string,
@@ -131,6 +135,24 @@ export class DesktopSession {
     })
     this.#children.push(child)
     return { child, lastWords: () => said.trim().split('\n').slice(-3).join(' | ').slice(0, 500) }
+  }
+
+  /**
+   * A view-only VNC server of this display on loopback (x11vnc picks a free port from 5900):
+   * what the console's live tile shows. View-only, so that every input still goes through the
+   * gateway's actions. Started once, on first use; ended with the session.
+   */
+  vnc(): Promise<{ host: string; port: number }> {
+    this.#vnc ??= (async () => {
+      if (!installed(VNC_PROGRAM.file)) throw new TesseraError('not_found', `live pixels need the Debian package ${VNC_PROGRAM.pkg}: apt-get install ${VNC_PROGRAM.pkg}`, { expected: VNC_PROGRAM.pkg, found: null })
+      const server = spawnOwn(this.dir, VNC_PROGRAM.file, ['-display', this.display, '-localhost', '-viewonly', '-shared', '-forever', '-nopw', '-noxdamage', '-autoport', '5900', '-nolookup'], { XDG_RUNTIME_DIR: this.dir })
+      this.#children.push(server)
+      const line = await firstLine(server, 1, 'x11vnc')
+      const port = Number(/PORT=(\d+)/.exec(line)?.[1])
+      if (!Number.isInteger(port)) throw new TesseraError('conflict', `x11vnc said "${line.slice(0, 200)}" where it says its port`, { expected: 'PORT=<n>', found: line.slice(0, 200) })
+      return { host: '127.0.0.1', port }
+    })()
+    return this.#vnc
   }
 
   /** Runs a short helper program (xdotool, import) against this display and answers its output. */

@@ -137,6 +137,10 @@ export class DesktopTile implements Surface {
     return this.#x === null ? session.run('import', ['-display', session.display, '-window', 'root', 'png:-'], 10_000) : this.#x.screenshot()
   }
 
+  vnc(): Promise<{ host: string; port: number }> {
+    return this.#live().session.vnc()
+  }
+
   subscribe(onChange: (frame?: Frame) => void): () => void {
     this.#listeners.add(onChange)
     return () => this.#listeners.delete(onChange)

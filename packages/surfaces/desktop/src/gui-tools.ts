@@ -61,7 +61,8 @@ export const GUI_TOOLS: readonly FacadeTool[] = [
     risk: 'write',
     async run(args, ctx) {
       const backend = stringArg(args, 'backend') ?? 'auto'
-      if (backend !== 'native' && backend !== 'auto') throw new TesseraError('invalid_input', `expected backend native or auto (vnc and wasm are not built), found "${backend}"`, { expected: ['native', 'auto'], found: backend })
+      // An app starts on a display of its own (native); a vnc tile attaches to a VNC server a person configured, never one an agent names.
+      if (backend !== 'native' && backend !== 'auto') throw new TesseraError('invalid_input', `expected backend native or auto, found "${backend}": a vnc tile is configured by a person (desktop config vnc: {host, port}), and no app ships a wasm build`, { expected: ['native', 'auto'], found: backend })
       const location = (args.location ?? {}) as JsonObject
       const input: JsonObject = { kind: KIND, config: { ...((args.config ?? {}) as JsonObject), app: stringArg(args, 'app') ?? '' } }
       if (typeof location.x === 'number') input.x = location.x
@@ -79,7 +80,13 @@ export const GUI_TOOLS: readonly FacadeTool[] = [
     inputSchema: schema({}),
     risk: 'read',
     async run(_args, ctx) {
-      const apps = ctx.tiles(KIND).map((tile): JsonObject => ({ tile_id: tile.id, app: tile.title, backend: 'native', state: 'running', focused: tile.focused }))
+      const apps = await Promise.all(
+        ctx.tiles(KIND).map(async (tile): Promise<JsonObject> => {
+          // The frame says how the tile runs: a vnc tile's state names its backend.
+          const backend = await ctx.frame(tile.id).then((frame) => (frame.state.backend === 'vnc' ? 'vnc' : 'native')).catch(() => 'native')
+          return { tile_id: tile.id, app: tile.title, backend, state: 'running', focused: tile.focused }
+        }),
+      )
       return { json: { apps }, text: apps.length === 0 ? 'no desktop app tiles; gui_app_launch opens one' : apps.map((app) => `${app.focused === true ? '*' : ' '} ${String(app.tile_id)} ${JSON.stringify(app.app)}`).join('\n') }
     },
   },

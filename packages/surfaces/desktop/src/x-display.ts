@@ -1,5 +1,6 @@
 import { TesseraError } from '@tessera/protocol'
 import x11 from 'x11'
+import { MODIFIER_KEYSYMS, keysymOf } from './keysyms.js'
 import { pngOfBgrx } from './png-encode.js'
 
 /**
@@ -9,8 +10,6 @@ import { pngOfBgrx } from './png-encode.js'
  * ImageMagick for each costs milliseconds to tens of them.
  */
 
-/** Modifier words as parseChords writes them, as the keysyms pressed for them. */
-const MODIFIER_KEYSYMS: Readonly<Record<string, string>> = { ctrl: 'Control_L', shift: 'Shift_L', alt: 'Alt_L', super: 'Super_L' }
 
 interface XClient {
   require(name: 'xtest', callback: (error: Error | null, ext: XTest) => void): void
@@ -40,7 +39,6 @@ interface XDisplayInfo {
   max_keycode: number
 }
 
-const keysyms = (x11 as unknown as { keySyms: Record<string, { code: number }> }).keySyms
 
 /** An X call's callback as a promise. */
 function ask<T>(call: (callback: (error: Error | null, value: T) => void) => void): Promise<T> {
@@ -89,15 +87,15 @@ export class XDisplay {
     const codes: number[] = []
     let shifted = parts.includes('shift')
     for (const modifier of parts) {
-      const code = this.#keycodes.get(keysyms[`XK_${MODIFIER_KEYSYMS[modifier] ?? ''}`]?.code ?? -1)?.[0]
+      const code = this.#keycodes.get(MODIFIER_KEYSYMS[modifier] ?? -1)?.[0]
       if (code === undefined) return undefined
       codes.push(code)
     }
-    const keysym = keysyms[`XK_${key}`]?.code ?? (key === 'plus' ? 0x2b : [...key].length === 1 ? (key.codePointAt(0) as number) : undefined)
+    const keysym = keysymOf(key)
     const found = keysym === undefined ? undefined : this.#keycodes.get(keysym)
     if (found === undefined) return undefined
     if (found[1] === 1 && !shifted) {
-      const shift = this.#keycodes.get(keysyms.XK_Shift_L?.code ?? -1)?.[0]
+      const shift = this.#keycodes.get(MODIFIER_KEYSYMS.shift as number)?.[0]
       if (shift === undefined) return undefined
       codes.push(shift)
       shifted = true
