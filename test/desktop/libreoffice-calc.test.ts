@@ -71,6 +71,12 @@ describe('LibreOffice Calc as a tile', () => {
     await call('gui_send_keys', { tile_id: tile, keys: 'Return' })
     // The Name Box says where the cursor went: row 7, column A.
     expect((await call('gui_get_widget_tree', { tile_id: tile })).text).toMatch(/textbox: "A7"/)
+    // The sheet lists none of its cells; the frame reads those on the screen that hold something.
+    const cells = await call('gui_find_widget', { tile_id: tile, role: 'cell' })
+    expect(cells.text).toContain('cell "A1": "Month"')
+    expect(cells.text).toContain('cell "B5": "1410"')
+    expect(cells.text).toContain('cell "B6": "4940"')
+    expect(cells.text).not.toContain('cell "C1"')
     const went = await call('action_request', { surface: tile, action: 'app.go_to_cell', input: { cell: 'B6' } })
     expect(went.json?.result?.status, went.text).toBe('completed')
     expect((await call('gui_get_widget_tree', { tile_id: tile })).text).toMatch(/textbox: "B6"/)

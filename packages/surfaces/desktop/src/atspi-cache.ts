@@ -1,5 +1,5 @@
 import { type AccessibleRef, type AtspiBus, type AtspiEvent, refOf } from './atspi-bus.js'
-import { type AccessibleNode, type AccessibleTree, readNode, walkAccessibles, walkFrom } from './atspi-tree.js'
+import { type AccessibleNode, type AccessibleTree, onScreen, readNode, walkAccessibles, walkFrom } from './atspi-tree.js'
 
 const keyOf = (ref: AccessibleRef): string => `${ref.bus}|${ref.path}`
 const APP_ROOT = '/org/a11y/atspi/accessible/root'
@@ -27,6 +27,7 @@ export class AccessibleCache {
   readonly #bus: AtspiBus
   #tree: AccessibleTree | undefined
   #index = new Map<string, AccessibleNode>()
+  #parents = new Map<string, string>()
   #fields = new Set<string>()
   #lists = new Set<string>()
   #walks = new Set<string>()
@@ -83,10 +84,16 @@ export class AccessibleCache {
 
   async #refresh(): Promise<AccessibleTree> {
     if (!this.#everything && this.#tree !== undefined && this.#strangers.size > 0) {
-      // A stranger's nearest kept ancestor is walked again (a spreadsheet's cell: its sheet, read alone as it manages its cells).
+      // A stranger is new under its nearest kept ancestor: that ancestor's children are listed
+      // again (the new ones walked). Under a sheet it is a cell: the sheet's cells are read again.
       const strangers = [...this.#strangers]
       this.#strangers.clear()
-      for (const ancestor of await Promise.all(strangers.map((key) => this.#keptAncestor(key)))) if (ancestor !== undefined) this.#walks.add(ancestor)
+      for (const ancestor of await Promise.all(strangers.map((key) => this.#keptAncestor(key)))) {
+        const node = ancestor === undefined ? undefined : this.#index.get(ancestor)
+        if (ancestor === undefined || node === undefined) continue
+        if (node.folded && node.interfaces.has('org.a11y.atspi.Table')) this.#fields.add(ancestor)
+        else this.#lists.add(ancestor)
+      }
     }
     if (this.#everything || this.#tree === undefined || !this.trustEvents) {
       this.#everything = false
@@ -95,9 +102,14 @@ export class AccessibleCache {
       this.stats.fullWalks++
       return this.#keep(tree)
     }
-    const walks = [...this.#walks]
-    const lists = [...this.#lists].filter((key) => !this.#walks.has(key))
-    const fields = [...this.#fields].filter((key) => !this.#walks.has(key) && !this.#lists.has(key))
+    // What a walk again covers is not read twice: a mark under a walked node goes.
+    const underWalk = (key: string): boolean => {
+      for (let up = this.#parents.get(key); up !== undefined; up = this.#parents.get(up)) if (this.#walks.has(up)) return true
+      return false
+    }
+    const walks = [...this.#walks].filter((key) => !underWalk(key))
+    const lists = [...this.#lists].filter((key) => !this.#walks.has(key) && !underWalk(key))
+    const fields = [...this.#fields].filter((key) => !this.#walks.has(key) && !this.#lists.has(key) && !underWalk(key))
     this.#clearMarks()
     if (walks.length + lists.length + fields.length === 0) {
       this.stats.hits++
@@ -134,12 +146,16 @@ export class AccessibleCache {
   /** Indexes the tree kept, each node by its ref. */
   #keep(tree: AccessibleTree): AccessibleTree {
     const index = new Map<string, AccessibleNode>()
-    const visit = (node: AccessibleNode): void => {
-      index.set(keyOf(node.ref), node)
-      for (const child of node.children) visit(child)
+    const parents = new Map<string, string>()
+    const visit = (node: AccessibleNode, parent: string | undefined): void => {
+      const key = keyOf(node.ref)
+      index.set(key, node)
+      if (parent !== undefined) parents.set(key, parent)
+      for (const child of node.children) visit(child, key)
     }
-    for (const app of tree.apps) visit(app)
+    for (const app of tree.apps) visit(app, undefined)
     this.#index = index
+    this.#parents = parents
     this.#tree = { apps: tree.apps, count: index.size, truncated: tree.truncated }
     return this.#tree
   }
@@ -150,7 +166,8 @@ export class AccessibleCache {
     if (node === undefined) return
     const fresh = await readNode(this.#bus, node.ref).catch(() => undefined)
     if (fresh === undefined) return this.#gone(key)
-    Object.assign(node, { ...fresh.node, children: node.children, folded: node.folded && fresh.childRefs.length > 0 })
+    // A managed sheet's children are the cells read with it: those come fresh; any other node keeps its own.
+    Object.assign(node, { ...fresh.node, children: fresh.node.folded ? fresh.node.children : node.children, folded: fresh.node.folded || (node.folded && fresh.childRefs.length > 0) })
   }
 
   /** A node and its list of children read again: the children known are kept as they are, the new ones walked. */
@@ -163,6 +180,11 @@ export class AccessibleCache {
     }
     const fresh = await readNode(this.#bus, node.ref).catch(() => undefined)
     if (fresh === undefined) return this.#gone(key)
+    // What is inside a node off the screen (a closed menu's submenu) is not shown: its own fields only.
+    if (!onScreen(fresh.node) && fresh.node.role !== 'application') {
+      Object.assign(node, { ...fresh.node, children: node.children, folded: node.folded })
+      return
+    }
     const unknown = fresh.childRefs.filter((ref) => !this.#index.has(keyOf(ref)))
     const walked = unknown.length === 0 ? [] : (await walkFrom(this.#bus, unknown)).apps
     const byKey = new Map(walked.map((child) => [keyOf(child.ref), child]))

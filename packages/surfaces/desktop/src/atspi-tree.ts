@@ -1,4 +1,5 @@
 import { type AccessibleRef, type AtspiBus, REGISTRY, refOf } from './atspi-bus.js'
+import { visibleCells } from './sheet-cells.js'
 
 /** AT-SPI's StateType, in order: bit n of the state set is STATE_NAMES[n]. */
 const STATE_NAMES = [
@@ -19,7 +20,7 @@ const IFACE = {
 export { IFACE as ATSPI_INTERFACES }
 
 /** Roles whose words are their text rather than their name (a label, a display, a text field). */
-const TEXT_ROLES = new Set(['label', 'text', 'entry', 'password text', 'paragraph', 'static', 'heading', 'editbar', 'terminal', 'document text', 'spin button', 'caption'])
+const TEXT_ROLES = new Set(['label', 'text', 'entry', 'password text', 'paragraph', 'static', 'heading', 'editbar', 'terminal', 'document text', 'spin button', 'caption', 'table cell'])
 
 /** Past these a walk stops: an app that reports a million cells is not walked into. */
 const MAX_NODES = 4_000
@@ -150,7 +151,9 @@ export async function readNode(bus: AtspiBus, ref: AccessibleRef, cached?: Cache
     name === '' && (states.has('editable') || interfaces.has(IFACE.action)) ? labelOf(bus, ref) : undefined,
     folded || childCount === 0 ? [] : bus.call(ref, IFACE.accessible, 'GetChildren').then((body) => ((body[0] as unknown[] | undefined) ?? []).map(refOf).filter((r): r is AccessibleRef => r !== undefined)).catch(() => []),
   ])
-  const node: AccessibleNode = { ref, role: roleName, name: name === '' ? (label ?? '') : name, description, states, interfaces, extents, text, value, actions: actionEntries.map((entry) => entry.name), keyBindings: actionEntries.map((entry) => entry.keys), children: [], folded }
+  // A sheet shows the cells on the screen that hold something, read by position.
+  const cells = folded && interfaces.has('org.a11y.atspi.Table') && extents !== undefined ? await visibleCells(bus, ref, extents).catch(() => []) : []
+  const node: AccessibleNode = { ref, role: roleName, name: name === '' ? (label ?? '') : name, description, states, interfaces, extents, text, value, actions: actionEntries.map((entry) => entry.name), keyBindings: actionEntries.map((entry) => entry.keys), children: cells, folded }
   return { node, childRefs: folded ? [] : children }
 }
 
@@ -163,7 +166,7 @@ export async function readNode(bus: AtspiBus, ref: AccessibleRef, cached?: Cache
 const MENU_ROLES = new Set(['menu', 'menu item', 'check menu item', 'radio menu item', 'tearoff menu item'])
 
 /** Whether what is inside a node can be on the screen. */
-function onScreen(node: AccessibleNode): boolean {
+export function onScreen(node: AccessibleNode): boolean {
   if (node.role === 'application' || node.states.has('showing')) return true
   return !MENU_ROLES.has(node.role) && node.states.has('visible')
 }
