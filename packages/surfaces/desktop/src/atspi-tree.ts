@@ -153,6 +153,11 @@ export async function readNode(bus: AtspiBus, ref: AccessibleRef, cached?: Cache
   ])
   // A sheet shows the cells on the screen that hold something, read by position.
   const cells = folded && interfaces.has('org.a11y.atspi.Table') && extents !== undefined ? await visibleCells(bus, ref, extents).catch(() => []) : []
+  // Qt says a menu item's shortcut through GetKeyBinding only, never in GetActions.
+  if (MENU_ROLES.has(roleName) && actionEntries.length > 0 && actionEntries.every((entry) => entry.keys === '')) {
+    const [binding] = await bus.call(ref, IFACE.action, 'GetKeyBinding', 'i', [0]).catch(() => [''])
+    if (typeof binding === 'string' && binding !== '' && actionEntries[0] !== undefined) actionEntries[0].keys = binding
+  }
   const node: AccessibleNode = { ref, role: roleName, name: name === '' ? (label ?? '') : name, description, states, interfaces, extents, text, value, actions: actionEntries.map((entry) => entry.name), keyBindings: actionEntries.map((entry) => entry.keys), children: cells, folded }
   return { node, childRefs: folded ? [] : children }
 }

@@ -51,7 +51,7 @@ const STRUCTURE = new Set(['group', 'widget', 'filler', 'panel', 'section', 'scr
 /** Parts of widgets an agent never acts on or reads. */
 const NOISE = new Set(['scroll bar'])
 /** Action names that mean "do what this control does". */
-const PRESS_ACTIONS = ['click', 'press', 'activate', 'toggle', 'jump', 'open', 'select']
+const PRESS_ACTIONS = ['click', 'press', 'activate', 'toggle', 'jump', 'open', 'select', 'showmenu']
 /** A toolkit's class name standing where a name should be (GTK 4 names unnamed widgets after their class). */
 const CLASS_NAME = /^(Gtk|Adw|Gdk|Gio|Qt|Q)[A-Z][A-Za-z]+$/
 

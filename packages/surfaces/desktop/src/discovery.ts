@@ -34,7 +34,7 @@ export interface CapabilityReport extends JsonObject {
 
 const MENU_ROLES = new Set(['menu', 'menu item', 'check menu item', 'radio menu item'])
 /** Actions that open a menu or popover (a menu button's own press does). */
-const OPEN_ACTIONS = ['click', 'press', 'activate', 'toggle', 'open']
+const OPEN_ACTIONS = ['click', 'press', 'activate', 'toggle', 'open', 'showmenu']
 
 function openIndex(node: AccessibleNode): number {
   return node.actions.findIndex((action) => OPEN_ACTIONS.includes(action.toLowerCase()))
@@ -67,7 +67,9 @@ export async function discoverCapabilities(host: DiscoveryHost, app: string, sch
   const seenMenus = new Set<string>()
   for (const bar of tree.apps.flatMap(menuBarsOf)) {
     // LibreOffice shows its menu bar twice (the window's and its root pane's): each menu once.
-    for (const top of bar.children.filter((child) => child.role === 'menu' && !seenMenus.has(child.name))) {
+    // A menu of the bar is a `menu` (GTK, LibreOffice) or a `menu item` holding a `popup menu` (Qt).
+    const tops = bar.children.filter((child) => child.role === 'menu' || (child.role === 'menu item' && child.children.some((inner) => inner.role === 'popup menu')))
+    for (const top of tops.filter((child) => !seenMenus.has(child.name))) {
       seenMenus.add(top.name)
       let items = menuItemsOf(top, [cleanName(top.name) ?? ''])
       let opened = false

@@ -69,7 +69,9 @@ export function menuItemsOf(root: AccessibleNode, trail: string[] = []): MenuIte
     const keys = chordOf(accelerator)
     const mnemonic = keys === undefined ? mnemonicKeys(path) : undefined
     const here = [...trail, name]
-    if (child.role !== 'menu' || trail.length > 0) out.push({ path: here, name, role: child.role, keys, mnemonic, enabled: child.states.has('sensitive') || child.states.has('enabled') })
+    // A menu of the bar is the trail, not an item (GTK's `menu`, Qt's `menu item` with a popup).
+    const opensMenu = child.role === 'menu' || child.children.some((inner) => inner.role === 'popup menu')
+    if (!opensMenu || trail.length > 0) out.push({ path: here, name, role: child.role, keys, mnemonic, enabled: child.states.has('sensitive') || child.states.has('enabled') })
     out.push(...menuItemsOf(child, here))
   }
   return out
