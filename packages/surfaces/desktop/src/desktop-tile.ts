@@ -185,7 +185,11 @@ export class DesktopTile implements Surface {
     if (!place.editable) throw new TesseraError('conflict', `${describe(place)} takes no text`, { expected: 'an editable text field', found: place.role })
     const since = this.#events
     await bus.call(place.ref, ATSPI_INTERFACES.component, 'GrabFocus').catch(() => undefined)
-    if (text !== '') {
+    if (text !== '' && !place.editableText) {
+      // A field that takes no text through AT-SPI (Chromium's) gets it as keys once it has the focus.
+      await this.#focusWindow()
+      await session.run('xdotool', ['type', '--delay', '8', '--', text], 30_000)
+    } else if (text !== '') {
       // As typing does, the text takes the place of what is selected.
       const selected = await this.#selection(place)
       if (selected !== undefined) await bus.call(place.ref, ATSPI_INTERFACES.editableText, 'DeleteText', 'ii', [selected.start, selected.end])

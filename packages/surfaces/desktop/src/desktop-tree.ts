@@ -73,6 +73,8 @@ export interface AccessiblePlace {
   /** The index of its press action for DoAction, when it has one. */
   pressAction: number | undefined
   editable: boolean
+  /** Takes text through EditableText; without it, keys typed after it takes the focus. */
+  editableText: boolean
   /** Its box in tile coordinates, for a pointer click when it has no action. */
   bounds: { x: number; y: number; width: number; height: number } | undefined
 }
@@ -136,7 +138,8 @@ function convert(node: AccessibleNode, walk: Walk, parentName: string | undefine
   if (NOISE.has(node.role)) return []
   const name = cleanName(node.name)
   const pressAction = pressIndex(node.actions)
-  const editable = node.states.has('editable') && node.interfaces.has('org.a11y.atspi.EditableText')
+  // Chromium's fields say editable without EditableText: the tile types into those with keys.
+  const editable = node.states.has('editable') && (node.interfaces.has('org.a11y.atspi.EditableText') || node.interfaces.has('org.a11y.atspi.Text'))
   const children = node.children.flatMap((child) => convert(child, walk, name ?? parentName))
   // A label that only repeats its control's name (a button's own caption) says nothing new.
   const text = node.text?.replace(/\s+/g, ' ').trim()
@@ -164,7 +167,7 @@ function convert(node: AccessibleNode, walk: Walk, parentName: string | undefine
   const bounds = node.extents === undefined ? undefined : { x: node.extents.x - walk.origin.x, y: node.extents.y - walk.origin.y, width: node.extents.width, height: node.extents.height }
   if (bounds !== undefined) walk.layout[id] = bounds
   const enabled = states.disabled !== true
-  walk.places.set(id, { ref: node.ref, role, name: caption ?? '', pressAction, editable, bounds })
+  walk.places.set(id, { ref: node.ref, role, name: caption ?? '', pressAction, editable, editableText: node.interfaces.has('org.a11y.atspi.EditableText'), bounds })
   if (pressAction !== undefined) walk.targets.push({ contract: 'click', nodeId: id, enabled, ...(consequentialWord(caption) !== null ? { risk: 'destructive' as const } : {}) })
   if (editable) walk.targets.push({ contract: 'type', nodeId: id, enabled: enabled && states.readonly !== true })
   return [out]
@@ -175,7 +178,8 @@ function pressIndex(actions: readonly string[]): number | undefined {
     const index = actions.findIndex((action) => action.toLowerCase() === wanted)
     if (index >= 0) return index
   }
-  return undefined
+  // Chromium names no action: the first is the default one, as AT-SPI has it.
+  return actions.length > 0 && actions.every((action) => action === '') ? 0 : undefined
 }
 
 /** The words of a control's first label inside it. */
