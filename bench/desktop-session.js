@@ -54,7 +54,7 @@ async function benchApp(name, lib) {
   const missing = missingPackagesFor(name)
   if (missing.length > 0) throw new Error(`the desktop bench needs ${missing.join(', ')}: npm run bootstrap`)
   const app = knownApp(name)
-  const opened = await timed(() => new DesktopTile({ id: `bench-${name}`, command: app.command, appName: name, env: app.env }).open())
+  const opened = await timed(() => new DesktopTile({ id: `bench-${name}`, command: app.command, appName: name, env: app.env, profileArg: app.profileArg }).open())
   const tile = opened.value
   try {
     // Let the app finish drawing itself before the first frame is read.

@@ -2,9 +2,8 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import type { ActionResult } from '@tessera/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectHttpClient, removeDir, resultText, useTestHub } from '../support/hub.js'
+import { connectHttpClient, removeDir, useTestHub, callToolFully } from '../support/hub.js'
 
 /**
  * What Tessera knows of an app and how it learns the rest, over MCP on real apps: custom
@@ -24,11 +23,7 @@ describe('app schemas, shortcuts, discovery, the overlay and the clipboard', () 
   })
   let client: Client
   const saved = mkdtempSync(join(tmpdir(), 'tessera-schema-saved-'))
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const answer = await client.callTool({ name, arguments: args })
-    const structured = answer.structuredContent as (Record<string, unknown> & { result?: ActionResult }) | undefined
-    return { text: resultText(answer), json: structured, isError: answer.isError === true, content: answer.content as Array<{ type: string; mimeType?: string; data?: string }> }
-  }
+  const call = (name: string, args: Record<string, unknown>) => callToolFully(client, name, args)
   const act = (surface: string, action: string, input: Record<string, unknown>) => call('action_request', { surface, action, input })
 
   beforeAll(async () => {

@@ -2,9 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import type { ActionResult } from '@tessera/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectHttpClient, removeDir, resultText, useTestHub } from '../support/hub.js'
+import { connectHttpClient, removeDir, useTestHub, callToolFully } from '../support/hub.js'
 
 const folder = mkdtempSync(join(tmpdir(), 'tessera-chromium-app-'))
 writeFileSync(
@@ -25,11 +24,7 @@ describe('a Chromium app as a desktop tile', () => {
     tiles: [{ kind: 'desktop', id: 'notes', command: ['/usr/lib/chromium/chromium', `--app=file://${join(folder, 'notes.html')}`, '--no-first-run', '--no-sandbox', '--disable-gpu', `--user-data-dir=${join(folder, 'profile')}`] }],
   })
   let client: Client
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const answer = await client.callTool({ name, arguments: args })
-    const structured = answer.structuredContent as (Record<string, unknown> & { result?: ActionResult }) | undefined
-    return { text: resultText(answer), json: structured, isError: answer.isError === true }
-  }
+  const call = (name: string, args: Record<string, unknown>) => callToolFully(client, name, args)
 
   beforeAll(async () => {
     client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)

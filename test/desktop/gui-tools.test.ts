@@ -2,9 +2,8 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import type { ActionResult } from '@tessera/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectHttpClient, removeDir, resultText, useTestHub } from '../support/hub.js'
+import { connectHttpClient, removeDir, useTestHub, callToolFully } from '../support/hub.js'
 
 /**
  * The seed's gui_* tools on Mousepad (GTK 3): launch it as a tile, type a text, save it
@@ -14,11 +13,7 @@ describe('the gui_* tools on a real text editor', () => {
   const t = useTestHub({ tiles: [] })
   let client: Client
   const saved = mkdtempSync(join(tmpdir(), 'tessera-gui-saved-'))
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const answer = await client.callTool({ name, arguments: args })
-    const structured = answer.structuredContent as (Record<string, unknown> & { result?: ActionResult }) | undefined
-    return { text: resultText(answer), json: structured, isError: answer.isError === true, content: answer.content as Array<{ type: string; mimeType?: string }> }
-  }
+  const call = (name: string, args: Record<string, unknown>) => callToolFully(client, name, args)
   let tile = ''
 
   beforeAll(async () => {

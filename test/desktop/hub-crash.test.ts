@@ -31,12 +31,15 @@ describe('a hub that dies without closing its tiles', () => {
 
   it('takes its desktop tiles\' displays, buses and apps with it (SIGKILL)', async () => {
     const config = join(dataDir, 'tessera.config.json')
-    writeFileSync(config, JSON.stringify({ tiles: [{ kind: 'desktop', id: 'calc', app: 'gnome-calculator' }] }))
+    // LibreOffice's launcher (oosplash) ignores SIGTERM: the watch kills what TERM leaves, 3 s on.
+    writeFileSync(config, JSON.stringify({ tiles: [{ kind: 'desktop', id: 'calc', app: 'gnome-calculator' }, { kind: 'desktop', id: 'sheet', app: 'libreoffice-calc' }] }))
     const hub = await startCliHub(dataDir, ['--config', config], { env: { TMPDIR: sessions } })
     const running = sessionProcesses(sessions)
     // Xvfb, the session bus, the accessibility bus and its registry, the app, and a watch for each.
     expect(running.join('\n')).toMatch(/Xvfb/)
     expect(running.join('\n')).toMatch(/gnome-calculato/)
+    expect(running.join('\n')).toMatch(/oosplash/)
+    expect(running.join('\n')).toMatch(/soffice\.bin/)
     process.kill(hub.child.pid as number, 'SIGKILL')
     const deadline = Date.now() + 15_000
     let left = sessionProcesses(sessions)

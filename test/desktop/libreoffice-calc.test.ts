@@ -2,10 +2,9 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import type { ActionResult } from '@tessera/protocol'
 import { unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectHttpClient, removeDir, resultText, useTestHub } from '../support/hub.js'
+import { connectHttpClient, removeDir, useTestHub, callToolFully } from '../support/hub.js'
 
 /** The rows of the first sheet of an .ods file, each cell's text, read from its content.xml. */
 function odsRows(file: string): string[][] {
@@ -27,11 +26,7 @@ describe('LibreOffice Calc as a tile', () => {
   let client: Client
   let tile = ''
   const saved = mkdtempSync(join(tmpdir(), 'tessera-calc-saved-'))
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const answer = await client.callTool({ name, arguments: args })
-    const structured = answer.structuredContent as (Record<string, unknown> & { result?: ActionResult }) | undefined
-    return { text: resultText(answer), json: structured, isError: answer.isError === true }
-  }
+  const call = (name: string, args: Record<string, unknown>) => callToolFully(client, name, args)
 
   beforeAll(async () => {
     client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)

@@ -1,7 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import type { ActionResult } from '@tessera/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectHttpClient, resultText, useTestHub } from '../support/hub.js'
+import { connectHttpClient, useTestHub, callToolFully } from '../support/hub.js'
 
 /**
  * A Qt 5 app (FeatherPad, no schema) through the same AT-SPI specialist, its accessibility
@@ -11,11 +10,7 @@ import { connectHttpClient, resultText, useTestHub } from '../support/hub.js'
 describe('a Qt app as a tile', () => {
   const t = useTestHub({ tiles: [{ kind: 'desktop', id: 'qt', command: ['featherpad'] }] })
   let client: Client
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const answer = await client.callTool({ name, arguments: args })
-    const structured = answer.structuredContent as (Record<string, unknown> & { result?: ActionResult }) | undefined
-    return { text: resultText(answer), json: structured, isError: answer.isError === true }
-  }
+  const call = (name: string, args: Record<string, unknown>) => callToolFully(client, name, args)
 
   beforeAll(async () => {
     client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)

@@ -1,11 +1,10 @@
 import { type AddressInfo, type Socket, connect, createServer } from 'node:net'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import type { ActionResult } from '@tessera/protocol'
 import { AtspiBus, DesktopSession, walkAccessibles } from '@tessera/surface-desktop'
 import type { AccessibleNode } from '@tessera/surface-desktop'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { connectHttpClient, resultText, useTestHub } from '../support/hub.js'
+import { connectHttpClient, useTestHub, callToolFully } from '../support/hub.js'
 
 /** Reads one WebSocket's binary messages as a byte stream: `read(n)` waits for n bytes. */
 function byteStream(ws: WebSocket): { read(n: number): Promise<Buffer> } {
@@ -61,11 +60,7 @@ describe('VNC: the live-pixels bridge and the vnc backend', () => {
   }, 30_000)
   const t = useTestHub({ tiles: tiles as never })
   let client: Client
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const answer = await client.callTool({ name, arguments: args })
-    const structured = answer.structuredContent as (Record<string, unknown> & { result?: ActionResult }) | undefined
-    return { text: resultText(answer), json: structured, isError: answer.isError === true, content: answer.content as Array<{ type: string; data?: string }> }
-  }
+  const call = (name: string, args: Record<string, unknown>) => callToolFully(client, name, args)
 
   beforeAll(async () => {
     client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)

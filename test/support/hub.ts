@@ -96,6 +96,12 @@ export async function callTool(client: Client, name: string, args: Record<string
   return { text: resultText(answer), isError: answer.isError === true, ...(structured?.result === undefined ? {} : { result: structured.result }) }
 }
 
+/** A tool's whole answer as a test reads it: the text, the structured content (with the gateway's result when the call carries one), whether it is an error, and the content blocks (images). */
+export async function callToolFully(client: Client, name: string, args: Record<string, unknown>): Promise<{ text: string; json: (Record<string, unknown> & { result?: ActionResult }) | undefined; isError: boolean; content: Array<{ type: string; mimeType?: string; data?: string }> }> {
+  const answer = await client.callTool({ name, arguments: args })
+  return { text: resultText(answer), json: answer.structuredContent as (Record<string, unknown> & { result?: ActionResult }) | undefined, isError: answer.isError === true, content: answer.content as Array<{ type: string; mimeType?: string; data?: string }> }
+}
+
 /** The gateway's ActionResult a hub tool call carries. */
 export function actionResult(result: unknown): ActionResult {
   return (result as { structuredContent: { result: ActionResult } }).structuredContent.result

@@ -96,6 +96,12 @@ export const AppSchema = z
       command: z.array(z.string().min(1).max(4096)).min(1).max(64),
       /** Variables the app needs in its session (LibreOffice's SAL_USE_VCLPLUGIN). */
       env: z.record(z.string().regex(/^[A-Z_][A-Z0-9_]*$/), z.string().max(4096)).optional(),
+      /**
+       * An argument that puts the app's profile in a folder of the tile's (`{profile}`, an
+       * absolute path). The first tile's fresh profile is kept as a template and copied into
+       * the next tiles', so they skip the app's first-start setup.
+       */
+      profile_arg: z.string().min(1).max(500).regex(/\{profile\}/, 'expected a {profile} part').optional(),
     }),
     shortcuts: z.array(SchemaShortcut).max(1000),
     widgets: z.array(SchemaWidget).max(500).default([]),

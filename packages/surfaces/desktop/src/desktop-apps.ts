@@ -9,6 +9,8 @@ export interface KnownApp {
   command: readonly string[]
   /** Variables its schema sets for it. */
   env: Readonly<Record<string, string>>
+  /** Its profile-folder argument, when its schema has one. */
+  profileArg: string | undefined
   /** The Debian package that brings it. */
   pkg: string
   toolkit: Toolkit
@@ -20,6 +22,7 @@ export const KNOWN_APPS: readonly KnownApp[] = APP_SCHEMAS.map((schema) => ({
   title: schema.title,
   command: schema.launch.command,
   env: schema.launch.env ?? {},
+  profileArg: schema.launch.profile_arg,
   pkg: schema.package,
   toolkit: schema.toolkit,
 }))

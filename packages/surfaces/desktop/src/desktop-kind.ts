@@ -51,6 +51,7 @@ export const desktopKind = defineKind<DesktopConfig>({
       // A command that starts a program Tessera has a schema for (inkscape) gets it too.
       schema: appSchemaFor(appName),
       env: known?.env,
+      profileArg: known?.profileArg,
       title: config.title ?? known?.title ?? appName,
       ...(config.width === undefined ? {} : { width: config.width }),
       ...(config.height === undefined ? {} : { height: config.height }),

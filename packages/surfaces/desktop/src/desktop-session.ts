@@ -117,6 +117,9 @@ export class DesktopSession {
       GSETTINGS_BACKEND: 'memory',
       // LibreOffice reaches AT-SPI only through its GTK 3 plugin.
       SAL_USE_VCLPLUGIN: 'gtk3',
+      // No GPU under Xvfb: GTK 4's GL renderer takes seconds to start on software GL (GNOME
+      // Calculator shows its window in ~0.9 s with cairo, ~2.7 s without).
+      GSK_RENDERER: 'cairo',
     }
   }
 
@@ -209,13 +212,16 @@ export function missingSessionPackages(): string[] {
 const WATCHED = [
   'exec 9<&0',
   '"$@" </dev/null 9<&- & p=$!',
-  '(read _ <&9; kill -TERM 0) & w=$!',
+  // The watch outlives the TERM it sends (it ignores TERM, as its sleep does): a program that
+  // ignores TERM (LibreOffice's oosplash) is killed 3 s later.
+  "(trap '' TERM; read _ <&9; kill -TERM 0; sleep 3; kill -KILL 0) & w=$!",
   'exec 9<&-',
   // Ended with its group, the shell still reaps the program and the watch: no zombies are
-  // left for an init that does not reap (a container's PID 1).
-  `trap 'kill -TERM $p $w 2>/dev/null; wait' TERM`,
+  // left for an init that does not reap (a container's PID 1). The watch is left to follow
+  // up with KILL when the program ignores TERM; once the program is gone it goes too.
+  `trap 'kill -TERM $p 2>/dev/null; wait $p' TERM`,
   'wait $p; s=$?',
-  'kill $w 2>/dev/null; wait $w 2>/dev/null',
+  'kill -KILL $w 2>/dev/null; wait $w 2>/dev/null',
   'exit $s',
 ].join('\n')
 

@@ -4,6 +4,7 @@ import { NodeLedger } from '@tessera/kit'
 import { type ActionCall, type ActionContractInput, type Frame, type JsonObject, type JsonValue, type PerformContext, type Surface, type TargetSpec, TesseraError, type UiNode, sealFrame } from '@tessera/protocol'
 import type { AppSchema, Toolkit } from './app-schema.js'
 import { AtspiBus, type AtspiEvent, REGISTRY, refOf } from './atspi-bus.js'
+import { keepTemplate, seedProfile } from './app-profiles.js'
 import { AccessibleCache } from './atspi-cache.js'
 import { ATSPI_INTERFACES, type AccessibleNode, statesOf, walkAccessibles, walkFrom } from './atspi-tree.js'
 import { customActionId, customActionTimeout, customContracts, runCustomAction } from './custom-actions.js'
@@ -27,6 +28,8 @@ export interface DesktopTileOptions {
   schema?: AppSchema | undefined
   /** Variables the app needs (its schema's). */
   env?: Readonly<Record<string, string>> | undefined
+  /** An argument that puts the app's profile in the tile's folder (`{profile}`), seeded from a template (app-profiles.ts). */
+  profileArg?: string | undefined
   width?: number
   height?: number
 }
@@ -91,8 +94,12 @@ export class DesktopTile implements Surface {
       this.#bus = AtspiBus.connect(session.a11yBusAddress)
       this.#cache = new AccessibleCache(this.#bus)
       this.#stopListening = await this.#bus.listen(['object:', 'window:'], (event) => this.#heard(event))
-      this.#app = session.launch(this.#options.command, this.#options.env)
+      const profile = join(session.dir, 'home', 'app-profile')
+      const profileArg = this.#options.profileArg
+      const seeded = profileArg !== undefined && seedProfile(this.#options.appName, profile)
+      this.#app = session.launch([...this.#options.command, ...(profileArg === undefined ? [] : [profileArg.replace('{profile}', profile)])], this.#options.env)
       await this.#waitForWindow()
+      if (profileArg !== undefined && !seeded) keepTemplate(this.#options.appName, profile)
       const toolkit = await this.#toolkit()
       this.#cache.trustEvents = toolkit === 'gtk3' || toolkit === 'vcl'
       return this
@@ -214,7 +221,7 @@ export class DesktopTile implements Surface {
    */
   async keys(key: string): Promise<{ done: string }> {
     const chords = parseChords(key)
-    const { session } = this.#live()
+    this.#live()
     const since = this.#events
     await this.#focusWindow()
     let pasted = ''

@@ -1,6 +1,6 @@
-import x11 from 'x11'
+import { x11 } from './x11-module.js'
 
-const table = (x11 as unknown as { keySyms: Record<string, { code: number }> }).keySyms
+const table = x11.keySyms
 
 /** Modifier words as parseChords writes them, as the keysyms pressed for them. */
 export const MODIFIER_KEYSYMS: Readonly<Record<string, number>> = { ctrl: 0xffe3, shift: 0xffe1, alt: 0xffe9, super: 0xffeb }

@@ -1,5 +1,5 @@
 import { TesseraError } from '@tessera/protocol'
-import x11 from 'x11'
+import { x11 } from './x11-module.js'
 import { MODIFIER_KEYSYMS, keysymOf } from './keysyms.js'
 import { pngOfBgrx } from './png-encode.js'
 
@@ -71,7 +71,7 @@ export class XDisplay {
 
   static async connect(display: string): Promise<XDisplay> {
     const info = await new Promise<XDisplayInfo>((resolve, reject) => {
-      const client = (x11 as unknown as { createClient(options: { display: string }, callback: (error: Error | null, display: XDisplayInfo) => void): XClient }).createClient({ display }, (error, opened) => (error ? reject(error) : resolve(opened)))
+      const client = x11.createClient({ display }, (error, opened) => (error ? reject(error) : resolve(opened as XDisplayInfo)))
       // A display that goes away (the tile closing) is not the hub's error.
       client.on('error', () => undefined)
     })
