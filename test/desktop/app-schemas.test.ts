@@ -1,9 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectHttpClient, removeDir, useTestHub, callToolFully } from '../support/hub.js'
+import { afterAll, describe, expect, it } from 'vitest'
+import { removeDir, useTestHub, useAgentClient } from '../support/hub.js'
 
 /**
  * What Tessera knows of an app and how it learns the rest, over MCP on real apps: custom
@@ -21,16 +20,11 @@ describe('app schemas, shortcuts, discovery, the overlay and the clipboard', () 
       { kind: 'desktop', id: 'galc', command: ['galculator'] },
     ],
   })
-  let client: Client
   const saved = mkdtempSync(join(tmpdir(), 'tessera-schema-saved-'))
-  const call = (name: string, args: Record<string, unknown>) => callToolFully(client, name, args)
+  const { call } = useAgentClient(t)
   const act = (surface: string, action: string, input: Record<string, unknown>) => call('action_request', { surface, action, input })
 
-  beforeAll(async () => {
-    client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
-  })
   afterAll(async () => {
-    await client?.close()
     removeDir(saved)
   })
 

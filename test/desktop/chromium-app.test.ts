@@ -1,9 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectHttpClient, removeDir, useTestHub, callToolFully } from '../support/hub.js'
+import { afterAll, describe, expect, it } from 'vitest'
+import { removeDir, useTestHub, useAgentClient } from '../support/hub.js'
 
 const folder = mkdtempSync(join(tmpdir(), 'tessera-chromium-app-'))
 writeFileSync(
@@ -23,14 +22,9 @@ describe('a Chromium app as a desktop tile', () => {
   const t = useTestHub({
     tiles: [{ kind: 'desktop', id: 'notes', command: ['/usr/lib/chromium/chromium', `--app=file://${join(folder, 'notes.html')}`, '--no-first-run', '--no-sandbox', '--disable-gpu', `--user-data-dir=${join(folder, 'profile')}`] }],
   })
-  let client: Client
-  const call = (name: string, args: Record<string, unknown>) => callToolFully(client, name, args)
+  const { call } = useAgentClient(t)
 
-  beforeAll(async () => {
-    client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
-  })
   afterAll(async () => {
-    await client?.close()
     removeDir(folder)
   })
 

@@ -1,10 +1,9 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { unzipSync } from 'fflate'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectHttpClient, removeDir, useTestHub, callToolFully } from '../support/hub.js'
+import { afterAll, describe, expect, it } from 'vitest'
+import { removeDir, useTestHub, useAgentClient } from '../support/hub.js'
 
 /** The rows of the first sheet of an .ods file, each cell's text, read from its content.xml. */
 function odsRows(file: string): string[][] {
@@ -23,16 +22,11 @@ function odsRows(file: string): string[][] {
  */
 describe('LibreOffice Calc as a tile', () => {
   const t = useTestHub({ tiles: [] })
-  let client: Client
   let tile = ''
   const saved = mkdtempSync(join(tmpdir(), 'tessera-calc-saved-'))
-  const call = (name: string, args: Record<string, unknown>) => callToolFully(client, name, args)
+  const { call } = useAgentClient(t)
 
-  beforeAll(async () => {
-    client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
-  })
   afterAll(async () => {
-    await client?.close()
     removeDir(saved)
   })
 

@@ -1,6 +1,5 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectHttpClient, useTestHub, callToolFully } from '../support/hub.js'
+import { describe, expect, it } from 'vitest'
+import { useTestHub, useAgentClient } from '../support/hub.js'
 
 /**
  * A Qt 5 app (FeatherPad, no schema) through the same AT-SPI specialist, its accessibility
@@ -9,15 +8,8 @@ import { connectHttpClient, useTestHub, callToolFully } from '../support/hub.js'
  */
 describe('a Qt app as a tile', () => {
   const t = useTestHub({ tiles: [{ kind: 'desktop', id: 'qt', command: ['featherpad'] }] })
-  let client: Client
-  const call = (name: string, args: Record<string, unknown>) => callToolFully(client, name, args)
+  const { call } = useAgentClient(t)
 
-  beforeAll(async () => {
-    client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
-  })
-  afterAll(async () => {
-    await client?.close()
-  })
 
   it('types into its editor and reads the text back from the tree', async () => {
     const typed = await call('gui_send_text', { tile_id: 'qt', text: 'Qt über alles? No: Qt über AT-SPI.' })

@@ -1,10 +1,9 @@
 import { type AddressInfo, type Socket, connect, createServer } from 'node:net'
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { AtspiBus, DesktopSession, walkAccessibles } from '@tessera/surface-desktop'
 import type { AccessibleNode } from '@tessera/surface-desktop'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { connectHttpClient, useTestHub, callToolFully } from '../support/hub.js'
+import { useTestHub, useAgentClient } from '../support/hub.js'
 
 /** Reads one WebSocket's binary messages as a byte stream: `read(n)` waits for n bytes. */
 function byteStream(ws: WebSocket): { read(n: number): Promise<Buffer> } {
@@ -59,14 +58,9 @@ describe('VNC: the live-pixels bridge and the vnc backend', () => {
     tiles.push({ kind: 'desktop', id: 'vm', title: 'A VM', vnc: { port } })
   }, 30_000)
   const t = useTestHub({ tiles: tiles as never })
-  let client: Client
-  const call = (name: string, args: Record<string, unknown>) => callToolFully(client, name, args)
+  const { call } = useAgentClient(t)
 
-  beforeAll(async () => {
-    client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
-  })
   afterAll(async () => {
-    await client?.close()
     await remote?.close()
   })
 

@@ -84,6 +84,21 @@ export function useTestHub(overrides: Partial<HubConfigInput> = {}): TestHub {
   return t
 }
 
+/**
+ * An MCP client connected as the agent to a suite's hub (useTestHub) for the suite's life:
+ * `call` answers a tool's whole answer (callToolFully). Declare it after useTestHub.
+ */
+export function useAgentClient(t: TestHub): { call: (name: string, args: Record<string, unknown>) => ReturnType<typeof callToolFully> } {
+  let client: Client | undefined
+  beforeAll(async () => {
+    client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
+  })
+  afterAll(async () => {
+    await client?.close()
+  })
+  return { call: (name, args) => callToolFully(client as Client, name, args) }
+}
+
 /** The text of a tool result, all content blocks joined. */
 export function resultText(result: unknown): string {
   return ((result as { content?: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? '').join('\n')
