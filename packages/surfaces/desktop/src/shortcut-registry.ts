@@ -18,50 +18,42 @@ export interface Shortcut {
   safe_in_sandbox?: boolean
 }
 
+type BareShortcut = Omit<Shortcut, 'id' | 'app' | 'source'>
+
+/** The editing chords every toolkit's text fields and most of its apps take. */
+const EDITING: readonly BareShortcut[] = [
+  { keys: 'Ctrl+A', action: 'Select all', category: 'edit' },
+  { keys: 'Ctrl+C', action: 'Copy', category: 'edit' },
+  { keys: 'Ctrl+X', action: 'Cut', category: 'edit' },
+  { keys: 'Ctrl+V', action: 'Paste', category: 'edit' },
+  { keys: 'Ctrl+Z', action: 'Undo', category: 'edit' },
+]
+
+/** Moving between controls, in the toolkits that move with Tab. */
+const TABBING: readonly BareShortcut[] = [
+  { keys: 'Tab', action: 'Next control', category: 'navigate' },
+  { keys: 'Shift+Tab', action: 'Previous control', category: 'navigate' },
+]
+
 /** What every app of a toolkit understands, whatever its menus say. */
-const TOOLKIT_SHORTCUTS: Readonly<Record<'gtk' | 'qt' | 'vcl' | 'electron', ReadonlyArray<Omit<Shortcut, 'id' | 'app' | 'source'>>>> = {
+const TOOLKIT_SHORTCUTS: Readonly<Record<'gtk' | 'qt' | 'vcl' | 'electron', readonly BareShortcut[]>> = {
   gtk: [
     { keys: 'F10', action: 'Open the menu bar or the primary menu', category: 'navigate' },
     { keys: 'Shift+F10', action: 'Open the context menu', category: 'navigate' },
-    { keys: 'Tab', action: 'Next control', category: 'navigate' },
-    { keys: 'Shift+Tab', action: 'Previous control', category: 'navigate' },
+    ...TABBING,
     { keys: 'Escape', action: 'Close the menu, popover or dialog', category: 'navigate' },
-    { keys: 'Ctrl+A', action: 'Select all', category: 'edit' },
-    { keys: 'Ctrl+C', action: 'Copy', category: 'edit' },
-    { keys: 'Ctrl+X', action: 'Cut', category: 'edit' },
-    { keys: 'Ctrl+V', action: 'Paste', category: 'edit' },
-    { keys: 'Ctrl+Z', action: 'Undo (in a text field)', category: 'edit' },
+    ...EDITING,
   ],
-  qt: [
-    { keys: 'Alt', action: 'Show the menu bar\'s mnemonics', category: 'navigate' },
-    { keys: 'Tab', action: 'Next control', category: 'navigate' },
-    { keys: 'Shift+Tab', action: 'Previous control', category: 'navigate' },
-    { keys: 'Escape', action: 'Close the menu or dialog', category: 'navigate' },
-    { keys: 'Ctrl+A', action: 'Select all', category: 'edit' },
-    { keys: 'Ctrl+C', action: 'Copy', category: 'edit' },
-    { keys: 'Ctrl+X', action: 'Cut', category: 'edit' },
-    { keys: 'Ctrl+V', action: 'Paste', category: 'edit' },
-    { keys: 'Ctrl+Z', action: 'Undo', category: 'edit' },
-  ],
+  qt: [{ keys: 'Alt', action: 'Show the menu bar\'s mnemonics', category: 'navigate' }, ...TABBING, { keys: 'Escape', action: 'Close the menu or dialog', category: 'navigate' }, ...EDITING],
   vcl: [
     { keys: 'F10', action: 'Open the menu bar', category: 'navigate' },
     { keys: 'Shift+F10', action: 'Open the context menu', category: 'navigate' },
     { keys: 'F6', action: 'Next area (menu, toolbars, document)', category: 'navigate' },
     { keys: 'Escape', action: 'Close the menu or dialog', category: 'navigate' },
-    { keys: 'Ctrl+A', action: 'Select all', category: 'edit' },
-    { keys: 'Ctrl+C', action: 'Copy', category: 'edit' },
-    { keys: 'Ctrl+X', action: 'Cut', category: 'edit' },
-    { keys: 'Ctrl+V', action: 'Paste', category: 'edit' },
-    { keys: 'Ctrl+Z', action: 'Undo', category: 'edit' },
+    ...EDITING,
     { keys: 'Ctrl+Y', action: 'Redo', category: 'edit' },
   ],
-  electron: [
-    { keys: 'Alt', action: 'Show the menu bar', category: 'navigate' },
-    { keys: 'Ctrl+A', action: 'Select all', category: 'edit' },
-    { keys: 'Ctrl+C', action: 'Copy', category: 'edit' },
-    { keys: 'Ctrl+V', action: 'Paste', category: 'edit' },
-    { keys: 'Ctrl+Z', action: 'Undo', category: 'edit' },
-  ],
+  electron: [{ keys: 'Alt', action: 'Show the menu bar', category: 'navigate' }, ...EDITING],
 }
 
 /**
@@ -97,7 +89,7 @@ const keyOf = (keys: string): string => keys.toLowerCase().replace(/\s+/g, ' ')
  * Every shortcut known for an app, each chord once: its schema's first, then those read from
  * its menus, then its toolkit's, then the overlay's.
  */
-export function shortcutRegistry(app: string, toolkit: Toolkit, schema: AppSchema | undefined, discovered: ReadonlyArray<Omit<Shortcut, 'id' | 'app' | 'source'>>): Shortcut[] {
+export function shortcutRegistry(app: string, toolkit: Toolkit, schema: AppSchema | undefined, discovered: readonly BareShortcut[]): Shortcut[] {
   const out: Shortcut[] = []
   const seen = new Set<string>()
   const add = (entry: Omit<Shortcut, 'id' | 'app'>): void => {
