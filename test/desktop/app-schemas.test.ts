@@ -78,12 +78,20 @@ describe('app schemas, shortcuts, discovery, the overlay and the clipboard', () 
     expect(caps.shortcuts).toContainEqual(expect.objectContaining({ keys: 'Ctrl+Q', action: 'Quit', source: 'discovered' }))
     expect(caps.shortcuts).toContainEqual(expect.objectContaining({ keys: 'Ctrl+C', action: 'Copy Display Value', source: 'discovered' }))
     expect(caps.widgets).toContainEqual(expect.objectContaining({ role: 'button', name: 'AC' }))
+    // Safe exploration opened the dialog an item ending in "..." promises, read it, and closed it.
+    const dialogs = (report.json?.capabilities as { dialogs: Array<{ menu: string; title?: string; controls?: string[]; stuck?: string }> }).dialogs
+    expect(dialogs, JSON.stringify(dialogs)).toContainEqual(expect.objectContaining({ menu: 'Edit › Preferences...' }))
+    expect(dialogs.find((d) => d.menu === 'Edit › Preferences...')?.controls?.length).toBeGreaterThan(3)
+    expect(dialogs.some((d) => d.stuck !== undefined), JSON.stringify(dialogs)).toBe(false)
+    expect((report.json?.explored as { dialogs_opened: number }).dialogs_opened).toBe(1)
     const confidence = report.json?.exploration_confidence as number
     expect(confidence).toBeGreaterThan(0.5)
     expect(confidence).toBeLessThanOrEqual(1)
     expect(report.text).toMatch(/^galculator \(gtk3\): schema no, confidence [0-9.]+, 5 menus/)
     // Exploring closed what it opened: no menu is left open.
-    expect((await call('surface_snapshot', { surface: 'galc' })).text).not.toMatch(/menu "[^"]*"[^\n]*\(expanded\)/)
+    const after = (await call('surface_snapshot', { surface: 'galc' })).text
+    expect(after).not.toMatch(/menu "[^"]*"[^\n]*\(expanded\)/)
+    expect(after.match(/^    (window|dialog) /gm)).toHaveLength(1)
     const cached = await call('gui_discover_capabilities', { tile_id: 'galc', deep: true })
     expect(cached.json).toMatchObject({ cached: true, exploration_confidence: confidence })
   })

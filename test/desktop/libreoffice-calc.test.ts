@@ -78,7 +78,7 @@ describe('LibreOffice Calc as a tile', () => {
     expect((await call('gui_get_widget_tree', { tile_id: tile, depth: 3 })).text).toContain('window "sales.ods - LibreOffice Calc"')
   }, 120_000)
 
-  it('discovers Calc\'s menus by opening each and closing it again, never running an item', async () => {
+  it('discovers Calc\'s menus and dialogs by opening each and closing it again, running nothing else', async () => {
     const report = await call('gui_discover_capabilities', { tile_id: tile, deep: true })
     expect(report.isError, report.text).toBe(false)
     expect(report.json).toMatchObject({ app_name: 'libreoffice-calc', toolkit: 'vcl', schema_available: true })
@@ -86,10 +86,15 @@ describe('LibreOffice Calc as a tile', () => {
     const menus = (report.json?.capabilities as { menus: Array<{ name: string; items: number }> }).menus
     expect(menus.map((menu) => menu.name)).toEqual(['File', 'Edit', 'View', 'Insert', 'Format', 'Styles', 'Sheet', 'Data', 'Tools', 'Window', 'Help'])
     expect((report.json?.explored as { menu_items: number }).menu_items).toBeGreaterThan(150)
+    // Dialogs that items ending in "..." promise, opened and closed again; none stayed open.
+    const dialogs = (report.json?.capabilities as { dialogs: Array<{ menu: string; title?: string; stuck?: string }> }).dialogs
+    expect(dialogs.filter((d) => d.title !== undefined).length, JSON.stringify(dialogs)).toBeGreaterThanOrEqual(3)
+    expect(dialogs.some((d) => d.stuck !== undefined), JSON.stringify(dialogs)).toBe(false)
     const shortcuts = (report.json?.capabilities as { shortcuts: Array<{ keys: string; action: string; source: string }> }).shortcuts
     expect(shortcuts.filter((s) => s.source === 'discovered').length).toBeGreaterThan(20)
     // Still the saved spreadsheet, with no menu left open.
     const tree = (await call('gui_get_widget_tree', { tile_id: tile, depth: 3 })).text
     expect(tree).toContain('window "sales.ods - LibreOffice Calc"')
+    expect(tree).not.toMatch(/^    dialog /m)
   }, 120_000)
 })

@@ -269,6 +269,7 @@ export class DesktopTile implements Surface {
         frame: () => this.snapshot(),
         open: (node) => this.#open(node),
         closeAll: () => this.#escape(),
+        openDialog: (node) => this.#open(node),
         toolkit: () => this.#toolkit(),
       },
       this.#options.appName,

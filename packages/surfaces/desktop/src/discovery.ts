@@ -1,3 +1,4 @@
+import { consequentialWord } from '@tessera/kit'
 import type { Frame, JsonObject } from '@tessera/protocol'
 import type { AppSchema, Toolkit } from './app-schema.js'
 import type { AccessibleNode, AccessibleTree } from './atspi-tree.js'
@@ -18,21 +19,24 @@ export interface DiscoveryHost {
   open(node: AccessibleNode): Promise<void>
   /** Closes whatever opening left open (Escape). */
   closeAll(): Promise<void>
+  /** Runs a menu item that opens a dialog (its name ends in "…"): only during deep exploration. */
+  openDialog(item: AccessibleNode): Promise<void>
   toolkit(): Promise<Toolkit | 'unknown'>
 }
 
 export interface CapabilityReport extends JsonObject {
   app_name: string
   toolkit: string
-  capabilities: { shortcuts: JsonObject[]; widgets: JsonObject[]; custom_actions: JsonObject[]; menus: JsonObject[] }
+  capabilities: { shortcuts: JsonObject[]; widgets: JsonObject[]; custom_actions: JsonObject[]; menus: JsonObject[]; dialogs: JsonObject[] }
   schema_available: boolean
   /** 0–1: how much of what the app can do the report names (see docs/desktop.md). */
   exploration_confidence: number
-  explored: { menus_opened: number; popups_opened: number; menu_items: number } & JsonObject
+  explored: { menus_opened: number; popups_opened: number; dialogs_opened: number; menu_items: number } & JsonObject
   cached: boolean
 }
 
 const MENU_ROLES = new Set(['menu', 'menu item', 'check menu item', 'radio menu item'])
+const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms))
 /** Actions that open a menu or popover (a menu button's own press does). */
 const OPEN_ACTIONS = ['click', 'press', 'activate', 'toggle', 'open', 'showmenu']
 
@@ -95,10 +99,11 @@ export async function discoverCapabilities(host: DiscoveryHost, app: string, sch
       const name = cleanName(button.name) ?? cleanName(button.description) ?? 'menu'
       const items = after
         .filter((node) => !before.has(node.ref.path) && (MENU_ROLES.has(node.role) || node.role === 'push button' || node.role === 'toggle button') && cleanName(node.name) !== undefined)
-        .map((node): MenuItem => ({ path: [name, cleanName(node.name) as string], name: cleanName(node.name) as string, role: node.role, keys: undefined, mnemonic: undefined, enabled: node.states.has('sensitive') }))
+        .map((node): MenuItem => ({ path: [name, cleanName(node.name) as string], name: cleanName(node.name) as string, role: node.role, keys: undefined, mnemonic: undefined, enabled: node.states.has('sensitive'), node }))
       if (items.length > 0) menus.push({ name, items, opened: true })
     }
   }
+  const dialogs = deep ? await exploreDialogs(host, menus.flatMap((menu) => menu.items)) : { found: [], opened: 0 }
   const discovered = menus.flatMap(({ name, items }) =>
     items.flatMap((item) => {
       const keys = item.keys ?? item.mnemonic
@@ -128,10 +133,73 @@ export async function discoverCapabilities(host: DiscoveryHost, app: string, sch
       widgets,
       custom_actions: customActions,
       menus: menus.map((menu): JsonObject => ({ name: menu.name, items: menu.items.length, ...(menu.opened ? { opened: true } : {}) })),
+      dialogs: dialogs.found,
     },
     schema_available: schema !== undefined,
     exploration_confidence: Math.round(confidence * 100) / 100,
-    explored: { menus_opened: menusOpened, popups_opened: popupsOpened, menu_items: menus.reduce((n, menu) => n + menu.items.length, 0) },
+    explored: { menus_opened: menusOpened, popups_opened: popupsOpened, dialogs_opened: dialogs.opened, menu_items: menus.reduce((n, menu) => n + menu.items.length, 0) },
     cached: false,
   }
+}
+
+/** At most this many dialogs are opened in one exploration. */
+const MAX_DIALOGS = 8
+/** How long a dialog has to appear once its item ran. */
+const DIALOG_MS = 3_000
+/** Items whose names say they open a dialog and nothing more, by the convention every toolkit's guidelines keep. */
+const OPENS_DIALOG = /(\.\.\.|…)$/
+
+/** The top-level windows of the tile's apps, by path and title. */
+async function windowsOf(host: DiscoveryHost): Promise<Map<string, string>> {
+  const tree = await host.walkAll()
+  return new Map(tree.apps.flatMap((app) => app.children).map((window) => [`${window.ref.bus}|${window.ref.path}`, cleanName(window.name) ?? window.role]))
+}
+
+/** Whether every window opened since `before` is gone (asked for a moment: a window takes time to go). */
+async function closed(host: DiscoveryHost, before: ReadonlyMap<string, string>): Promise<boolean> {
+  for (const started = Date.now(); Date.now() - started < DIALOG_MS; await sleep(100)) {
+    if (![...(await windowsOf(host)).keys()].some((key) => !before.has(key))) return true
+  }
+  return false
+}
+
+/**
+ * Safe exploration's dialogs: each enabled menu item whose name ends in "…" (it opens a dialog
+ * and does nothing until the dialog is answered) is run, the dialog that appears is read for its
+ * named controls and closed with Escape, or else its Close or Cancel button. A dialog that does
+ * not close ends the exploration.
+ */
+async function exploreDialogs(host: DiscoveryHost, items: readonly MenuItem[]): Promise<{ found: JsonObject[]; opened: number }> {
+  const found: JsonObject[] = []
+  let opened = 0
+  const before = await windowsOf(host)
+  // An item whose words are consequential (Send…, Delete…) is left alone even so.
+  const candidates = items.filter((entry) => entry.enabled && OPENS_DIALOG.test(entry.name) && entry.node.actions.length > 0 && consequentialWord(entry.name) === null)
+  for (const item of candidates.slice(0, MAX_DIALOGS)) {
+    await host.openDialog(item.node)
+    opened++
+    let fresh: AccessibleNode[] = []
+    for (const started = Date.now(); fresh.length === 0 && Date.now() - started < DIALOG_MS; await sleep(100)) {
+      fresh = (await host.walkAll()).apps.flatMap((app) => app.children).filter((window) => !before.has(`${window.ref.bus}|${window.ref.path}`))
+    }
+    for (const dialog of fresh) {
+      const controls = allNodes(dialog)
+        .filter((node) => node !== dialog && node.actions.length > 0 && cleanName(node.name) !== undefined)
+        .map((node) => `${node.role} ${JSON.stringify(cleanName(node.name))}`)
+      found.push({ menu: item.path.join(' › '), title: cleanName(dialog.name) ?? dialog.role, controls: [...new Set(controls)].slice(0, 30) })
+    }
+    await host.closeAll()
+    if (!(await closed(host, before))) {
+      // A window Escape does not close (a preferences window) is closed by its Close or Cancel button, never another.
+      for (const dialog of fresh) {
+        const button = allNodes(dialog).find((node) => /button/.test(node.role) && /^(close|cancel)$/i.test(cleanName(node.name) ?? '') && node.actions.length > 0)
+        if (button !== undefined) await host.open(button)
+      }
+      if (!(await closed(host, before))) {
+        found.push({ menu: item.path.join(' › '), stuck: 'the dialog closed neither with Escape nor by a Close or Cancel button: exploration stopped' })
+        break
+      }
+    }
+  }
+  return { found, opened }
 }

@@ -32,6 +32,8 @@ export interface MenuItem {
   /** Reaching it through the menu's mnemonics (`Alt+F A`) when it has no accelerator. */
   mnemonic: string | undefined
   enabled: boolean
+  /** The accessible itself, for safe exploration to open a dialog by it. */
+  node: AccessibleNode
 }
 
 const MENU_ITEM = new Set(['menu item', 'check menu item', 'radio menu item', 'menu'])
@@ -71,7 +73,7 @@ export function menuItemsOf(root: AccessibleNode, trail: string[] = []): MenuIte
     const here = [...trail, name]
     // A menu of the bar is the trail, not an item (GTK's `menu`, Qt's `menu item` with a popup).
     const opensMenu = child.role === 'menu' || child.children.some((inner) => inner.role === 'popup menu')
-    if (!opensMenu || trail.length > 0) out.push({ path: here, name, role: child.role, keys, mnemonic, enabled: child.states.has('sensitive') || child.states.has('enabled') })
+    if (!opensMenu || trail.length > 0) out.push({ path: here, name, role: child.role, keys, mnemonic, enabled: child.states.has('sensitive') || child.states.has('enabled'), node: child })
     out.push(...menuItemsOf(child, here))
   }
   return out
