@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { DESKTOP_ACTIONS } from './desktop-actions.js'
 import { appSchemaFor } from './app-schemas.js'
 import { KNOWN_APPS, knownApp } from './desktop-apps.js'
-import { missingSessionPackages } from './desktop-session.js'
+import { installed, missingSessionPackages } from './desktop-session.js'
 import { DesktopTile } from './desktop-tile.js'
 import { GUI_TOOLS } from './gui-tools.js'
 import { VncTile } from './vnc-tile.js'
@@ -42,6 +42,8 @@ export const desktopKind = defineKind<DesktopConfig>({
     if (missing.length > 0) throw new TesseraError('not_found', `desktop tiles need the Debian packages ${missing.join(', ')}: apt-get install ${missing.join(' ')}`, { expected: missing, found: null })
     if (config.vnc !== undefined) return new VncTile({ id: env.id, title: config.title ?? `VNC ${config.vnc.host}:${config.vnc.port}`, host: config.vnc.host, port: config.vnc.port }).open()
     const known = config.app === undefined ? undefined : knownApp(config.app)
+    // A known app that is not installed says which package brings it, before a session starts.
+    if (known !== undefined && !installed(known.command[0] as string)) throw new TesseraError('not_found', `${known.title} is not installed here: apt-get install ${known.pkg}`, { expected: known.pkg, found: null })
     const command = config.command ?? known?.command ?? []
     const appName = known?.name ?? command[0]?.split('/').pop() ?? 'app'
     const tile = new DesktopTile({
