@@ -65,13 +65,13 @@ export function attachEventSocket(server: Server, ctx: HubContext, deps: EventSo
       refuse(socket, { status: 404, error: { code: 'not_found', message: `no WebSocket at ${url.pathname}`, details: { expected: ['/api/events', '/api/surfaces/<id>/vnc'] } } })
       return
     }
-    if (vncTile !== undefined) {
-      const headers = headersOf(request)
-      const refused = checkHost(headers, deps.allowedHosts()) ?? checkOrigin(headers, deps.allowedOrigins())
-      if (refused) return refuse(socket, refused)
-      void deps.tokens.refresh().then(async () => {
-        const auth = authenticate(headers, deps.tokens)
-        if (!auth.ok) return refuse(socket, auth.problem)
+    const headers = headersOf(request)
+    const refused = checkHost(headers, deps.allowedHosts()) ?? checkOrigin(headers, deps.allowedOrigins())
+    if (refused) return refuse(socket, refused)
+    void deps.tokens.refresh().then(async () => {
+      const auth = authenticate(headers, deps.tokens)
+      if (!auth.ok) return refuse(socket, auth.problem)
+      if (vncTile !== undefined) {
         // Pixels are a read: whoever may read a tile's frame may watch it.
         const forbidden = requireRole(auth.principal, ['viewer', 'agent', 'approver', 'admin'])
         if (forbidden) return refuse(socket, forbidden)
@@ -79,15 +79,8 @@ export function attachEventSocket(server: Server, ctx: HubContext, deps: EventSo
           const problem = error instanceof TesseraError ? error : new TesseraError('internal', String(error), {})
           refuse(socket, { status: problem.code === 'not_found' ? 404 : 502, error: { code: problem.code, message: problem.message, details: (problem.details ?? {}) as Record<string, unknown> } })
         })
-      }, () => refuse(socket, { status: 500, error: { code: 'store_error', message: 'the token file could not be read', details: {} } }))
-      return
-    }
-    const headers = headersOf(request)
-    const refused = checkHost(headers, deps.allowedHosts()) ?? checkOrigin(headers, deps.allowedOrigins())
-    if (refused) return refuse(socket, refused)
-    void deps.tokens.refresh().then(() => {
-      const auth = authenticate(headers, deps.tokens)
-      if (!auth.ok) return refuse(socket, auth.problem)
+        return
+      }
       wss.handleUpgrade(request, socket, head, (ws) => {
       const id = auth.principal.id
       const held = perPrincipal.get(id) ?? 0

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { NodeLedger } from '@tessera/kit'
 import { type ActionCall, type ActionContractInput, type Frame, type JsonObject, type JsonValue, type PerformContext, type Surface, type TargetSpec, TesseraError, type UiNode, sealFrame } from '@tessera/protocol'
 import type { AppSchema, Toolkit } from './app-schema.js'
@@ -14,7 +15,7 @@ import { XDisplay } from './x-display.js'
 import { type Shortcut, filterShortcuts } from './shortcut-registry.js'
 import { copies, pastes, sharedClipboard } from './shared-clipboard.js'
 import { DesktopSession, type LaunchedApp } from './desktop-session.js'
-import { type AccessiblePlace, buildDesktopTree } from './desktop-tree.js'
+import { type AccessiblePlace, buildDesktopTree, pressIndex } from './desktop-tree.js'
 import { parseChords } from './key-chords.js'
 
 export interface DesktopTileOptions {
@@ -41,7 +42,6 @@ const FIRST_EVENT_MS = 600
 const QUIET_MS = 120
 const SETTLE_MAX_MS = 2_000
 
-const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms))
 
 /** Discovery reports by app and depth: an app's menus are the same in every tile that runs it. */
 const discovered = new Map<string, CapabilityReport>()
@@ -187,7 +187,7 @@ export class DesktopTile implements Surface {
    * `submit`, presses Return in the app.
    */
   async typeInto(nodeId: string, text: string, submit: boolean): Promise<{ done: string }> {
-    const { bus, session } = this.#live()
+    const { bus } = this.#live()
     const place = this.#place(nodeId)
     if (!place.editable) throw new TesseraError('conflict', `${describe(place)} takes no text`, { expected: 'an editable text field', found: place.role })
     const since = this.#events
@@ -195,7 +195,7 @@ export class DesktopTile implements Surface {
     if (text !== '' && !place.editableText) {
       // A field that takes no text through AT-SPI (Chromium's) gets it as keys once it has the focus.
       await this.#focusWindow()
-      await session.run('xdotool', ['type', '--delay', '8', '--', text], 30_000)
+      await this.#typeAsKeys(text)
     } else if (text !== '') {
       // As typing does, the text takes the place of what is selected.
       const selected = await this.#selection(place)
@@ -237,15 +237,10 @@ export class DesktopTile implements Surface {
 
   /** Types text as keystrokes into whatever has the keyboard (a spreadsheet's cell has no text field to put it in). */
   async typeKeys(text: string): Promise<{ done: string }> {
-    const { session } = this.#live()
+    this.#live()
     const since = this.#events
     await this.#focusWindow()
-    // A newline as a key is not Return in every app: lines go as text, Return between them.
-    const lines = text.split('\n')
-    for (const [index, line] of lines.entries()) {
-      if (line !== '') await session.run('xdotool', ['type', '--delay', '8', '--', line], 30_000)
-      if (index < lines.length - 1) await this.#press(['Return'])
-    }
+    await this.#typeAsKeys(text)
     await this.#settle(since)
     return { done: `typed ${[...text].length} characters as keys` }
   }
@@ -309,8 +304,8 @@ export class DesktopTile implements Surface {
   /** Opens a menu or popup by its own action, for discovery; waits for the app to show it. */
   async #open(node: AccessibleNode): Promise<void> {
     const { bus } = this.#live()
-    const index = node.actions.findIndex((action) => ['click', 'press', 'activate', 'toggle', 'open'].includes(action.toLowerCase()))
-    if (index < 0) return
+    const index = pressIndex(node.actions)
+    if (index === undefined) return
     const since = this.#events
     await bus.call(node.ref, ATSPI_INTERFACES.action, 'DoAction', 'i', [index])
     await this.#settle(since)
@@ -392,6 +387,19 @@ export class DesktopTile implements Surface {
     const place = this.#places.get(nodeId)
     if (place === undefined) throw new TesseraError('not_found', `the widget ${nodeId} is not on the screen any more; take a new snapshot`, { found: nodeId })
     return place
+  }
+
+  /**
+   * Text as keystrokes, through xdotool, which maps a key for a character the keymap lacks. A
+   * newline as a key is not Return in every app: lines go as text, Return between them.
+   */
+  async #typeAsKeys(text: string): Promise<void> {
+    const { session } = this.#live()
+    const lines = text.split('\n')
+    for (const [index, line] of lines.entries()) {
+      if (line !== '') await session.run('xdotool', ['type', '--delay', '8', '--', line], 30_000)
+      if (index < lines.length - 1) await this.#press(['Return'])
+    }
   }
 
   /** Key chords through XTEST on the display's connection; a key the keyboard map lacks goes through xdotool, which maps one for it. */

@@ -173,7 +173,8 @@ function convert(node: AccessibleNode, walk: Walk, parentName: string | undefine
   return [out]
 }
 
-function pressIndex(actions: readonly string[]): number | undefined {
+/** The index of a widget's own "do it" action for DoAction (press, click, toggle, show its menu…), if it has one. */
+export function pressIndex(actions: readonly string[]): number | undefined {
   for (const wanted of PRESS_ACTIONS) {
     const index = actions.findIndex((action) => action.toLowerCase() === wanted)
     if (index >= 0) return index

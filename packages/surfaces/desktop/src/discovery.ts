@@ -1,9 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import { consequentialWord } from '@tessera/kit'
 import type { Frame, JsonObject } from '@tessera/protocol'
 import type { AppSchema, Toolkit } from './app-schema.js'
 import type { AccessibleNode, AccessibleTree } from './atspi-tree.js'
 import { customActionId } from './custom-actions.js'
-import { cleanName } from './desktop-tree.js'
+import { cleanName, pressIndex } from './desktop-tree.js'
 import { widgetsOf } from './frame-widgets.js'
 import { type MenuItem, menuBarsOf, menuItemsOf } from './menu-shortcuts.js'
 import { shortcutRegistry } from './shortcut-registry.js'
@@ -36,13 +37,8 @@ export interface CapabilityReport extends JsonObject {
 }
 
 const MENU_ROLES = new Set(['menu', 'menu item', 'check menu item', 'radio menu item'])
-const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms))
-/** Actions that open a menu or popover (a menu button's own press does). */
-const OPEN_ACTIONS = ['click', 'press', 'activate', 'toggle', 'open', 'showmenu']
-
-function openIndex(node: AccessibleNode): number {
-  return node.actions.findIndex((action) => OPEN_ACTIONS.includes(action.toLowerCase()))
-}
+/** The action that opens a menu or popover: a menu button's own press (-1 for none). */
+const openIndex = (node: AccessibleNode): number => pressIndex(node.actions) ?? -1
 
 /** Items of a menu count as read when at least one says its action or its keys: LibreOffice fills a menu only once it is opened. */
 function read(items: readonly MenuItem[]): boolean {

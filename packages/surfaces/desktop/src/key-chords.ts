@@ -46,6 +46,16 @@ const KEYS: Readonly<Record<string, string>> = {
 const MAX_CHORDS = 32
 
 /**
+ * One chord in one spelling, to compare chords however they were written: lower case, the
+ * modifiers by their X names and sorted (`Shift+Control+S` and `ctrl+shift+s` are one).
+ */
+export function chordKey(chord: string): string {
+  const parts = chord.trim().toLowerCase().split('+')
+  const key = parts.pop() ?? ''
+  return [...parts.map((part) => MODIFIERS[part] ?? part).sort(), key].join('+')
+}
+
+/**
  * Chords that leave the app for the machine: switching the virtual terminal, killing the X
  * server, the kernel's SysRq. Refused whatever the policy says.
  */

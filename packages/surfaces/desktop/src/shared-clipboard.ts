@@ -1,3 +1,5 @@
+import { chordKey } from './key-chords.js'
+
 /**
  * The clipboard desktop tiles share. Each tile has its own X display and so its own
  * clipboard; what an agent copies in one tile is kept here and offered to the next tile it
@@ -22,13 +24,6 @@ export const sharedClipboard = {
   get(): ClipboardEntry | undefined {
     return latest
   },
-}
-
-/** A chord as parseChords writes it, in one spelling: lower case, modifiers sorted. */
-function chordKey(chord: string): string {
-  const parts = chord.toLowerCase().split('+')
-  const key = parts.pop() ?? ''
-  return [...parts.sort(), key].join('+')
 }
 
 const COPY = new Set(['ctrl+c', 'ctrl+x', 'ctrl+insert', 'shift+delete', 'ctrl+shift+c'])

@@ -1,4 +1,5 @@
 import type { AppSchema, Toolkit } from './app-schema.js'
+import { chordKey } from './key-chords.js'
 
 /** Where a shortcut comes from: the app's schema, its own menus, its toolkit, or Tessera's overlay. */
 export type ShortcutSource = 'schema' | 'discovered' | 'toolkit' | 'overlay'
@@ -69,13 +70,9 @@ export const AI_SHORTCUTS: ReadonlyArray<Omit<Shortcut, 'app'>> = [
 
 /** The overlay shortcut these keys are, if any (any spelling of the modifiers, any order). */
 export function aiShortcutOf(keys: string): (typeof AI_SHORTCUTS)[number] | undefined {
-  const norm = (chord: string): string => {
-    const parts = chord.trim().toLowerCase().split('+')
-    const key = parts.pop() ?? ''
-    return [...parts.map((part) => (part === 'control' ? 'ctrl' : part)).sort(), key === '/' ? '?' : key].join('+')
-  }
-  const wanted = norm(keys)
-  return AI_SHORTCUTS.find((shortcut) => norm(shortcut.keys) === wanted)
+  // "?" is Shift+/ on the keyboard: either spelling means it.
+  const wanted = chordKey(keys).replace(/\/$/, '?')
+  return AI_SHORTCUTS.find((shortcut) => chordKey(shortcut.keys) === wanted)
 }
 
 function family(toolkit: Toolkit): keyof typeof TOOLKIT_SHORTCUTS {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import { actionSet, defineAction } from '@tessera/kit'
 import { type ActionCall, type Frame, type JsonValue, type PerformContext, type Surface, TesseraError, sealFrame } from '@tessera/protocol'
 import { ClickAtInput, DoneOutput, KeyInput, TypeTextInput } from './desktop-schemas.js'
@@ -15,7 +16,6 @@ export const VNC_ACTIONS = actionSet<VncTile>([
 ])
 
 const BUTTON_BITS = { left: 1, middle: 2, right: 4 } as const
-const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms))
 
 export interface VncTileOptions {
   id: string
