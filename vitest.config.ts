@@ -10,6 +10,8 @@ export default defineConfig({
       // Before '@tessera/protocol', which would otherwise take it as a prefix.
       '@tessera/protocol/errors': source('./packages/protocol/src/tessera-error.ts'),
       '@tessera/protocol/printable': source('./packages/protocol/src/printable.ts'),
+      '@tessera/protocol/frame-reading': source('./packages/protocol/src/frame-reading.ts'),
+      '@tessera/ui/render-dom': source('./packages/ui/src/render-dom.ts'),
       '@tessera/protocol': source('./packages/protocol/src/index.ts'),
       '@tessera/kit': source('./packages/kit/src/index.ts'),
       '@tessera/ui': source('./packages/ui/src/index.ts'),

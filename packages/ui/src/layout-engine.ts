@@ -3,6 +3,9 @@ import Yoga, { Direction, Display, type MeasureFunction, MeasureMode, type Node 
 import { isHidden } from '@tessera/protocol'
 import { type TextSize, fontMetrics, measureText } from './text-measure.js'
 import { applyStyle } from './yoga-style.js'
+import { LAYOUT_PRECISION, round } from './layout-precision.js'
+
+export { LAYOUT_PRECISION, round }
 
 export interface Viewport {
   width: number
@@ -27,8 +30,6 @@ export interface LayoutEngine {
 }
 
 /** Output coordinates are rounded to this many decimals so float noise never reaches a frame hash. */
-export const LAYOUT_PRECISION = 2
-const SCALE = 10 ** LAYOUT_PRECISION
 
 /**
  * Pixel snapping is off: yoga would round a text node narrower than the width its text was
@@ -353,10 +354,6 @@ function sameStyle(a: NodeStyle | undefined, b: NodeStyle | undefined): boolean 
   return true
 }
 
-/** Rounds to LAYOUT_PRECISION and folds -0 into 0. */
-export function round(value: number): number {
-  return Math.round(value * SCALE) / SCALE + 0
-}
 
 function checkViewport(viewport: Viewport): void {
   const { width, height } = viewport

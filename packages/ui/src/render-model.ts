@@ -1,6 +1,8 @@
-import { type Bounds, type Frame, type ResolvedTarget, type UiNode, resolvedTargets } from '@tessera/protocol'
-import { round } from './layout-engine.js'
-import { isDisabled, isHidden, isSensitive } from '@tessera/protocol'
+// Only types and the pure frame-reading helpers: this module also runs in the console's page.
+import type { ActionContract, ActionTarget, Bounds, Frame, Risk, UiNode } from '@tessera/protocol'
+import { isDisabled, isHidden, isSensitive, maxRisk } from '@tessera/protocol/frame-reading'
+import { ariaRole } from './aria-roles.js'
+import { round } from './layout-precision.js'
 import { DEFAULT_FONT_METRICS, fontMetrics } from './text-measure.js'
 
 /**
@@ -26,8 +28,7 @@ export const MASK = '•••'
 
 export function describeFrame(frame: Frame, options: RenderOptions = {}): RenderElement {
   const rootBounds = boundsOf(frame, frame.tree.id) ?? { x: 0, y: 0, width: 0, height: 0 }
-  const targets = new Map<string, ResolvedTarget>()
-  for (const resolved of resolvedTargets(frame)) if (resolved.target.nodeId !== undefined && !targets.has(resolved.target.nodeId)) targets.set(resolved.target.nodeId, resolved)
+  const targets = nodeTargets(frame)
   const container: RenderElement = {
     tag: 'div',
     attributes: [
@@ -48,26 +49,49 @@ export function describeFrame(frame: Frame, options: RenderOptions = {}): Render
     text: undefined,
     children: [],
   }
-  const root = describeNode(frame, frame.tree, { x: 0, y: 0, width: 0, height: 0 }, targets, false)
+  const root = describeNode(frame, frame.tree, { x: 0, y: 0, width: 0, height: 0 }, targets, false, undefined)
   if (root !== null) container.children.push(root)
   return container
+}
+
+/** A node's action as the renderer draws it: its contract, the target and the risk it runs at. */
+interface NodeTarget {
+  contract: ActionContract
+  target: ActionTarget
+  risk: Risk
+}
+
+/** The first action of each node, in frame order (what resolvedTargets gives, without its node index). */
+function nodeTargets(frame: Frame): Map<string, NodeTarget> {
+  const contracts = new Map(frame.contracts.map((contract) => [contract.id, contract]))
+  const targets = new Map<string, NodeTarget>()
+  for (const target of frame.targets) {
+    const contract = contracts.get(target.contract)
+    if (contract === undefined || target.nodeId === undefined || targets.has(target.nodeId)) continue
+    targets.set(target.nodeId, { contract, target, risk: maxRisk(contract.risk, target.risk) })
+  }
+  return targets
 }
 
 function describeNode(
   frame: Frame,
   node: UiNode,
   parent: Bounds,
-  targets: ReadonlyMap<string, ResolvedTarget>,
+  targets: ReadonlyMap<string, NodeTarget>,
   ancestorDisabled: boolean,
+  parentRole: string | undefined,
 ): RenderElement | null {
   const bounds = boundsOf(frame, node.id)
   // Not laid out or hidden: there is nothing a human could see, so nothing is drawn.
   if (bounds === undefined || isHidden(node)) return null
   const disabled = ancestorDisabled || isDisabled(node)
   const target = targets.get(node.id)
+  // A button cannot hold buttons: an action whose element holds other actions (a list whose
+  // rows open) is drawn as a group, and its rows are the buttons.
+  const asButton = target !== undefined && !holdsTarget(node, targets)
   const sensitive = isSensitive(node)
   const element: RenderElement = {
-    tag: target !== undefined ? 'button' : node.kind === 'text' ? 'span' : node.kind === 'image' ? 'img' : 'div',
+    tag: asButton ? 'button' : node.kind === 'text' ? 'span' : node.kind === 'image' ? 'img' : 'div',
     attributes: [['data-node-id', node.id]],
     style: [
       ['position', 'absolute'],
@@ -84,14 +108,19 @@ function describeNode(
   const { attributes, style } = element
 
   if (node.kind !== 'box') attributes.push(['data-kind', node.kind])
-  const role = node.role ?? (target === undefined ? undefined : 'button')
+  if (node.role !== undefined) attributes.push(['data-role', node.role])
+  const role = ariaRole(node, { parentRole, isButton: asButton }, (child) => targets.has(child.id) && !holdsTarget(child, targets)) ?? (target !== undefined && !asButton ? 'group' : undefined)
   if (role !== undefined) attributes.push(['role', role])
+  // A heading without a level reads as level 2; a frame may say otherwise.
+  if (role === 'heading') attributes.push(['aria-level', String(headingLevel(node))])
   const label = accessibleName(node, target, sensitive)
-  if (label !== undefined) attributes.push(['aria-label', label])
+  // A button's name must contain the words it shows (people speak what they see to select it).
+  if (label !== undefined && !(asButton && !containsVisibleText(label, node))) attributes.push(['aria-label', label])
 
   if (target !== undefined) {
-    attributes.push(['type', 'button'], ['data-action', target.contract.id], ['data-risk', target.risk])
-    if (!target.target.enabled) attributes.push(['disabled', ''])
+    if (asButton) attributes.push(['type', 'button'])
+    attributes.push(['data-action', target.contract.id], ['data-risk', target.risk])
+    if (asButton && !target.target.enabled) attributes.push(['disabled', ''])
     // A button's user-agent padding, border and font would move its content off the layout.
     style.push(['padding', '0'], ['border', 'none'], ['background', 'none'], ['font', 'inherit'], ['text-align', 'left'])
   }
@@ -118,14 +147,34 @@ function describeNode(
   addCssColor(style, 'border', node.style?.border)
 
   for (const child of node.children ?? []) {
-    const described = describeNode(frame, child, bounds, targets, disabled)
+    const described = describeNode(frame, child, bounds, targets, disabled, role ?? parentRole)
     if (described !== null) element.children.push(described)
   }
   return element
 }
 
+function holdsTarget(node: UiNode, targets: ReadonlyMap<string, NodeTarget>): boolean {
+  return (node.children ?? []).some((child) => targets.has(child.id) || holdsTarget(child, targets))
+}
+
+function visibleText(node: UiNode): string {
+  if (node.kind === 'text') return node.text ?? ''
+  return (node.children ?? []).map(visibleText).filter((part) => part.length > 0).join(' ')
+}
+
+/** Whether `label` contains what the node shows as text (no text shown: any label will do). */
+function containsVisibleText(label: string, node: UiNode): boolean {
+  const shown = visibleText(node).replace(/\s+/g, ' ').trim().toLowerCase()
+  return shown.length === 0 || label.replace(/\s+/g, ' ').toLowerCase().includes(shown)
+}
+
+function headingLevel(node: UiNode): number {
+  const level = node.semantic?.level
+  return typeof level === 'number' && Number.isInteger(level) && level >= 1 && level <= 6 ? level : 2
+}
+
 /** The label, unless it would repeat a secret the node is masking. */
-function accessibleName(node: UiNode, target: ResolvedTarget | undefined, sensitive: boolean): string | undefined {
+function accessibleName(node: UiNode, target: NodeTarget | undefined, sensitive: boolean): string | undefined {
   const name = node.name ?? target?.contract.title
   if (name === undefined || !sensitive) return name
   const secret = node.text ?? (node.value === undefined || node.value === null ? undefined : String(node.value))
