@@ -78,7 +78,7 @@ describe.skipIf(build === null && process.env.CI !== 'true')('the MCP Inspector 
     expect(list.code, list.stderr).toBe(0)
     const listed = JSON.parse(list.stdout) as { isError?: boolean; structuredContent: { surfaces: Array<{ id: string; kind: string }> } }
     expect(listed.isError ?? false).toBe(false)
-    expect(listed.structuredContent.surfaces).toEqual([expect.objectContaining({ id: 'claims', kind: 'app' }), expect.objectContaining({ id: 'files', kind: 'files' }), expect.objectContaining({ id: 'term-1', kind: 'terminal' }), expect.objectContaining({ id: 'map', kind: 'map', actions: ['open', 'close', 'focus', 'list'] })])
+    expect(listed.structuredContent.surfaces).toEqual([expect.objectContaining({ id: 'claims', kind: 'app' }), expect.objectContaining({ id: 'files', kind: 'files' }), expect.objectContaining({ id: 'term-1', kind: 'terminal' }), expect.objectContaining({ id: 'map', kind: 'map', actions: ['open', 'close', 'focus', 'navigate', 'move', 'resize', 'list'] })])
 
     const opened = await inspector(build!, [...target(), '--method', 'tools/call', '--tool-name', 'claims__open-claim', '--tool-arg', 'claimId=c-1003'])
     expect(opened.code, opened.stderr).toBe(0)

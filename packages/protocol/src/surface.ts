@@ -37,6 +37,15 @@ export interface RiskAssessment {
   reason: string
 }
 
+/** A terminal as a person's xterm shows it live: the screen now, then every byte written after. */
+export interface TerminalStream {
+  cols: number
+  rows: number
+  /** Escape sequences that redraw the screen as it is. */
+  screen: string
+  stop(): void
+}
+
 /** The one seam every kind of UI plugs into. */
 export interface Surface {
   readonly id: string
@@ -73,6 +82,11 @@ export interface Surface {
    * producing frames when the last one leaves.
    */
   screencast?(onFrame: (jpeg: Uint8Array) => void): () => void
+  /**
+   * The raw output of a terminal for a person's terminal emulator (the console's xterm): the
+   * screen as it is, then each write. Watching only; typing goes through the gateway.
+   */
+  terminalStream?(onData: (data: string) => void): Promise<TerminalStream>
   /**
    * Tells the host the surface changed on its own (output arrived, a clock ticked). Pass
    * the new frame when it is at hand; without one the host snapshots when next asked.

@@ -1,4 +1,4 @@
-import { verifyStore } from '@tessera/gateway'
+import { collectReplay, verifyStore } from '@tessera/gateway'
 import { ApprovalStatus, type Principal, type Role, TesseraError, type TraceEvent } from '@tessera/protocol'
 import type { HttpBindings } from '@hono/node-server'
 import { Hono, type Context } from 'hono'
@@ -9,10 +9,10 @@ import { authenticate, checkContentLength, checkHost, checkOrigin, problemRespon
 import type { LiveTokens } from '../auth/live-tokens.js'
 import type { HubContext } from '../startup/hub-context.js'
 import type { McpHttpEndpoint } from '../mcp/mcp-http.js'
-import { CONSOLE_COOKIE, ConsoleSessions } from './console-sessions.js'
+import { consoleAssets } from './console-assets.js'
+import { CONSOLE_COOKIE, type ConsoleSessions } from './console-sessions.js'
 import { errorResponse } from './error-response.js'
 import type { HubMetrics } from './hub-metrics.js'
-import { statusPage } from './status-page.js'
 
 export interface ApiDeps {
   tokens: LiveTokens
@@ -21,6 +21,10 @@ export interface ApiDeps {
   allowedHosts: () => string[]
   allowedOrigins: () => string[]
   metrics: HubMetrics
+  /** The console's sign-ins (shared with the WebSocket endpoints). */
+  consoleSessions: ConsoleSessions
+  /** Where the built console is; default packages/console/dist. */
+  consoleRoot?: string
 }
 
 type Env = { Variables: { principal: Principal }; Bindings: Partial<HttpBindings> }
@@ -68,7 +72,8 @@ function intParam(value: string | undefined, fallback: number, max: number): num
  */
 export function createApi(ctx: HubContext, deps: ApiDeps): Hono<Env> {
   const app = new Hono<Env>()
-  const sessions = new ConsoleSessions()
+  const sessions = deps.consoleSessions
+  const console = consoleAssets(deps.consoleRoot)
   const perMinute = ctx.config.limits.requestsPerMinute
   const limiter = new PrincipalRateLimiter({ burst: Math.max(10, Math.ceil(perMinute / 4)), perSecond: perMinute / 60 })
   const maxBytes = ctx.config.limits.bodyBytes
@@ -92,6 +97,10 @@ export function createApi(ctx: HubContext, deps: ApiDeps): Hono<Env> {
     if (refused) return problemResponse(refused.status === 413 ? { ...refused, headers: { ...refused.headers, connection: 'close' } } : refused)
     await next()
   })
+
+  // The console's page and assets: no data in them, so no principal needed (see console-assets.ts).
+  app.get('/', console.page)
+  app.get('/assets/*', console.assets)
 
   app.get('/api/health', (c) => c.json({ ok: true, surfaces: ctx.surfaces.list().length, mcpSessions: deps.mcp.sessionCount }))
 
@@ -124,10 +133,7 @@ export function createApi(ctx: HubContext, deps: ApiDeps): Hono<Env> {
     if (principal === null) {
       await deps.tokens.refresh()
       const result = authenticate(c.req.raw.headers, deps.tokens)
-      if (!result.ok) {
-        if (c.req.path === '/' && c.req.method === 'GET') return c.html(statusPage(null), 401)
-        return problemResponse(result.problem)
-      }
+      if (!result.ok) return problemResponse(result.problem)
       principal = result.principal
     }
     const taken = limiter.take(principal.id)
@@ -136,7 +142,8 @@ export function createApi(ctx: HubContext, deps: ApiDeps): Hono<Env> {
     await next()
   })
 
-  app.get('/', async (c) => c.html(statusPage({ principal: c.get('principal'), tiles: ctx.surfaces.list(), approvals: await ctx.gateway.approvals.list({ status: 'pending' }) })))
+  // Who is signed in: the console shows only what the role allows (the hub enforces it anyway).
+  app.get('/api/me', (c) => c.json({ principal: c.get('principal') }))
 
   app.post('/api/login-links', (c) => {
     need(c, ['admin'])
@@ -163,6 +170,14 @@ export function createApi(ctx: HubContext, deps: ApiDeps): Hono<Env> {
   app.get('/api/surfaces/:id/frame', async (c) => {
     need(c, READ)
     const frame = await ctx.gateway.frames.current(c.req.param('id'))
+    return c.json({ frame })
+  })
+
+  /** A recent frame of a tile by id (what an approval was requested on), while the hub still holds it. */
+  app.get('/api/surfaces/:id/frames/:frameId', (c) => {
+    need(c, READ)
+    const frame = ctx.gateway.frames.recall(c.req.param('id'), c.req.param('frameId'))
+    if (frame === undefined) throw new TesseraError('not_found', `frame ${c.req.param('frameId').slice(0, 16)} of "${c.req.param('id')}" is no longer held; the trace has it (replay)`, { found: c.req.param('frameId').slice(0, 64) })
     return c.json({ frame })
   })
 
@@ -256,6 +271,16 @@ export function createApi(ctx: HubContext, deps: ApiDeps): Hono<Env> {
     const session = c.req.param('session')
     // An unknown session is not_found (verifyStore says so), never "intact".
     return c.json({ results: await verifyStore(ctx.store, session) })
+  })
+
+  /** A session rebuilt from its trace alone, step by step: what the replay viewer walks through. */
+  app.get('/api/replay/:session', async (c) => {
+    need(c, READ)
+    const session = c.req.param('session')
+    const limit = intParam(c.req.query('limit'), 500, 2000)
+    if ((await ctx.store.head(session)) === null) throw new TesseraError('not_found', `no trace session "${session}"`, { found: session })
+    const steps = await collectReplay(ctx.store, session)
+    return c.json({ session, steps: steps.slice(-limit), truncated: steps.length > limit })
   })
 
   app.all('/mcp', async (c) => {

@@ -5,10 +5,15 @@ import { authenticate, checkHost, checkOrigin, type GuardProblem, requireRole } 
 import type { LiveTokens } from '../auth/live-tokens.js'
 import type { HubContext } from '../startup/hub-context.js'
 import { TesseraError } from '@tessera/protocol'
+import { parse as parseCookies } from 'hono/utils/cookie'
+import { CONSOLE_COOKIE, type ConsoleSessions } from './console-sessions.js'
+import { PTY_PATH, createTerminalBridge } from './terminal-bridge.js'
 import { VNC_PATH, createVncBridge } from './vnc-bridge.js'
 
 export interface EventSocketDeps {
   tokens: LiveTokens
+  /** The console signs in once and carries a session cookie, never a token. */
+  consoleSessions: ConsoleSessions
   allowedHosts: () => string[]
   allowedOrigins: () => string[]
 }
@@ -49,6 +54,7 @@ export function attachEventSocket(server: Server, ctx: HubContext, deps: EventSo
     changed: (surface: string) => broadcast({ type: 'changed', surface }),
     trace: (events: unknown) => broadcast({ type: 'trace', events }),
     approval: (approval: unknown) => broadcast({ type: 'approval', approval }),
+    viewport: (viewport: unknown) => broadcast({ type: 'viewport', viewport }),
   }
   ctx.events.on('tile', listeners.tile)
   ctx.events.on('tileRemoved', listeners.tileRemoved)
@@ -56,26 +62,34 @@ export function attachEventSocket(server: Server, ctx: HubContext, deps: EventSo
   ctx.events.on('changed', listeners.changed)
   ctx.events.on('trace', listeners.trace)
   ctx.events.on('approval', listeners.approval)
+  ctx.events.on('viewport', listeners.viewport)
 
   const vnc = createVncBridge(ctx)
+  const terminals = createTerminalBridge(ctx)
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://hub')
     const vncTile = VNC_PATH.exec(url.pathname)?.[1]
-    if (url.pathname !== '/api/events' && vncTile === undefined) {
-      refuse(socket, { status: 404, error: { code: 'not_found', message: `no WebSocket at ${url.pathname}`, details: { expected: ['/api/events', '/api/surfaces/<id>/vnc'] } } })
+    const ptyTile = PTY_PATH.exec(url.pathname)?.[1]
+    if (url.pathname !== '/api/events' && vncTile === undefined && ptyTile === undefined) {
+      refuse(socket, { status: 404, error: { code: 'not_found', message: `no WebSocket at ${url.pathname}`, details: { expected: ['/api/events', '/api/surfaces/<id>/vnc', '/api/surfaces/<id>/pty'] } } })
       return
     }
     const headers = headersOf(request)
     const refused = checkHost(headers, deps.allowedHosts()) ?? checkOrigin(headers, deps.allowedOrigins())
     if (refused) return refuse(socket, refused)
     void deps.tokens.refresh().then(async () => {
-      const auth = authenticate(headers, deps.tokens)
+      const cookie = parseCookies(headers.get('cookie') ?? '', CONSOLE_COOKIE)[CONSOLE_COOKIE]
+      const signedIn = deps.consoleSessions.principal(cookie)
+      const auth = signedIn === null ? authenticate(headers, deps.tokens) : ({ ok: true, principal: signedIn } as const)
       if (!auth.ok) return refuse(socket, auth.problem)
-      if (vncTile !== undefined) {
-        // Pixels are a read: whoever may read a tile's frame may watch it.
+      const bridged = vncTile ?? ptyTile
+      if (bridged !== undefined) {
+        // Pixels and output are reads: whoever may read a tile's frame may watch it.
         const forbidden = requireRole(auth.principal, ['viewer', 'agent', 'approver', 'admin'])
         if (forbidden) return refuse(socket, forbidden)
-        await vnc.handle(request, socket, head, decodeURIComponent(vncTile)).catch((error: unknown) => {
+        const tile = decodeURIComponent(bridged)
+        const attached = vncTile !== undefined ? vnc.handle(request, socket, head, tile) : terminals.handle(request, socket, head, tile, auth.principal)
+        await attached.catch((error: unknown) => {
           const problem = error instanceof TesseraError ? error : new TesseraError('internal', String(error), {})
           refuse(socket, { status: problem.code === 'not_found' ? 404 : 502, error: { code: problem.code, message: problem.message, details: (problem.details ?? {}) as Record<string, unknown> } })
         })
@@ -99,7 +113,7 @@ export function attachEventSocket(server: Server, ctx: HubContext, deps: EventSo
       })
       // The socket is push-only: anything a client sends is ignored, never executed.
       ws.on('message', () => undefined)
-      ws.send(JSON.stringify({ type: 'hello', principal: auth.principal.id, tiles: ctx.surfaces.list() }))
+      ws.send(JSON.stringify({ type: 'hello', principal: auth.principal.id, tiles: ctx.surfaces.list(), viewport: ctx.map.viewport }))
       })
     }, () => refuse(socket, { status: 500, error: { code: 'store_error', message: 'the token file could not be read', details: {} } }))
   })
@@ -112,9 +126,11 @@ export function attachEventSocket(server: Server, ctx: HubContext, deps: EventSo
       ctx.events.off('changed', listeners.changed)
       ctx.events.off('trace', listeners.trace)
       ctx.events.off('approval', listeners.approval)
+      ctx.events.off('viewport', listeners.viewport)
       for (const client of clients) client.terminate()
       wss.close()
       vnc.close()
+      terminals.close()
     },
   }
 }

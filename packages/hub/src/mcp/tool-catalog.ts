@@ -2,6 +2,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { FacadeTool } from '@tessera/kit'
 import { type ActionContract, type Frame, type Risk, TesseraError, resolvedTargets } from '@tessera/protocol'
 import type { KindRegistry } from '../tiles/kind-registry.js'
+import { MAP_TOOLS } from '../tiles/map-tools.js'
 import { GENERIC_TOOLS } from './generic-tools.js'
 import { toolNameFor } from './tool-names.js'
 
@@ -60,7 +61,7 @@ export class ToolCatalog {
   constructor(kinds: KindRegistry, exclude: readonly string[] = []) {
     const generic = new Set(GENERIC_TOOLS.map((tool) => tool.name))
     const kindNames = new Set(kinds.list().map((kind) => kind.kind))
-    const known = new Set([...generic, ...kindNames, ...kinds.list().flatMap((kind) => (kind.facadeTools ?? []).map((tool) => tool.name))])
+    const known = new Set([...generic, ...kindNames, ...MAP_TOOLS.map((tool) => tool.name), ...kinds.list().flatMap((kind) => (kind.facadeTools ?? []).map((tool) => tool.name))])
     for (const entry of exclude) {
       // An app tile's action tools (`claims__approve-payout`) exist only once it is open.
       if (!known.has(entry) && !entry.includes('__')) {
@@ -68,6 +69,7 @@ export class ToolCatalog {
       }
     }
     this.#excluded = new Set(exclude)
+    for (const tool of MAP_TOOLS) if (!this.#excluded.has(tool.name)) this.#facades.set(tool.name, tool)
     for (const kind of kinds.list()) {
       for (const facade of kind.facadeTools ?? []) {
         if (generic.has(facade.name) || this.#facades.has(facade.name)) {

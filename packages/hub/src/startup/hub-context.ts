@@ -2,6 +2,7 @@ import type { Gateway, TraceStore } from '@tessera/gateway'
 import type { HubConfig } from '../config/hub-config.js'
 import type { ToolCatalog } from '../mcp/tool-catalog.js'
 import type { ToolList } from '../mcp/tool-list.js'
+import type { MapSurface } from '../tiles/map-surface.js'
 import type { SurfaceManager } from '../tiles/surface-manager.js'
 import type { HubEvents } from './hub-events.js'
 
@@ -11,6 +12,8 @@ export interface HubContext {
   gateway: Gateway
   store: TraceStore
   surfaces: SurfaceManager
+  /** The map as a surface: the tiles' places and the shared view. */
+  map: MapSurface
   /** The tools every MCP session lists, built once from the kinds. */
   tools: ToolCatalog
   /** The tool list every MCP session answers `tools/list` with: one copy for the hub. */

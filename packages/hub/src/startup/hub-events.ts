@@ -11,6 +11,8 @@ export interface HubEventMap {
   changed: [surface: string]
   trace: [events: TraceEvent[]]
   approval: [approval: Approval]
+  /** Someone moved the shared view of the map (`navigate_map`): every console follows. */
+  viewport: [viewport: { x: number; y: number; zoom: number }]
 }
 
 export class HubEvents extends EventEmitter<HubEventMap> {

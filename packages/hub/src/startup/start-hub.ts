@@ -10,6 +10,7 @@ import { LoginLinks } from '../auth/login-link.js'
 import { LiveTokens } from '../auth/live-tokens.js'
 import { createApi } from '../http/api.js'
 import { createHubMetrics } from '../http/hub-metrics.js'
+import { ConsoleSessions } from '../http/console-sessions.js'
 import { attachEventSocket } from '../http/event-socket.js'
 import { McpHttpEndpoint } from '../mcp/mcp-http.js'
 import { ToolCatalog } from '../mcp/tool-catalog.js'
@@ -67,7 +68,7 @@ export async function startHub(config: HubConfig, options: { writeHubFile?: bool
   const gateway = new Gateway({ store, policy: config.policy, dispatchTimeoutMs: config.limits.dispatchTimeoutMs, tracedOutput: { maxChars: config.limits.traceOutputChars } })
   const surfaces = new SurfaceManager(gateway, events, { kinds, dataDir: resolve(config.dataDir), baseDir, defaults: { terminal: terminalDefaults(config) } })
   const presets = configuredTiles(config) as TilePreset[]
-  const map = new MapSurface(surfaces, presets, { tilesPerPrincipal: config.limits.tilesPerPrincipal })
+  const map = new MapSurface(surfaces, presets, { tilesPerPrincipal: config.limits.tilesPerPrincipal, onViewport: (viewport) => events.emit('viewport', viewport) })
   gateway.addSurface(map)
   const mapChanged = (): void => map.tilesChanged()
   events.on('tile', mapChanged)
@@ -77,12 +78,13 @@ export async function startHub(config: HubConfig, options: { writeHubFile?: bool
   const logins = new LoginLinks()
   let baseUrl = ''
   const toolList = new ToolList(tools, surfaces, gateway, events)
-  const ctx: HubContext = { config, gateway, store, surfaces, tools, toolList, events, consoleUrl: () => `${baseUrl}/` }
+  const ctx: HubContext = { config, gateway, store, surfaces, map, tools, toolList, events, consoleUrl: () => `${baseUrl}/` }
   const mcp = new McpHttpEndpoint(ctx)
   // Filled in once the port is known (port 0 picks one).
   const allowed = { hosts: [] as string[], origins: [] as string[] }
   const metrics = createHubMetrics(ctx, () => mcp.sessionCount)
-  const api = createApi(ctx, { tokens, logins, mcp, metrics, allowedHosts: () => allowed.hosts, allowedOrigins: () => allowed.origins })
+  const consoleSessions = new ConsoleSessions()
+  const api = createApi(ctx, { tokens, logins, mcp, metrics, consoleSessions, allowedHosts: () => allowed.hosts, allowedOrigins: () => allowed.origins })
   const server = createAdaptorServer({ fetch: api.fetch }) as Server
   try {
     await new Promise<void>((resolve, reject) => {
@@ -106,7 +108,7 @@ export async function startHub(config: HubConfig, options: { writeHubFile?: bool
   baseUrl = `http://${host}:${port}`
   allowed.hosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${host}:${port}`, ...config.allowedHosts]
   allowed.origins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`, baseUrl, ...config.allowedOrigins]
-  const sockets = attachEventSocket(server, ctx, { tokens, allowedHosts: () => allowed.hosts, allowedOrigins: () => allowed.origins })
+  const sockets = attachEventSocket(server, ctx, { tokens, consoleSessions, allowedHosts: () => allowed.hosts, allowedOrigins: () => allowed.origins })
   const closeAfterFailedStart = async (): Promise<void> => {
     sockets.close()
     await mcp.closeAll()

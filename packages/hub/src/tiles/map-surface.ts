@@ -28,6 +28,17 @@ export function presetName(preset: TilePreset): string {
 const TileSummary = z.object({ id: z.string(), kind: z.string(), title: z.string(), x: z.number(), y: z.number(), width: z.number(), height: z.number(), focused: z.boolean(), state: z.string() })
 const TileRef = z.strictObject({ tile: z.string().min(1).max(128).describe('The tile id (surfaces_list shows them).') })
 
+/** Map coordinates are bounded so a typo cannot send the shared view to 1e308. */
+const Coordinate = z.number().finite().min(-1_000_000).max(1_000_000)
+
+/** What the people watching the map see: the map point at the centre of their view, and the zoom. */
+export const MapViewport = z.strictObject({
+  x: Coordinate.describe('Map x at the centre of the view.'),
+  y: Coordinate.describe('Map y at the centre of the view.'),
+  zoom: z.number().finite().min(0.05).max(4).optional().describe('1 = tiles at their size; default: unchanged.'),
+})
+export type MapViewport = { x: number; y: number; zoom: number }
+
 function summary(tile: Tile): z.infer<typeof TileSummary> {
   return { id: tile.id, kind: tile.kind, title: tile.title, x: tile.x, y: tile.y, width: tile.width, height: tile.height, focused: tile.focused, state: tile.state }
 }
@@ -38,7 +49,7 @@ const mapAction = defineAction<MapSurface>()
  * The map's actions work for every kind: opening, focusing and closing a tile pass the
  * gateway and land in the trace like any other action.
  */
-const MAP_ACTIONS = actionSet<MapSurface>([
+export const MAP_ACTIONS = actionSet<MapSurface>([
   mapAction({
     id: 'open',
     title: 'Open a tile of any kind',
@@ -77,6 +88,37 @@ const MAP_ACTIONS = actionSet<MapSurface>([
     },
   }),
   mapAction({
+    id: 'navigate',
+    title: 'Move the shared view of the map',
+    risk: 'read',
+    input: MapViewport,
+    output: z.object({ x: z.number(), y: z.number(), zoom: z.number() }),
+    run: (input, { surface }) => surface.navigate(input),
+  }),
+  mapAction({
+    id: 'move',
+    title: 'Move a tile on the map',
+    risk: 'write',
+    input: TileRef.extend({ x: Coordinate, y: Coordinate }),
+    output: z.object({ tile: z.string(), x: z.number(), y: z.number() }),
+    run: (input, { surface }) => {
+      const tile = surface.manager.move(surface.manager.get(input.tile).id, { x: input.x, y: input.y })
+      return { tile: tile.id, x: tile.x, y: tile.y }
+    },
+  }),
+  mapAction({
+    id: 'resize',
+    title: 'Resize a tile on the map',
+    risk: 'write',
+    input: TileRef.extend({ width: z.number().finite().min(160).max(8192), height: z.number().finite().min(120).max(8192) }),
+    output: z.object({ tile: z.string(), width: z.number(), height: z.number() }),
+    run: (input, { surface }) => {
+      const { id, x, y } = surface.manager.get(input.tile)
+      const tile = surface.manager.move(id, { x, y, width: input.width, height: input.height })
+      return { tile: tile.id, width: tile.width, height: tile.height }
+    },
+  }),
+  mapAction({
     id: 'list',
     title: 'List the tiles',
     risk: 'read',
@@ -86,7 +128,6 @@ const MAP_ACTIONS = actionSet<MapSurface>([
   }),
 ])
 
-/** The map itself as a surface: its frame is the tiles, its actions open, focus and close them. */
 /** The map as `surfaces_list` names it beside the tiles: not a tile itself, but a surface an agent acts on. */
 export const MAP_ENTRY = {
   id: 'map',
@@ -106,11 +147,26 @@ export class MapSurface implements Surface {
   /** Who opened each tile still open: a principal may hold at most `#perPrincipal` (a shell, a browser context each). */
   readonly #openedBy = new Map<string, string>()
   readonly #perPrincipal: number
+  readonly #onViewport: (viewport: MapViewport) => void
+  /** Where the shared view was last sent; null until someone navigates (each console then fits the tiles). */
+  #viewport: MapViewport | null = null
 
-  constructor(manager: SurfaceManager, presets: readonly TilePreset[] = [], options: { tilesPerPrincipal?: number } = {}) {
+  constructor(manager: SurfaceManager, presets: readonly TilePreset[] = [], options: { tilesPerPrincipal?: number; onViewport?: (viewport: MapViewport) => void } = {}) {
     this.manager = manager
     this.#presets = presets
     this.#perPrincipal = options.tilesPerPrincipal ?? Number.POSITIVE_INFINITY
+    this.#onViewport = options.onViewport ?? (() => undefined)
+  }
+
+  get viewport(): MapViewport | null {
+    return this.#viewport === null ? null : { ...this.#viewport }
+  }
+
+  navigate(input: { x: number; y: number; zoom?: number | undefined }): MapViewport {
+    this.#viewport = { x: input.x, y: input.y, zoom: input.zoom ?? this.#viewport?.zoom ?? 1 }
+    this.#onViewport({ ...this.#viewport })
+    this.#changed?.()
+    return { ...this.#viewport }
   }
 
   /** Refuses an open past the principal's limit, counting the tiles it opened that are still on the map. */
@@ -165,7 +221,7 @@ export class MapSurface implements Surface {
       surface: this.id,
       route: '/map',
       viewport: { width: 800, height: 40 + 32 * tiles.length },
-      state: { tiles: tiles.map(summary) as unknown as JsonValue[], kinds: this.manager.kinds.list().map((k) => k.kind), presets: this.#presets.map(presetName) } satisfies JsonObject,
+      state: { tiles: tiles.map(summary) as unknown as JsonValue[], viewport: this.#viewport, kinds: this.manager.kinds.list().map((k) => k.kind), presets: this.#presets.map(presetName) } satisfies JsonObject,
       tree: box({ key: 'map', role: 'application', name: 'Map', style: { width: 800, flexDirection: 'column' } }, [
         box(
           { key: 'tiles', role: 'list', name: 'Tiles', style: { flexDirection: 'column' } },

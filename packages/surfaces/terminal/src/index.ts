@@ -24,6 +24,7 @@ export { classifyCommand, type CommandClassification, type CommandRisk } from '.
 export { scanShell, type ScannedShell } from './shell-scan.js'
 export { sandboxCommand, sandboxAvailable, type SandboxCommand, type SandboxLayout, type SandboxOptions } from './sandbox.js'
 export { OutputLog, type LogSlice } from './output-log.js'
-export { Screen, type ScreenCursor } from './screen.js'
+export { Screen, type ScreenCursor, type ScreenStream } from './screen.js'
+export { keystrokes, type Keystroke } from './keystrokes.js'
 export { terminalKind, TerminalConfig } from './terminal-kind.js'
 export { CommandResultSchema } from './terminal-actions.js'

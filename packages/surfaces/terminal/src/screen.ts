@@ -2,7 +2,18 @@ import { createRequire } from 'node:module'
 
 // Loaded with require: the package's "module" entry points at a file it does not ship,
 // which trips bundler-style resolvers (vite, vitest); its CommonJS main is fine.
-const { Terminal } = createRequire(import.meta.url)('@xterm/headless') as typeof import('@xterm/headless')
+const require = createRequire(import.meta.url)
+const { Terminal } = require('@xterm/headless') as typeof import('@xterm/headless')
+const { SerializeAddon } = require('@xterm/addon-serialize') as typeof import('@xterm/addon-serialize')
+
+/** What a person's terminal needs to show this screen live: how it looks now, then every write after. */
+export interface ScreenStream {
+  cols: number
+  rows: number
+  /** Escape sequences that redraw the screen (and its scrollback) as it is. */
+  screen: string
+  stop(): void
+}
 
 export interface ScreenCursor {
   row: number
@@ -28,6 +39,8 @@ export class Screen {
   #pending = 0
   #idle: Array<() => void> = []
   #listeners = new Set<() => void>()
+  readonly #writeListeners = new Set<(data: string) => void>()
+  readonly #serializer = new SerializeAddon()
   #disposed = false
 
   constructor(options: ScreenOptions) {
@@ -38,6 +51,7 @@ export class Screen {
       allowProposedApi: true,
       convertEol: false,
     })
+    this.#term.loadAddon(this.#serializer)
     this.#term.onTitleChange((title) => {
       this.#title = title
     })
@@ -60,6 +74,7 @@ export class Screen {
   write(data: string): void {
     if (this.#disposed || data.length === 0) return
     this.#pending++
+    for (const listener of this.#writeListeners) listener(data)
     // xterm parses a write on the next timer tick (≥ 1 ms in Node), unless it follows user
     // input, which it parses at once to keep typing latency low. Every command waits for
     // its screen to settle, so an empty "user input" before each write takes that tick off
@@ -75,6 +90,18 @@ export class Screen {
       }
       for (const listener of this.#listeners) listener()
     })
+  }
+
+  /**
+   * The screen as it is, then every write from that moment: once all writes so far are
+   * parsed, the serialised screen and the subscription are taken in one step, so nothing
+   * is shown twice or lost in between.
+   */
+  async stream(onData: (data: string) => void): Promise<ScreenStream> {
+    await this.settle()
+    const screen = this.#serializer.serialize()
+    this.#writeListeners.add(onData)
+    return { cols: this.cols, rows: this.rows, screen, stop: () => this.#writeListeners.delete(onData) }
   }
 
   /** Resolves once every write so far is parsed into the screen model. */

@@ -6,6 +6,7 @@ import {
   type PerformContext,
   type RiskAssessment,
   type Surface,
+  type TerminalStream,
   TesseraError,
 } from '@tessera/protocol'
 import { type ElementNode, type LayoutEngine, box, buildFrame, createLayoutEngine, scene, text } from '@tessera/ui'
@@ -98,6 +99,11 @@ export class TerminalSurface implements Surface {
       off()
       if (timer !== undefined) clearTimeout(timer)
     }
+  }
+
+  terminalStream(onData: (data: string) => void): Promise<TerminalStream> {
+    if (this.#closed) return Promise.reject(new TesseraError('conflict', `terminal ${this.id} is closed`, { expected: 'an open terminal', found: 'closed' }))
+    return this.session.screen.stream(onData)
   }
 
   async close(): Promise<void> {
