@@ -1,0 +1,36 @@
+import { ReactFlowProvider } from '@xyflow/react'
+import { useHub } from './HubProvider'
+import { Launcher } from './panels/Launcher'
+import { MapView } from './map/MapView'
+import { ApprovalsPanel } from './panels/ApprovalsPanel'
+import { ReplayPanel } from './panels/ReplayPanel'
+import { TracePanel } from './panels/TracePanel'
+import { Notices } from './panels/Notices'
+
+/** The page: a header with who is signed in and the launcher, the map, and the side panels. */
+export function Workspace() {
+  const { principal, state } = useHub()
+  return (
+    <div className="workspace">
+      <header className="topbar">
+        <h1>Tessera</h1>
+        <span className={state.live ? 'live on' : 'live off'} role="status" aria-label="Connection">
+          {state.live ? 'live' : 'reconnecting…'}
+        </span>
+        <Launcher />
+        <span className="who">
+          {principal.id} <small>({principal.roles.join(', ')})</small>
+        </span>
+      </header>
+      <ReactFlowProvider>
+        <MapView />
+      </ReactFlowProvider>
+      <aside className="side" aria-label="Panels">
+        <ApprovalsPanel />
+        <TracePanel />
+        <ReplayPanel />
+      </aside>
+      <Notices />
+    </div>
+  )
+}

@@ -1,0 +1,64 @@
+import type { ActionStatus, Approval, Frame, JsonPatch, JsonValue, TraceEvent } from '@tessera/protocol'
+
+/** The JSON the hub's HTTP and WebSocket API sends (docs/protocol.md, "HTTP API"). */
+export interface Tile {
+  id: string
+  kind: string
+  title: string
+  x: number
+  y: number
+  width: number
+  height: number
+  state: 'running' | 'idle' | 'error'
+  focused: boolean
+  frameId: string | null
+  error?: string
+}
+
+export interface MapViewport {
+  x: number
+  y: number
+  zoom: number
+}
+
+export interface TraceSession {
+  session: string
+  events: number
+  firstTime: string
+  lastTime: string
+  headHash: string
+}
+
+export type VerifyResult =
+  | { session: string; ok: true; count: number; headHash: string }
+  | { session: string; ok: false; count: number; firstBroken: { seq: number; reason: string; expected: string; found: string } }
+
+export interface ReplayAction {
+  requestId: string
+  actor: string
+  surface: string
+  action: string
+  target: string | null
+  input: JsonValue
+  frameId: string | null
+  status: ActionStatus | 'pending'
+  nextFrameId: string | null
+  diff: JsonPatch | null
+  output: JsonValue | null
+  approvalId: string | null
+  dispatched: boolean
+  events: number[]
+}
+
+export type ReplayStep = { kind: 'frame'; seq: number; frame: Frame } | { kind: 'action'; seq: number; action: ReplayAction }
+
+/** What `/api/events` pushes. */
+export type HubEvent =
+  | { type: 'hello'; principal: string; tiles: Tile[]; viewport: MapViewport | null }
+  | { type: 'tile'; tile: Tile }
+  | { type: 'tileRemoved'; id: string }
+  | { type: 'frame'; surface: string; frameId: string; version: number; route: string }
+  | { type: 'changed'; surface: string }
+  | { type: 'trace'; events: TraceEvent[] }
+  | { type: 'approval'; approval: Approval }
+  | { type: 'viewport'; viewport: MapViewport }
