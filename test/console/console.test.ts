@@ -237,6 +237,43 @@ describe('the console in a real browser: the map where people watch, approve and
     await viewer.close()
   })
 
+  it("offers the hub's tools to an agent in the page over WebMCP; its calls run as the signed-in person, who cannot approve them", async () => {
+    // This Chromium has no native WebMCP: the @mcp-b/global polyfill supplies document.modelContext.
+    const names = async (): Promise<string[]> =>
+      page.evaluate(async () => {
+        const context = (document as Document & { modelContext?: { getTools?: () => Promise<Array<{ name: string }>> } }).modelContext
+        return context?.getTools === undefined ? [] : (await context.getTools()).map((tool) => tool.name)
+      })
+    await expect
+      .poll(async () => {
+        const offered = await names()
+        return ['navigate_map', 'surfaces_list', 'action_request', 'terminal_execute'].filter((name) => !offered.includes(name))
+      }, { timeout: 15_000 })
+      .toEqual([])
+    const run = (name: string, args: Record<string, unknown>): Promise<string> =>
+      page.evaluate(
+        async ({ name, args }) => {
+          const testing = (navigator as Navigator & { modelContextTesting?: { executeTool(name: string, json: string): Promise<string | null> } }).modelContextTesting
+          if (testing === undefined) throw new Error('no modelContextTesting')
+          return (await testing.executeTool(name, JSON.stringify(args))) ?? ''
+        },
+        { name, args },
+      )
+    expect(JSON.parse(await run('navigate_map', { x: 10, y: 20, zoom: 0.5 }))).toMatchObject({ structuredContent: { x: 10, y: 20, zoom: 0.5 } })
+    const sessions = (await api<{ sessions: Array<{ session: string; lastTime: string }> }>(t.hub, '/api/sessions', { token: t.adminToken })).json.sessions
+    const latest = [...sessions].sort((a, b) => b.lastTime.localeCompare(a.lastTime))[0]?.session ?? ''
+    const events = (await api<{ events: TraceEvent[] }>(t.hub, `/api/trace/${encodeURIComponent(latest)}`, { token: t.adminToken })).json.events
+    expect(events.filter((event) => event.action === 'navigate' && event.type === 'completed').at(-1)?.actor).toBe('admin')
+
+    // A risky request from the page's agent waits for a person, and that person is not the one who asked.
+    const asked = await run('terminal_execute', { command: 'rm -rf /tmp/tessera-webmcp-probe', wait_ms: 0 })
+    expect(asked).toContain('awaiting_approval')
+    const card = page.getByRole('region', { name: 'Approvals' }).getByRole('listitem').filter({ hasText: 'rm -rf /tmp/tessera-webmcp-probe' })
+    await card.getByRole('button', { name: 'Approve', exact: true }).click()
+    await expect.poll(() => page.getByRole('status', { name: 'Notices' }).textContent()).toContain('cannot approve it: an approval needs a second principal')
+    expect(await card.count()).toBe(1)
+  })
+
   it('answers hostile requests with typed errors and keeps serving', async () => {
     const unknownReplay = await api<{ error: { code: string } }>(t.hub, '/api/replay/no-such-session', { token: t.adminToken })
     expect(unknownReplay.status).toBe(404)

@@ -29,6 +29,19 @@ export function HubProvider({ principal, children }: { principal: Principal; chi
     if (live) void hubApi.approvals().then(({ approvals }) => dispatch({ type: 'approvals', approvals }), () => undefined)
   })
   useEffect(() => {
+    // Loaded apart from the page: an in-browser agent is optional, the map is not.
+    let offered: { stop(): void } | null = null
+    let cancelled = false
+    void import('./webmcp/hub-tools').then(({ offerHubTools }) => offerHubTools()).then(
+      (handle) => (cancelled ? handle.stop() : (offered = handle)),
+      (error: unknown) => console.warn('tessera console: the hub tools are not offered over WebMCP:', error),
+    )
+    return () => {
+      cancelled = true
+      offered?.stop()
+    }
+  }, [])
+  useEffect(() => {
     void hubApi.tiles().then(({ tiles }) => {
       for (const tile of tiles) dispatch({ type: 'tile', tile })
     })

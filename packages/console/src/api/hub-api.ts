@@ -1,5 +1,5 @@
 import type { ActionResult, Approval, Frame, Principal, TraceEvent } from '@tessera/protocol'
-import type { ReplayStep, Tile, TraceSession, VerifyResult } from './hub-types'
+import type { OpenSchema, ReplayStep, Tile, TraceSession, VerifyResult } from './hub-types'
 
 /** An error the hub answered with: its code, message and details, as every hub error carries them. */
 export class HubError extends Error {
@@ -40,6 +40,7 @@ async function call<T>(path: string, init: { method?: string; body?: unknown } =
 export const hubApi = {
   login: (code: string) => call<{ principal: Principal }>('/api/login', { body: { code } }),
   me: () => call<{ principal: Principal }>('/api/me'),
+  kinds: () => call<{ kinds: Array<{ kind: string; open: OpenSchema | null }> }>('/api/kinds'),
   tiles: () => call<{ tiles: Tile[] }>('/api/tiles'),
   frame: (surface: string) => call<{ frame: Frame }>(`/api/surfaces/${encodeURIComponent(surface)}/frame`),
   recallFrame: (surface: string, frameId: string) => call<{ frame: Frame }>(`/api/surfaces/${encodeURIComponent(surface)}/frames/${encodeURIComponent(frameId)}`),

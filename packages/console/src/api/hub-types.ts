@@ -15,6 +15,13 @@ export interface Tile {
   error?: string
 }
 
+/** The JSON Schema of what opening a tile of a kind takes (`/api/kinds`). */
+export interface OpenSchema {
+  type: 'object'
+  properties?: Record<string, { type?: string; enum?: string[]; description?: string; maxLength?: number }>
+  required?: string[]
+}
+
 export interface MapViewport {
   x: number
   y: number

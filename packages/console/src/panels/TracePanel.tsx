@@ -77,7 +77,7 @@ export function TracePanel() {
 
 function ChainBadge({ verified, newest, onVerify }: { verified: VerifyResult | 'checking' | null; newest: number; onVerify: () => void }) {
   const text =
-    verified === 'checking' ? 'verifying…' : verified === null ? 'not verified' : verified.ok ? `chain verified (${verified.count} events${newest > verified.count ? `; ${newest - verified.count} since` : ''})` : `chain broken at #${verified.firstBroken.seq} (${verified.firstBroken.reason})`
+    verified === 'checking' ? 'verifying…' : verified === null ? 'not verified' : verified.ok ? `chain verified (${verified.count} events${newest + 1 > verified.count ? `; ${newest + 1 - verified.count} since` : ''})` : `chain broken at #${verified.firstBroken.seq} (${verified.firstBroken.reason})`
   const tone = verified !== null && verified !== 'checking' ? (verified.ok ? 'ok' : 'broken') : 'unknown'
   return (
     <span className="chain">

@@ -20,7 +20,8 @@ export function StaticFrame({ frame, outline, width, label }: { frame: Frame; ou
   const box = outline === null || outline === undefined ? null : relativeBounds(frame, outline)
   return (
     <figure className="static-frame" style={{ width: root.width * scale, height: root.height * scale }} aria-label={label}>
-      <div ref={host} style={{ transform: `scale(${scale})`, transformOrigin: '0 0' }} />
+      {/* A picture of the frame: hidden from assistive technology (the figure's label says what it is) and inert. */}
+      <div ref={host} aria-hidden="true" style={{ transform: `scale(${scale})`, transformOrigin: '0 0' }} />
       {box !== null && <div className="target-outline" style={{ left: `${box.left * 100}%`, top: `${box.top * 100}%`, width: `${box.width * 100}%`, height: `${box.height * 100}%` }} />}
     </figure>
   )

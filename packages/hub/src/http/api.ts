@@ -1,4 +1,5 @@
 import { collectReplay, verifyStore } from '@tessera/gateway'
+import { jsonSchemaOf } from '@tessera/kit'
 import { ApprovalStatus, type Principal, type Role, TesseraError, type TraceEvent } from '@tessera/protocol'
 import type { HttpBindings } from '@hono/node-server'
 import { Hono, type Context } from 'hono'
@@ -160,6 +161,12 @@ export function createApi(ctx: HubContext, deps: ApiDeps): Hono<Env> {
   app.get('/api/tiles', (c) => {
     need(c, READ)
     return c.json({ tiles: ctx.surfaces.list() })
+  })
+
+  /** What each kind lets a person or an agent choose when opening a tile (the launcher's form). */
+  app.get('/api/kinds', (c) => {
+    need(c, READ)
+    return c.json({ kinds: ctx.surfaces.kinds.list().map((kind) => ({ kind: kind.kind, open: kind.openSchema === undefined ? null : jsonSchemaOf(kind.openSchema, 'input') })) })
   })
 
   app.post('/api/tiles/:id/focus', (c) => {
