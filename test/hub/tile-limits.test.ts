@@ -41,4 +41,16 @@ describe('tiles per principal', () => {
     expect((await agent.callTool({ name: 'terminal_close', arguments: { terminal_id: opened[0]! } })).isError).toBeFalsy()
     expect(output(await agent.callTool({ name: 'terminal_create', arguments: {} })).terminal_id).toMatch(/^term-/)
   })
+
+  it('the tiles the configuration names open however many there are; no token can take the hub\'s name', async () => {
+    const tiles = Array.from({ length: LIMIT + 2 }, (_, i) => ({ kind: 'terminal', id: `conf-${i}` }))
+    const configured = await startTestHub({ limits: { tilesPerPrincipal: LIMIT }, tiles })
+    try {
+      expect(configured.hub.ctx.surfaces.list().map((tile) => tile.id)).toEqual(tiles.map((tile) => tile.id))
+      await expect(configured.hub.tokens.store.create({ role: 'agent', principal: 'hub' })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringContaining('reserved for the hub') })
+    } finally {
+      await configured.stop()
+      removeDir(configured.dataDir)
+    }
+  })
 })

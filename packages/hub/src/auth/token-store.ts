@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { Role, TesseraError, type Principal } from '@tessera/protocol'
 import { LOCAL_TOKEN_FILES } from './local-token.js'
+import { HUB_ACTOR } from './hub-actor.js'
 
 /**
  * Bearer tokens for the hub, persisted under `<dataDir>/tokens.json`.
@@ -204,6 +205,7 @@ export class TokenStore implements TokenAuthenticator {
         found: principal.slice(0, 80),
       })
     }
+    if (principal === HUB_ACTOR) throw new TesseraError('invalid_input', `principal name "${HUB_ACTOR}" is reserved for the hub itself`, { expected: 'another name', found: principal })
     const token = SECRET_PREFIX + randomBytes(32).toString('base64url')
     const record: TokenRecord = {
       id: uniqueId(existing),

@@ -10,6 +10,7 @@ import { LoginLinks } from '../auth/login-link.js'
 import { LiveTokens } from '../auth/live-tokens.js'
 import { createApi } from '../http/api.js'
 import { createHubMetrics } from '../http/hub-metrics.js'
+import { HUB_ACTOR } from '../auth/hub-actor.js'
 import { ConsoleSessions } from '../http/console-sessions.js'
 import { attachEventSocket } from '../http/event-socket.js'
 import { McpHttpEndpoint } from '../mcp/mcp-http.js'
@@ -41,7 +42,7 @@ export interface StartedHub {
 }
 
 /** The hub itself, opening its configured tiles at start. */
-const HUB_PRINCIPAL: Principal = { id: 'hub', roles: ['admin'] }
+const HUB_PRINCIPAL: Principal = { id: HUB_ACTOR, roles: ['admin'] }
 
 function hostForUrl(host: string): string {
   if (host === '0.0.0.0' || host === '::') return '127.0.0.1'
