@@ -18,6 +18,7 @@ import { benchSurfaceKit } from './surface-kit.js'
 import { benchLeanResults } from './lean-results.js'
 import { benchBrowserSnapshot } from './browser-snapshot.js'
 import { benchDesktopSession } from './desktop-session.js'
+import { benchConsole } from './console.js'
 
 const benches = [
   ['gateway', benchGatewayRoundTrip],
@@ -31,6 +32,7 @@ const benches = [
   ['lean', benchLeanResults],
   ['browser', benchBrowserSnapshot],
   ['desktop', benchDesktopSession],
+  ['console', benchConsole],
 ]
 
 /**

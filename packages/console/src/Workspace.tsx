@@ -1,5 +1,5 @@
 import { ReactFlowProvider } from '@xyflow/react'
-import { useHub } from './HubProvider'
+import { useHub, useHubState } from './HubProvider'
 import { Launcher } from './panels/Launcher'
 import { MapView } from './map/MapView'
 import { ApprovalsPanel } from './panels/ApprovalsPanel'
@@ -9,13 +9,14 @@ import { Notices } from './panels/Notices'
 
 /** The page: a header with who is signed in and the launcher, the map, and the side panels. */
 export function Workspace() {
-  const { principal, state } = useHub()
+  const { principal } = useHub()
+  const live = useHubState((state) => state.live)
   return (
     <div className="workspace">
       <header className="topbar">
         <h1>Tessera</h1>
-        <span className={state.live ? 'live on' : 'live off'} role="status" aria-label="Connection">
-          {state.live ? 'live' : 'reconnecting…'}
+        <span className={live ? 'live on' : 'live off'} role="status" aria-label="Connection">
+          {live ? 'live' : 'reconnecting…'}
         </span>
         <Launcher />
         <span className="who">

@@ -1,7 +1,7 @@
 import { Background, Controls, MiniMap, type Node, type NodeChange, ReactFlow, applyNodeChanges, useReactFlow } from '@xyflow/react'
 import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react'
 import type { Tile } from '../api/hub-types'
-import { useHub } from '../HubProvider'
+import { useHub, useHubState } from '../HubProvider'
 import { actAsPerson } from './person-actions'
 import { TileNode, type TileNodeData } from './TileNode'
 
@@ -18,7 +18,9 @@ function toNode(tile: Tile, draggable: boolean): Node<TileNodeData, 'tile'> {
  * person; the view follows `navigate_map` when anyone moves the shared view.
  */
 export function MapView() {
-  const { state, can } = useHub()
+  const { can } = useHub()
+  const tiles = useHubState((state) => state.tiles)
+  const sharedView = useHubState((state) => state.viewport)
   const flow = useReactFlow()
   const [nodes, setNodes] = useState<Node<TileNodeData, 'tile'>[]>([])
   const fitted = useRef(false)
@@ -27,22 +29,22 @@ export function MapView() {
   useEffect(() => {
     setNodes((current) => {
       const dragging = new Map(current.filter((node) => node.dragging === true).map((node) => [node.id, node]))
-      return state.tiles.map((tile) => dragging.get(tile.id) ?? toNode(tile, can.act))
+      return tiles.map((tile) => dragging.get(tile.id) ?? toNode(tile, can.act))
     })
-  }, [state.tiles, can.act])
+  }, [tiles, can.act])
 
   useEffect(() => {
-    if (fitted.current || state.tiles.length === 0 || state.viewport !== null) return
+    if (fitted.current || tiles.length === 0 || sharedView !== null) return
     fitted.current = true
     requestAnimationFrame(() => void flow.fitView({ padding: 0.1, duration: 0 }))
-  }, [state.tiles.length, state.viewport, flow])
+  }, [tiles.length, sharedView, flow])
 
   useEffect(() => {
-    if (state.viewport === null) return
+    if (sharedView === null) return
     fitted.current = true
-    const { x, y, zoom } = state.viewport.to
+    const { x, y, zoom } = sharedView.to
     void flow.setCenter(x, y, { zoom, duration: 600 })
-  }, [state.viewport, flow])
+  }, [sharedView, flow])
 
   const onNodesChange = useCallback((changes: NodeChange<Node<TileNodeData, 'tile'>>[]) => {
     // Only what the plane itself does (drag, measure, select); removals go through the map's close.

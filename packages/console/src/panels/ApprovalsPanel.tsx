@@ -1,7 +1,7 @@
 import type { Approval, Frame } from '@tessera/protocol'
 import { useEffect, useRef, useState } from 'react'
 import { hubApi } from '../api/hub-api'
-import { useHub } from '../HubProvider'
+import { useHub, useHubState } from '../HubProvider'
 import { StaticFrame } from '../tiles/StaticFrame'
 import { notify } from './Notices'
 
@@ -11,9 +11,10 @@ import { notify } from './Notices'
  * while the tab is in the background raises a browser notification.
  */
 export function ApprovalsPanel() {
-  const { state, can } = useHub()
-  const pending = state.approvals.filter((a) => a.status === 'pending')
-  const settled = state.approvals.filter((a) => a.status !== 'pending').slice(-5).reverse()
+  const { can } = useHub()
+  const approvals = useHubState((state) => state.approvals)
+  const pending = approvals.filter((a) => a.status === 'pending')
+  const settled = approvals.filter((a) => a.status !== 'pending').slice(-5).reverse()
   useBackgroundNotifications(pending)
   return (
     <section className="panel approvals" aria-label="Approvals">

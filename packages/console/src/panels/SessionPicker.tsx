@@ -1,14 +1,14 @@
 import { useEffect, useState } from 'react'
 import { hubApi } from '../api/hub-api'
 import type { TraceSession } from '../api/hub-types'
-import { useHub } from '../HubProvider'
+import { useHubState } from '../HubProvider'
 
 /** The trace's sessions, newest activity first, kept fresh as events arrive. */
 export function useSessions(): TraceSession[] {
-  const { state } = useHub()
+  const recent = useHubState((state) => state.recent)
   const [sessions, setSessions] = useState<TraceSession[]>([])
   const known = new Set(sessions.map((s) => s.session))
-  const unseen = state.recent.some((event) => !known.has(event.session))
+  const unseen = recent.some((event) => !known.has(event.session))
   useEffect(() => {
     void hubApi.sessions().then(({ sessions }) => setSessions([...sessions].sort((a, b) => b.lastTime.localeCompare(a.lastTime))), () => undefined)
   }, [unseen])

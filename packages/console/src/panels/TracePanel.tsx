@@ -2,7 +2,7 @@ import type { TraceEvent } from '@tessera/protocol'
 import { useEffect, useMemo, useState } from 'react'
 import { hubApi } from '../api/hub-api'
 import type { VerifyResult } from '../api/hub-types'
-import { useHub } from '../HubProvider'
+import { useHubState } from '../HubProvider'
 import { SessionPicker, useSessions } from './SessionPicker'
 
 const STATUS_TYPES = ['requested', 'awaiting_approval', 'approved', 'denied', 'dispatched', 'completed', 'failed', 'rejected', 'expired', 'frame']
@@ -13,7 +13,7 @@ const STATUS_TYPES = ['requested', 'awaiting_approval', 'approved', 'denied', 'd
  * again on demand.
  */
 export function TracePanel() {
-  const { state } = useHub()
+  const recent = useHubState((state) => state.recent)
   const sessions = useSessions()
   const [session, setSession] = useState<string | null>(null)
   const [loaded, setLoaded] = useState<TraceEvent[]>([])
@@ -35,8 +35,8 @@ export function TracePanel() {
   // Live events after the loaded page, without repeats.
   const events = useMemo(() => {
     const last = loaded.at(-1)?.seq ?? 0
-    return [...loaded, ...state.recent.filter((event) => event.session === chosen && event.seq > last)]
-  }, [loaded, state.recent, chosen])
+    return [...loaded, ...recent.filter((event) => event.session === chosen && event.seq > last)]
+  }, [loaded, recent, chosen])
   const shown = events.filter((e) => (filter.surface === '' || e.surface === filter.surface) && (filter.actor === '' || e.actor === filter.actor) && (filter.type === '' || e.type === filter.type))
   const surfaces = [...new Set(events.map((e) => e.surface).filter((s): s is string => s !== null))]
   const actors = [...new Set(events.map((e) => e.actor))]

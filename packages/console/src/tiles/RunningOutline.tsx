@@ -1,12 +1,11 @@
 import type { Tile } from '../api/hub-types'
-import { useHub } from '../HubProvider'
+import { useHubState } from '../HubProvider'
 import { relativeBounds } from './frame-geometry'
 import { useFrame } from './use-frame'
 
 /** While an action runs on the tile, the element it targets is outlined, with who does what. */
 export function RunningOutline({ tile }: { tile: Tile }) {
-  const { state } = useHub()
-  const running = state.running.find((action) => action.surface === tile.id && action.target !== null)
+  const running = useHubState((state) => state.running.find((action) => action.surface === tile.id && action.target !== null))
   const { frame } = useFrame(tile.id, running !== undefined)
   if (running === undefined || running.target === null || frame === null) return null
   const box = relativeBounds(frame, running.target)

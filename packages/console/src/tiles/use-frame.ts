@@ -1,21 +1,35 @@
 import type { Frame } from '@tessera/protocol'
 import { useEffect, useState } from 'react'
 import { hubApi } from '../api/hub-api'
-import { useHub } from '../HubProvider'
+import { useHubState } from '../HubProvider'
+
+// One request per tile and version, however many parts of the page show that tile's frame.
+const inFlight = new Map<string, Promise<Frame>>()
+
+function fetchFrame(surface: string, version: number): Promise<Frame> {
+  const key = `${surface}@${version}`
+  let pending = inFlight.get(key)
+  if (pending === undefined) {
+    pending = hubApi.frame(surface).then(({ frame }) => frame)
+    inFlight.set(key, pending)
+    // Kept only while it runs: a later version asks again.
+    void pending.finally(() => inFlight.delete(key)).catch(() => undefined)
+  }
+  return pending
+}
 
 /**
  * The tile's current frame from the hub's frame cache, fetched again whenever the hub says it
  * changed (however many consoles watch, the hub takes one snapshot).
  */
 export function useFrame(surface: string, enabled = true): { frame: Frame | null; error: string | null } {
-  const { state } = useHub()
-  const version = state.frameVersions[surface] ?? 0
+  const version = useHubState((state) => state.frameVersions[surface] ?? 0)
   const [answer, setAnswer] = useState<{ frame: Frame | null; error: string | null }>({ frame: null, error: null })
   useEffect(() => {
     if (!enabled) return
     let current = true
-    hubApi.frame(surface).then(
-      ({ frame }) => current && setAnswer({ frame, error: null }),
+    fetchFrame(surface, version).then(
+      (frame) => current && setAnswer({ frame, error: null }),
       (error: unknown) => current && setAnswer((previous) => ({ frame: previous.frame, error: error instanceof Error ? error.message : String(error) })),
     )
     return () => {
