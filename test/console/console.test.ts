@@ -90,7 +90,7 @@ describe('the console in a real browser: the map where people watch, approve and
     expect(text).toContain('claim.fraudScore = 0.12')
     // The frame the agent asked on is drawn beside it.
     await card.getByRole('figure', { name: 'The frame agent asked on' }).waitFor()
-    await page.screenshot({ path: join(SHOTS, 'approval.png') })
+    await card.screenshot({ path: join(SHOTS, 'approval.png') })
 
     await card.getByRole('button', { name: 'Approve', exact: true }).click()
     const answer = (await call).structuredContent as Record<string, unknown>
@@ -124,7 +124,7 @@ describe('the console in a real browser: the map where people watch, approve and
         expect(await step.getByRole('figure', { name: 'Frame before' }).count()).toBe(1)
         expect(await step.getByRole('figure', { name: 'Frame after' }).count()).toBe(1)
         expect(await step.getByRole('list', { name: 'Diff' }).textContent()).toContain('approved')
-        await page.screenshot({ path: join(SHOTS, 'replay.png') })
+        await replay.screenshot({ path: join(SHOTS, 'replay.png') })
         break
       }
       await replay.getByRole('button', { name: 'Next' }).click()
@@ -175,7 +175,7 @@ describe('the console in a real browser: the map where people watch, approve and
     await page.keyboard.type('echo person-typed-$((2+3))')
     await page.keyboard.press('Enter')
     await expect.poll(() => tile.locator('.xterm-rows').textContent(), { timeout: 10_000 }).toContain('person-typed-5')
-    await page.screenshot({ path: join(SHOTS, 'terminal.png') })
+    await tile.screenshot({ path: join(SHOTS, 'terminal.png') })
     const sessions = (await api<{ sessions: Array<{ session: string }> }>(t.hub, '/api/sessions', { token: t.adminToken })).json.sessions
     const typed: TraceEvent[] = []
     for (const { session } of sessions) {

@@ -79,7 +79,7 @@ describe('renderHtml', () => {
       `<div class="shot" data-frame-id="${frame.id}" data-surface="s" data-route="/" style="position:relative;width:100px;height:50px;overflow:hidden;font-family:monospace;font-size:14px;line-height:17.5px">` +
         '<div data-node-id="root" style="position:absolute;left:0px;top:0px;width:100px;height:50px;box-sizing:border-box;margin:0">' +
         '<div data-node-id="root/inner" style="position:absolute;left:10px;top:10px;width:80px;height:20px;box-sizing:border-box;margin:0">' +
-        '<span data-node-id="root/inner/text0" data-kind="text" data-role="text" aria-label="hi" style="position:absolute;left:5px;top:5px;width:70px;height:17.5px;box-sizing:border-box;margin:0;font-size:14px;line-height:17.5px;white-space:pre-line;overflow-wrap:anywhere">hi</span>' +
+        '<span data-node-id="root/inner/text0" data-kind="text" data-role="text" aria-label="hi" style="position:absolute;left:5px;top:5px;width:70px;height:17.5px;box-sizing:border-box;margin:0;font-size:14px;line-height:17.5px;white-space:nowrap;overflow-wrap:anywhere">hi</span>' +
         '</div></div></div>',
     )
   })

@@ -132,11 +132,14 @@ function describeNode(
   } else if (node.kind === 'text') {
     element.text = sensitive ? MASK : (node.text ?? '')
     const metrics = fontMetrics(node.style)
+    // The layout measured the text with fixed font metrics; a real font a hair wider must not
+    // break a line the layout kept whole, so a one-line text never wraps.
+    const oneLine = bounds.height < metrics.lineHeight * 1.5 && !(node.text ?? '').includes('\n')
     style.push(
       ['font-size', px(metrics.fontSize)],
       ['line-height', px(metrics.lineHeight)],
-      // Matches the layout's wrap model: spaces collapse, newlines break, long words are cut.
-      ['white-space', 'pre-line'],
+      // Otherwise the layout's wrap model: spaces collapse, newlines break, long words are cut.
+      ['white-space', oneLine ? 'nowrap' : 'pre-line'],
       ['overflow-wrap', 'anywhere'],
     )
   } else if (node.value !== undefined && node.value !== null && (node.children?.length ?? 0) === 0) {

@@ -97,11 +97,11 @@ function ReplayStepView({ action, before, after }: { action: ReplayAction; befor
       <div className="before-after">
         <div>
           <h4>Before</h4>
-          {before === undefined ? <p className="empty">not recorded</p> : <StaticFrame frame={before} outline={action.target} width={150} label="Frame before" />}
+          {before === undefined ? <p className="empty">not recorded</p> : <StaticFrame frame={before} outline={action.target} width={360} label="Frame before" />}
         </div>
         <div>
           <h4>After</h4>
-          {after === undefined ? <p className="empty">{action.dispatched ? 'not recorded' : 'not run'}</p> : <StaticFrame frame={after} width={150} label="Frame after" />}
+          {after === undefined ? <p className="empty">{action.dispatched ? 'not recorded' : 'not run'}</p> : <StaticFrame frame={after} width={360} label="Frame after" />}
         </div>
       </div>
       <h4>Diff</h4>

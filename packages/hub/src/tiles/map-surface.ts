@@ -34,9 +34,10 @@ const Coordinate = z.number().finite().min(-1_000_000).max(1_000_000)
 
 /** What the people watching the map see: the map point at the centre of their view, and the zoom. */
 export const MapViewport = z.strictObject({
-  x: Coordinate.describe('Map x at the centre of the view.'),
-  y: Coordinate.describe('Map y at the centre of the view.'),
-  zoom: z.number().finite().min(0.05).max(4).optional().describe('1 = tiles at their size; default: unchanged.'),
+  x: Coordinate,
+  y: Coordinate,
+  // What the fields mean is said once, in navigate_map's description.
+  zoom: z.number().finite().min(0.05).max(4).optional(),
 })
 export type MapViewport = { x: number; y: number; zoom: number }
 

@@ -16,6 +16,6 @@ export const MAP_TOOLS: FacadeTool[] = [
     kind: 'map',
     tile: 'map',
     contract: navigate,
-    description: 'Move the view the people watching the map share: map point {x, y} to the centre, zoom 1 = tiles at their size. surfaces_list gives tile positions.',
+    description: 'Move the map view people watch: map point {x, y} to the centre; zoom 1 = tiles at their size (default: unchanged). surfaces_list gives tile positions.',
   }),
 ]

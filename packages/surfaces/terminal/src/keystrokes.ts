@@ -31,14 +31,16 @@ export function keystrokes(data: string): Keystroke[] {
     const rest = data.slice(at)
     const alias = Object.keys(ALIASES).find((bytes) => rest.startsWith(bytes))
     const key = alias === undefined ? BY_BYTES.find(({ bytes }) => rest.startsWith(bytes)) : { name: ALIASES[alias] as string, bytes: alias }
-    if (key !== undefined) {
+    // A lone Escape is a key; Escape opening a sequence (ESC [ or ESC O) that has no name here is not.
+    const unnamedSequence = key?.name === 'escape' && (rest[1] === '[' || rest[1] === 'O')
+    if (key !== undefined && !unnamedSequence) {
       flush()
       out.push({ keys: [key.name] })
       at += key.bytes.length
       continue
     }
     const char = String.fromCodePoint(data.codePointAt(at) as number)
-    if (/\p{Cc}/u.test(char)) {
+    if (unnamedSequence || /\p{Cc}/u.test(char)) {
       throw new TesseraError('invalid_input', `a key this terminal cannot name: ${JSON.stringify(rest.slice(0, 8))}`, { expected: Object.keys(KEYS), found: rest.slice(0, 8) })
     }
     text += char
