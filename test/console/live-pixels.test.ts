@@ -71,6 +71,24 @@ describe('the console shows web pages and desktop apps live', () => {
     await page.screenshot({ path: join(SHOTS, 'browser-tile.png') })
   })
 
+  it("outlines the element an agent's action targets on its tile while the action runs", async () => {
+    const opened = await agent.callTool({ name: 'action_request', arguments: { surface: 'map', action: 'open', input: { kind: 'browser', config: { url: `${site.origin}/slow` } } } })
+    const id = /"tile":"([^"]+)"/.exec(JSON.stringify(opened.structuredContent))?.[1]
+    if (id === undefined) throw new Error(`no tile opened: ${JSON.stringify(opened)}`)
+    await page.getByRole('main', { name: 'Map' }).focus()
+    await page.keyboard.press('0')
+    await page.locator(`[data-tile="${id}"] img.screencast`).waitFor()
+    // The click waits for the request it starts (1.5 s): long enough to see the outline.
+    const click = agent.callTool({ name: 'browser_click', arguments: { target: '#sync', tile: id } })
+    const outline = page.locator(`[data-tile="${id}"] .running-outline`)
+    await outline.waitFor({ timeout: 5_000 })
+    expect(await outline.getAttribute('aria-label')).toMatch(/^agent runs click on /)
+    const box = await outline.boundingBox()
+    expect(box?.width ?? 0).toBeGreaterThan(5)
+    await click
+    await expect.poll(() => outline.count(), { timeout: 5_000 }).toBe(0)
+  })
+
   it('plays a desktop app through noVNC, view-only: the live canvas shows the app', async () => {
     const id = await launch('desktop', { app: 'gnome-calculator' })
     const tile = page.locator(`[data-tile="${id}"] .desktop-tile`)

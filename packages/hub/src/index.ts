@@ -3,7 +3,7 @@ export { HubConfig, type HubConfigInput, loadHubConfig, storeSpec } from './conf
 export { startHub, type StartedHub } from './startup/start-hub.js'
 export { type HubFile, readHubFile, runningHub } from './startup/hub-file.js'
 export type { HubContext } from './startup/hub-context.js'
-export type { Tile, TileState } from './tiles/tile.js'
+export type { Tile, TileState } from '@tessera/protocol'
 export { toolNameFor } from './mcp/tool-names.js'
 export { TokenStore } from './auth/token-store.js'
 export { McpSession } from './mcp/mcp-session.js'

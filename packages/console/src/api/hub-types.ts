@@ -1,19 +1,7 @@
-import type { ActionStatus, Approval, Frame, JsonPatch, JsonValue, TraceEvent } from '@tessera/protocol'
+import type { Approval, Tile, TraceEvent } from '@tessera/protocol'
 
-/** The JSON the hub's HTTP and WebSocket API sends (docs/protocol.md, "HTTP API"). */
-export interface Tile {
-  id: string
-  kind: string
-  title: string
-  x: number
-  y: number
-  width: number
-  height: number
-  state: 'running' | 'idle' | 'error'
-  focused: boolean
-  frameId: string | null
-  error?: string
-}
+// The JSON the hub's HTTP and WebSocket API sends (docs/hub.md, "HTTP API"), where protocol has no type for it.
+export type { ReplayAction, ReplayStep, Tile } from '@tessera/protocol'
 
 /** The JSON Schema of what opening a tile of a kind takes (`/api/kinds`). */
 export interface OpenSchema {
@@ -39,25 +27,6 @@ export interface TraceSession {
 export type VerifyResult =
   | { session: string; ok: true; count: number; headHash: string }
   | { session: string; ok: false; count: number; firstBroken: { seq: number; reason: string; expected: string; found: string } }
-
-export interface ReplayAction {
-  requestId: string
-  actor: string
-  surface: string
-  action: string
-  target: string | null
-  input: JsonValue
-  frameId: string | null
-  status: ActionStatus | 'pending'
-  nextFrameId: string | null
-  diff: JsonPatch | null
-  output: JsonValue | null
-  approvalId: string | null
-  dispatched: boolean
-  events: number[]
-}
-
-export type ReplayStep = { kind: 'frame'; seq: number; frame: Frame } | { kind: 'action'; seq: number; action: ReplayAction }
 
 /** What `/api/events` pushes. */
 export type HubEvent =

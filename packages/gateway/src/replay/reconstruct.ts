@@ -1,27 +1,7 @@
-import { type ActionStatus, type Frame, type JsonPatch, type JsonValue, readFrame, TesseraError, type TraceEvent } from '@tessera/protocol'
+import { type ActionStatus, type Frame, type JsonPatch, type JsonValue, type ReplayAction, type ReplayStep, readFrame, TesseraError, type TraceEvent } from '@tessera/protocol'
 import type { TraceStore } from '../trace/store.js'
 
-export interface ReplayAction {
-  requestId: string
-  actor: string
-  surface: string
-  action: string
-  /** The element the request named (`@ref`), when it named one. */
-  target: string | null
-  input: JsonValue
-  /** The frame the action was evaluated against. */
-  frameId: string | null
-  status: ActionStatus | 'pending'
-  nextFrameId: string | null
-  diff: JsonPatch | null
-  output: JsonValue | null
-  approvalId: string | null
-  /** Whether the surface was asked to perform it (only these changed state). */
-  dispatched: boolean
-  events: number[]
-}
-
-export type ReplayStep = { kind: 'frame'; seq: number; frame: Frame } | { kind: 'action'; seq: number; action: ReplayAction }
+export type { ReplayAction, ReplayStep } from '@tessera/protocol'
 
 type DataObject = Record<string, JsonValue>
 

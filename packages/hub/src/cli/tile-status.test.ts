@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Tile } from '../tiles/tile.js'
+import type { Tile } from '@tessera/protocol'
 import { tileStatusLines } from './tile-status.js'
 
 const tile = (id: string, kind: string, state: Tile['state'], error?: string): Tile => ({

@@ -1,4 +1,4 @@
-import type { Tile } from '../tiles/tile.js'
+import type { Tile } from '@tessera/protocol'
 import { printable } from '@tessera/protocol/printable'
 import { paint } from './output.js'
 

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events'
 import type { Approval, Frame, TraceEvent } from '@tessera/protocol'
-import type { Tile } from '../tiles/tile.js'
+import type { Tile } from '@tessera/protocol'
 
 /** What the hub pushes to WebSocket clients and MCP sessions. */
 export interface HubEventMap {

@@ -4,7 +4,7 @@ import { box, buildFrame, text } from '@tessera/ui'
 import { z } from 'zod'
 import { HUB_ACTOR } from '../auth/hub-actor.js'
 import type { SurfaceManager } from './surface-manager.js'
-import type { Tile } from './tile.js'
+import type { Tile } from '@tessera/protocol'
 
 /** A tile the hub's configuration describes: its kind, its configuration, where it sits. */
 export interface TilePreset {

@@ -3,7 +3,7 @@ import type { Gateway } from '@tessera/gateway'
 import { type JsonValue, type Surface, TesseraError } from '@tessera/protocol'
 import type { HubEvents } from '../startup/hub-events.js'
 import type { KindRegistry } from './kind-registry.js'
-import type { Tile } from './tile.js'
+import type { Tile } from '@tessera/protocol'
 
 const COLUMNS = 3
 const GAP = 64
