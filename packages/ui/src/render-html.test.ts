@@ -29,6 +29,19 @@ const hostile = buildFrame({
 describe('renderHtml', () => {
   const html = renderHtml(hostile)
 
+  it('never wraps a text the layout kept on one line, even in a row that stretches it taller', () => {
+    const row = buildFrame({
+      surface: 's',
+      route: '/',
+      state: {},
+      viewport: { width: 400, height: 100 },
+      tree: box({ key: 'row', style: { flexDirection: 'row', height: 28 } }, [text({ key: 'v', text: 'Ada Brennan' }), text({ key: 'long', text: 'one two three four five six seven eight nine ten eleven twelve thirteen', style: { width: 120 } })]),
+    })
+    const markup = renderHtml(row)
+    expect(markup).toMatch(/data-node-id="row\/v"[^>]*white-space:nowrap/)
+    expect(markup).toMatch(/data-node-id="row\/long"[^>]*white-space:pre-line/)
+  })
+
   it('escapes text so markup in it stays text', () => {
     expect(html).not.toContain('<script>')
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; "quoted" \'single\'')

@@ -3,7 +3,7 @@ import type { ActionContract, ActionTarget, Bounds, Frame, Risk, UiNode } from '
 import { isDisabled, isHidden, isSensitive, maxRisk } from '@tessera/protocol/frame-reading'
 import { ariaRole } from './aria-roles.js'
 import { round } from './layout-precision.js'
-import { DEFAULT_FONT_METRICS, fontMetrics } from './text-measure.js'
+import { DEFAULT_FONT_METRICS, fontMetrics, wrapText } from './text-measure.js'
 
 /**
  * The element tree both web renderers build, decided once: renderHtml serializes it with
@@ -134,7 +134,7 @@ function describeNode(
     const metrics = fontMetrics(node.style)
     // The layout measured the text with fixed font metrics; a real font a hair wider must not
     // break a line the layout kept whole, so a one-line text never wraps.
-    const oneLine = bounds.height < metrics.lineHeight * 1.5 && !(node.text ?? '').includes('\n')
+    const oneLine = wrapText(node.text ?? '', bounds.width, metrics).length <= 1
     style.push(
       ['font-size', px(metrics.fontSize)],
       ['line-height', px(metrics.lineHeight)],
