@@ -3,19 +3,18 @@ import { useEffect, useState } from 'react'
 import { hubApi } from '../api/hub-api'
 import { useHubState } from '../HubProvider'
 
-// One request per tile and version, however many parts of the page show that tile's frame.
-const inFlight = new Map<string, Promise<Frame>>()
+// One request per tile and version, however many parts of the page show that tile's frame:
+// the latest version's answer is kept until the hub says the tile changed again.
+const latest = new Map<string, { version: number; frame: Promise<Frame> }>()
 
 function fetchFrame(surface: string, version: number): Promise<Frame> {
-  const key = `${surface}@${version}`
-  let pending = inFlight.get(key)
-  if (pending === undefined) {
-    pending = hubApi.frame(surface).then(({ frame }) => frame)
-    inFlight.set(key, pending)
-    // Kept only while it runs: a later version asks again.
-    void pending.finally(() => inFlight.delete(key)).catch(() => undefined)
-  }
-  return pending
+  const known = latest.get(surface)
+  if (known !== undefined && known.version === version) return known.frame
+  const frame = hubApi.frame(surface).then(({ frame }) => frame)
+  latest.set(surface, { version, frame })
+  // A failed request is not kept: the next reader asks again.
+  frame.catch(() => latest.get(surface)?.frame === frame && latest.delete(surface))
+  return frame
 }
 
 /**
