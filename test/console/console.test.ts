@@ -132,6 +132,22 @@ describe('the console in a real browser: the map where people watch, approve and
     expect(found).toBe(true)
   })
 
+  it('filters the trace by surface, actor and status, and opens an event to its data', async () => {
+    const trace = page.getByRole('region', { name: 'Trace' })
+    const items = trace.getByRole('list', { name: 'Events' }).getByRole('listitem')
+    await expect.poll(() => items.count()).toBeGreaterThan(3)
+    await trace.getByLabel('Status').selectOption('completed')
+    await expect.poll(async () => new Set(await items.evaluateAll((li) => li.map((el) => el.getAttribute('data-type')))).size).toBe(1)
+    expect(await items.first().getAttribute('data-type')).toBe('completed')
+    await trace.getByLabel('Actor').selectOption('agent')
+    await trace.getByLabel('Surface').selectOption('claims')
+    const first = items.first()
+    await first.locator('summary').click()
+    const data = (await first.locator('pre').textContent()) ?? ''
+    expect(data).toContain('"status"')
+    for (const label of ['Status', 'Actor', 'Surface']) await trace.getByLabel(label).selectOption('')
+  })
+
   it('pans and zooms with the keyboard, and follows navigate_map when an agent moves the shared view', async () => {
     const map = page.getByRole('main', { name: 'Map' })
     await map.focus()
@@ -216,8 +232,23 @@ describe('the console in a real browser: the map where people watch, approve and
     await page.mouse.move(box.x + 40, box.y + 120, { steps: 8 })
     await page.mouse.up()
     await expect.poll(async () => (await api<{ tiles: Array<{ id: string; y: number }> }>(t.hub, '/api/tiles', { token: t.adminToken })).json.tiles.find((x) => x.id === id)?.y ?? 0).toBeGreaterThan(50)
+    // Selected, a tile can be resized from its corner: a map action too.
+    await bar.click()
+    const corner = tile.locator('.react-flow__resize-control.handle.bottom.right')
+    await corner.waitFor()
+    const handle = await corner.boundingBox()
+    if (handle === null) throw new Error('no resize handle')
+    await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2)
+    await page.mouse.down()
+    await page.mouse.move(handle.x + 80, handle.y + 60, { steps: 8 })
+    await page.mouse.up()
+    await expect.poll(async () => (await api<{ tiles: Array<{ id: string; width: number }> }>(t.hub, '/api/tiles', { token: t.adminToken })).json.tiles.find((x) => x.id === id)?.width ?? 0).toBeGreaterThan(1024)
     await tile.getByRole('button', { name: /^Close / }).click()
     await expect.poll(() => tile.count()).toBe(0)
+    const events = (await api<{ events: TraceEvent[] }>(t.hub, `/api/trace/${encodeURIComponent(t.hub.ctx.gateway.session)}?limit=1000`, { token: t.adminToken })).json.events
+    for (const action of ['move', 'resize', 'close']) {
+      expect(events.some((event) => event.surface === 'map' && event.action === action && event.type === 'completed' && event.actor === 'admin'), action).toBe(true)
+    }
   })
 
   it('lets a viewer watch but not approve or type; the hub refuses it whatever the page sends', async () => {
