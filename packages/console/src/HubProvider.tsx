@@ -14,6 +14,8 @@ interface HubContextValue {
   store: StoreApi<HubState>
 }
 
+const OFFER_TOOLS_AFTER_MS = 2_000
+
 const HubContext = createContext<HubContextValue | null>(null)
 
 /** Who is signed in and what they may do: fixed for the page's life. */
@@ -50,15 +52,19 @@ export function HubProvider({ principal, children }: { principal: Principal; chi
     if (live) void hubApi.approvals().then(({ approvals }) => dispatch({ type: 'approvals', approvals }), () => undefined)
   })
   useEffect(() => {
-    // Loaded apart from the page: an in-browser agent is optional, the map is not.
+    // Loaded apart from the page, after its first draw: an in-browser agent is optional, the
+    // map is not (offering 56 tools took a few hundred milliseconds of the first draw).
     let offered: { stop(): void } | null = null
     let cancelled = false
-    void import('./webmcp/hub-tools').then(({ offerHubTools }) => offerHubTools()).then(
-      (handle) => (cancelled ? handle.stop() : (offered = handle)),
-      (error: unknown) => console.warn('tessera console: the hub tools are not offered over WebMCP:', error),
-    )
+    const offer = (): void =>
+      void import('./webmcp/hub-tools').then(({ offerHubTools }) => offerHubTools()).then(
+        (handle) => (cancelled ? handle.stop() : (offered = handle)),
+        (error: unknown) => console.warn('tessera console: the hub tools are not offered over WebMCP:', error),
+      )
+    const later = setTimeout(offer, OFFER_TOOLS_AFTER_MS)
     return () => {
       cancelled = true
+      clearTimeout(later)
       offered?.stop()
     }
   }, [])
