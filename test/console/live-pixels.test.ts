@@ -63,6 +63,13 @@ describe('the console shows web pages and desktop apps live', () => {
     return id as string
   }
 
+  it('offers new tiles only of kinds that need no configuration; a file root or an app comes from a preset', async () => {
+    const choices = await page.getByRole('form', { name: 'Launcher' }).getByLabel('Open', { exact: true }).locator('option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value))
+    expect(choices).toEqual(expect.arrayContaining(['kind:terminal', 'kind:browser', 'kind:desktop']))
+    expect(choices).not.toContain('kind:files')
+    expect(choices).not.toContain('kind:app')
+  })
+
   it('plays a web page opened from the launcher through the screencast', async () => {
     const id = await launch('browser', { url: `${site.origin}/login` })
     const image = page.locator(`[data-tile="${id}"] img.screencast`)

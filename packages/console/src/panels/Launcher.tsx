@@ -12,12 +12,13 @@ type Choice = { how: 'preset'; name: string } | { how: 'kind'; name: string; sch
  */
 export function Launcher() {
   const { can } = useHub()
-  const [kinds, setKinds] = useState<Array<{ kind: string; open: OpenSchema | null }>>([])
+  const [kinds, setKinds] = useState<Array<{ kind: string; open: OpenSchema | null; presetOnly: boolean }>>([])
   const [presets, setPresets] = useState<string[]>([])
   const [choice, setChoice] = useState('')
   const [fields, setFields] = useState<Record<string, string>>({})
   useEffect(() => {
-    void hubApi.kinds().then(({ kinds }) => setKinds(kinds), () => undefined)
+    // A file root or an app is opened from what the configuration names (a preset), never made up here.
+    void hubApi.kinds().then(({ kinds }) => setKinds(kinds.filter((kind) => !kind.presetOnly)), () => undefined)
     void hubApi.frame('map').then(({ frame }) => setPresets((frame.state as { presets?: string[] }).presets ?? []), () => undefined)
   }, [])
   if (!can.act) return null

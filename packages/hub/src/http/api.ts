@@ -166,7 +166,14 @@ export function createApi(ctx: HubContext, deps: ApiDeps): Hono<Env> {
   /** What each kind lets a person or an agent choose when opening a tile (the launcher's form). */
   app.get('/api/kinds', (c) => {
     need(c, READ)
-    return c.json({ kinds: ctx.surfaces.kinds.list().map((kind) => ({ kind: kind.kind, open: kind.openSchema === undefined ? null : jsonSchemaOf(kind.openSchema, 'input') })) })
+    // A kind whose configuration only a person's config file can give (a file root's folders, an app's module) opens from a preset.
+    return c.json({
+      kinds: ctx.surfaces.kinds.list().map((kind) => ({
+        kind: kind.kind,
+        open: kind.openSchema === undefined ? null : jsonSchemaOf(kind.openSchema, 'input'),
+        presetOnly: kind.openSchema === undefined && !kind.configSchema.safeParse({}).success,
+      })),
+    })
   })
 
   app.post('/api/tiles/:id/focus', (c) => {
