@@ -334,6 +334,26 @@ describe('the console in a real browser: the map where people watch, approve and
         }),
     )
     expect(reply).toBe('invalid_input')
+    // A terminal closed while someone watches ends their stream with a reason.
+    const opened = await agent.callTool({ name: 'action_request', arguments: { surface: 'map', action: 'open', input: { kind: 'terminal' } } })
+    const id = /"tile":"([^"]+)"/.exec(JSON.stringify(opened.structuredContent))?.[1] ?? ''
+    const closing = page.evaluate(
+      (tile) =>
+        new Promise<string>((resolve) => {
+          const socket = new WebSocket(`ws://${location.host}/api/surfaces/${tile}/pty`)
+          socket.onmessage = () => Object.assign(window, { __ptyWatching: true })
+          socket.onclose = (event) => resolve(`${event.code} ${event.reason}`)
+        }),
+      id,
+    )
+    // Closed only once the stream has started (its screen arrived).
+    await expect.poll(() => page.evaluate(() => (window as unknown as { __ptyWatching?: boolean }).__ptyWatching === true)).toBe(true)
+    await agent.callTool({ name: 'action_request', arguments: { surface: 'map', action: 'close', input: { tile: id } } })
+    expect(await closing).toBe(`1001 tile ${id} was closed`)
+    // A replay asked for far more steps than allowed is cut to the limit, not refused or unbounded.
+    const replay = await api<{ steps: unknown[] }>(t.hub, `/api/replay/${encodeURIComponent(t.hub.ctx.gateway.session)}?limit=99999`, { token: t.adminToken })
+    expect(replay.status).toBe(200)
+    expect(replay.json.steps.length).toBeLessThanOrEqual(1000)
     expect((await api(t.hub, '/api/health')).status).toBe(200)
   })
 })

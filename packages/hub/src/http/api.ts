@@ -1,6 +1,6 @@
-import { collectReplay, verifyStore } from '@tessera/gateway'
+import { reconstructSession, verifyStore } from '@tessera/gateway'
 import { jsonSchemaOf } from '@tessera/kit'
-import { ApprovalStatus, type Principal, type Role, TesseraError, type TraceEvent } from '@tessera/protocol'
+import { ApprovalStatus, type Principal, type ReplayStep, type Role, TesseraError, type TraceEvent } from '@tessera/protocol'
 import type { HttpBindings } from '@hono/node-server'
 import { Hono, type Context } from 'hono'
 import { getCookie, setCookie } from 'hono/cookie'
@@ -291,10 +291,19 @@ export function createApi(ctx: HubContext, deps: ApiDeps): Hono<Env> {
   app.get('/api/replay/:session', async (c) => {
     need(c, READ)
     const session = c.req.param('session')
-    const limit = intParam(c.req.query('limit'), 500, 2000)
+    const limit = intParam(c.req.query('limit'), 200, 1000)
     if ((await ctx.store.head(session)) === null) throw new TesseraError('not_found', `no trace session "${session}"`, { found: session })
-    const steps = await collectReplay(ctx.store, session)
-    return c.json({ session, steps: steps.slice(-limit), truncated: steps.length > limit })
+    // Streamed from the store, only the last `limit` steps held: a session of a million events costs no more.
+    const steps: ReplayStep[] = []
+    let truncated = false
+    for await (const step of reconstructSession(ctx.store, session)) {
+      steps.push(step)
+      if (steps.length > limit) {
+        steps.shift()
+        truncated = true
+      }
+    }
+    return c.json({ session, steps, truncated })
   })
 
   app.all('/mcp', async (c) => {

@@ -10,6 +10,8 @@ export const PTY_PATH = /^\/api\/surfaces\/([^/]+)\/pty$/
 
 const TYPING_ROLES = new Set(['admin'])
 const MAX_INPUT = 4096
+/** Typed messages waiting for the gateway, per socket: past this, typing is refused until it catches up. */
+const MAX_QUEUED = 64
 
 /** What the hub sends: the screen first, then output as it comes, and how typing went. */
 export type PtyMessage =
@@ -25,6 +27,12 @@ export type PtyMessage =
 export function createTerminalBridge(ctx: HubContext): { handle(request: IncomingMessage, socket: Duplex, head: Buffer, tileId: string, principal: Principal): Promise<void>; close(): void } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
   const open = new Set<WebSocket>()
+  const byTile = new Map<WebSocket, string>()
+  // A closed tile's terminals end: the emulator says so instead of waiting for output forever.
+  const onRemoved = (id: string): void => {
+    for (const [ws, tile] of byTile) if (tile === id) ws.close(1001, `tile ${id} was closed`)
+  }
+  ctx.events.on('tileRemoved', onRemoved)
   return {
     async handle(request, socket, head, tileId, principal) {
       const surface = ctx.surfaces.surface(tileId)
@@ -32,14 +40,17 @@ export function createTerminalBridge(ctx: HubContext): { handle(request: Incomin
       const startStream = surface.terminalStream.bind(surface)
       wss.handleUpgrade(request, socket, head, (ws) => {
         open.add(ws)
+        byTile.set(ws, tileId)
         const send = (message: PtyMessage): void => {
           if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message))
         }
         const canType = principal.roles.some((role) => TYPING_ROLES.has(role))
         let stop = (): void => undefined
         let typing = Promise.resolve()
+        let queued = 0
         ws.on('close', () => {
           open.delete(ws)
+          byTile.delete(ws)
           stop()
         })
         startStream((data) => send({ type: 'data', data })).then(
@@ -61,6 +72,8 @@ export function createTerminalBridge(ctx: HubContext): { handle(request: Incomin
           if (typeof data !== 'string' || data.length === 0 || data.length > MAX_INPUT) {
             return send({ type: 'typed', status: 'invalid_input', message: `expected {"data": "<keys>"} of 1 to ${MAX_INPUT} characters` })
           }
+          if (queued >= MAX_QUEUED) return send({ type: 'typed', status: 'rate_limited', message: `${MAX_QUEUED} typed messages are still waiting for the terminal; type again when they are through` })
+          queued++
           // One at a time, in order: typing must reach the shell as it was typed.
           typing = typing.then(async () => {
             try {
@@ -73,12 +86,15 @@ export function createTerminalBridge(ctx: HubContext): { handle(request: Incomin
               }
             } catch (error) {
               send({ type: 'typed', status: error instanceof TesseraError ? error.code : 'failed', message: error instanceof Error ? error.message : String(error) })
+            } finally {
+              queued--
             }
           })
         })
       })
     },
     close() {
+      ctx.events.off('tileRemoved', onRemoved)
       for (const ws of open) ws.terminate()
       wss.close()
     },
