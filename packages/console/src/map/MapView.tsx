@@ -12,6 +12,10 @@ function toNode(tile: Tile, draggable: boolean): Node<TileNodeData, 'tile'> {
   return { id: tile.id, type: 'tile', position: { x: tile.x, y: tile.y }, width: tile.width, height: tile.height, data: { tile }, draggable, dragHandle: '.tile-bar', selected: tile.focused }
 }
 
+function sameLooks(a: Tile, b: Tile): boolean {
+  return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height && a.title === b.title && a.state === b.state && a.focused === b.focused && a.error === b.error
+}
+
 /**
  * The map: an infinite plane (pan, zoom, minimap) with every tile at its map coordinates.
  * Moving, resizing, focusing and closing a tile are actions of the `map` surface, taken as the
@@ -25,11 +29,17 @@ export function MapView() {
   const [nodes, setNodes] = useState<Node<TileNodeData, 'tile'>[]>([])
   const fitted = useRef(false)
 
-  // The hub's tiles are the truth; a drag in progress keeps its own position until it ends.
+  // The hub's tiles are the truth; a drag in progress keeps its own position until it ends,
+  // and a tile whose place and looks did not change keeps its node (a new frame id alone, which
+  // comes with every frame, re-renders nothing on the map).
   useEffect(() => {
     setNodes((current) => {
-      const dragging = new Map(current.filter((node) => node.dragging === true).map((node) => [node.id, node]))
-      return tiles.map((tile) => dragging.get(tile.id) ?? toNode(tile, can.act))
+      const previous = new Map(current.map((node) => [node.id, node]))
+      return tiles.map((tile) => {
+        const node = previous.get(tile.id)
+        if (node !== undefined && (node.dragging === true || (sameLooks(node.data.tile, tile) && node.draggable === can.act))) return node
+        return toNode(tile, can.act)
+      })
     })
   }, [tiles, can.act])
 

@@ -5,6 +5,8 @@ import { socketUrl } from '../api/hub-events'
 import type { Tile } from '../api/hub-types'
 import { notify } from '../panels/Notices'
 
+const RETRY_MS = 2_000
+
 type PtyMessage = { type: 'screen'; cols: number; rows: number; data: string; canType: boolean } | { type: 'data'; data: string } | { type: 'typed'; status: string; message?: string }
 
 /**
@@ -15,10 +17,17 @@ type PtyMessage = { type: 'screen'; cols: number; rows: number; data: string; ca
 export function TerminalTile({ tile }: { tile: Tile }) {
   const host = useRef<HTMLDivElement>(null)
   const [mode, setMode] = useState<'connecting' | 'watching' | 'typing' | 'closed'>('connecting')
+  // Bumped to attach again after the hub went away (a restart); a closed tile (1001) stays closed.
+  const [attempt, setAttempt] = useState(0)
+  // A program retitles its terminal often: the stream must not reattach for that.
+  const title = useRef(tile.title)
+  title.current = tile.title
   useEffect(() => {
     if (host.current === null) return
     const term = new Terminal({ fontSize: 13, convertEol: false, disableStdin: true, scrollback: 2000, screenReaderMode: false })
     term.open(host.current)
+    let disposed = false
+    let retry: ReturnType<typeof setTimeout> | undefined
     const socket = new WebSocket(socketUrl(`/api/surfaces/${encodeURIComponent(tile.id)}/pty`))
     socket.onmessage = (message) => {
       const event = JSON.parse(String(message.data)) as PtyMessage
@@ -28,18 +37,23 @@ export function TerminalTile({ tile }: { tile: Tile }) {
         term.options.disableStdin = !event.canType
         setMode(event.canType ? 'typing' : 'watching')
       } else if (event.type === 'data') term.write(event.data)
-      else notify(`${tile.title}: ${event.message ?? event.status}`, 'error')
+      else notify(`${title.current}: ${event.message ?? event.status}`, 'error')
     }
-    socket.onclose = () => setMode('closed')
+    socket.onclose = (event) => {
+      setMode('closed')
+      if (event.code !== 1001 && !disposed) retry = setTimeout(() => setAttempt((n) => n + 1), RETRY_MS)
+    }
     const typing = term.onData((data) => {
       if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ data }))
     })
     return () => {
+      disposed = true
+      if (retry !== undefined) clearTimeout(retry)
       typing.dispose()
       socket.close()
       term.dispose()
     }
-  }, [tile.id, tile.title])
+  }, [tile.id, attempt])
   return (
     <div className="terminal-tile nodrag nowheel nopan" data-mode={mode}>
       <div ref={host} className="xterm-host" aria-label={`Terminal ${tile.title} (${mode === 'typing' ? 'you can type' : 'read-only'})`} />
