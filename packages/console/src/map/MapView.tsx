@@ -7,6 +7,7 @@ import { TileNode, type TileNodeData } from './TileNode'
 
 const NODE_TYPES = { tile: TileNode }
 const PAN_STEP = 120
+const MOVE_REST_MS = 250
 
 function toNode(tile: Tile, draggable: boolean): Node<TileNodeData, 'tile'> {
   return { id: tile.id, type: 'tile', position: { x: tile.x, y: tile.y }, width: tile.width, height: tile.height, data: { tile }, draggable, dragHandle: '.tile-bar', selected: tile.focused }
@@ -56,14 +57,26 @@ export function MapView() {
     void flow.setCenter(x, y, { zoom, duration: 600 })
   }, [sharedView, flow])
 
+  // A tile dropped after a drag, or moved with the arrow keys while selected, is moved on the
+  // hub once it rests (one action for a run of key presses).
+  const pendingMoves = useRef(new Map<string, ReturnType<typeof setTimeout>>())
   const onNodesChange = useCallback((changes: NodeChange<Node<TileNodeData, 'tile'>>[]) => {
-    // Only what the plane itself does (drag, measure, select); removals go through the map's close.
+    // Only what the plane itself does (drag, keys, measure, select); removals go through the map's close.
     setNodes((current) => applyNodeChanges(changes.filter((change) => change.type !== 'remove'), current))
+    for (const change of changes) {
+      if (change.type !== 'position' || change.dragging !== false || change.position === undefined) continue
+      const { id, position } = change
+      clearTimeout(pendingMoves.current.get(id))
+      pendingMoves.current.set(
+        id,
+        setTimeout(() => {
+          pendingMoves.current.delete(id)
+          void actAsPerson({ surface: 'map', action: 'move', input: { tile: id, x: Math.round(position.x), y: Math.round(position.y) } }, true)
+        }, MOVE_REST_MS),
+      )
+    }
   }, [])
 
-  const onNodeDragStop = useCallback((_event: unknown, node: Node<TileNodeData, 'tile'>) => {
-    void actAsPerson({ surface: 'map', action: 'move', input: { tile: node.id, x: Math.round(node.position.x), y: Math.round(node.position.y) } }, true)
-  }, [])
 
   // Arrows pan, + and - zoom, 0 fits every tile: the map works without a pointer.
   const onKeyDown = useCallback(
@@ -92,7 +105,6 @@ export function MapView() {
         edges={[]}
         nodeTypes={NODE_TYPES}
         onNodesChange={onNodesChange}
-        onNodeDragStop={onNodeDragStop}
         minZoom={0.05}
         maxZoom={4}
         nodesConnectable={false}
