@@ -267,6 +267,18 @@ describe('the console in a real browser: the map where people watch, approve and
     await card.waitFor()
     expect(await card.getByRole('button').count()).toBe(0)
     expect(await card.textContent()).toContain('your role can only watch')
+    // What an agent wrote stays text: markup is not parsed, a bidirectional override is written out.
+    const hostile = `rm -rf './<img src=x onerror="document.title=1">\u202egnp.evil'`
+    const risky = (await agent.callTool({ name: 'terminal_execute', arguments: { command: hostile, wait_ms: 0 } }))._meta as { 'tessera/result': ActionResult }
+    expect(risky['tessera/result'].status).toBe('awaiting_approval')
+    const hostileCard = viewer.getByRole('region', { name: 'Approvals' }).locator(`li[data-approval="${risky['tessera/result'].approvalId}"]`)
+    await hostileCard.waitFor()
+    const shown = (await hostileCard.textContent()) ?? ''
+    expect(shown).toContain('<img src=x onerror=')
+    expect(shown).toContain('\\u202egnp.evil')
+    expect(shown).not.toContain('\u202e')
+    expect(await hostileCard.locator('img').count()).toBe(0)
+    expect(await viewer.title()).toBe('Tessera')
     const refused = await viewer.evaluate(async (id) => (await fetch(`/api/approvals/${id}/approve`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status, pending.result.approvalId)
     expect(refused).toBe(403)
     await viewer.locator('[data-tile="term-1"] .terminal-tile[data-mode="watching"]').waitFor({ timeout: 15_000 })

@@ -9,7 +9,7 @@ export interface ApprovalView {
 }
 
 /**
- * An approval as a person reads it before deciding, for the CLI and the hub's page alike.
+ * An approval as a person reads it before deciding in a terminal (`tessera approvals`).
  * Every value came from an agent or an app, so none keeps its control characters.
  */
 export function approvalView(a: Approval): ApprovalView {

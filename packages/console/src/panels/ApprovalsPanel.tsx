@@ -1,5 +1,6 @@
 import type { Approval, Frame } from '@tessera/protocol'
 import { useEffect, useRef, useState } from 'react'
+import { printable } from '@tessera/protocol/printable'
 import { hubApi } from '../api/hub-api'
 import { useHub, useHubState } from '../HubProvider'
 import { StaticFrame } from '../tiles/StaticFrame'
@@ -34,7 +35,7 @@ export function ApprovalsPanel() {
           <ul className="settled">
             {settled.map((approval) => (
               <li key={approval.id} data-approval={approval.id} data-status={approval.status}>
-                <span className={`badge ${approval.status}`}>{approval.status}</span> {approval.summary ?? `${approval.surface}/${approval.action}`}
+                <span className={`badge ${approval.status}`}>{approval.status}</span> {headline(approval)}
                 {approval.resolvedBy !== undefined && <small> — by {approval.resolvedBy}</small>}
               </li>
             ))}
@@ -57,7 +58,7 @@ function ApprovalCard({ approval, canDecide }: { approval: Approval; canDecide: 
     try {
       if (how === 'deny') {
         await hubApi.deny(approval)
-        notify(`Denied: ${approval.summary ?? approval.action}`)
+        notify(`Denied: ${headline(approval)}`)
       } else {
         const answer = await hubApi.approve(approval)
         notify(`Approved: the action ended ${answer.result.status}${answer.result.error === undefined ? '' : ` (${answer.result.error.message})`}`, answer.result.status === 'completed' ? 'info' : 'error')
@@ -70,27 +71,27 @@ function ApprovalCard({ approval, canDecide }: { approval: Approval; canDecide: 
   const headingId = `approval-${approval.id}`
   return (
     <li className="approval" data-approval={approval.id} aria-labelledby={headingId}>
-      <h3 id={headingId}>{approval.summary ?? `${approval.surface}/${approval.action}`}</h3>
+      <h3 id={headingId}>{headline(approval)}</h3>
       <dl>
         <dt>Action</dt>
         <dd>
           {approval.surface}/{approval.action} <span className={`badge risk-${approval.risk ?? 'write'}`}>{approval.risk ?? 'write'}</span>
         </dd>
         <dt>Asked by</dt>
-        <dd>{approval.requester}</dd>
+        <dd>{printable(approval.requester)}</dd>
         <dt>Why</dt>
-        <dd>{approval.reason}</dd>
+        <dd>{printable(approval.reason)}</dd>
         {(approval.preconditions ?? []).map((check) => (
           <div key={check.condition} className="held">
             <dt>Held</dt>
             <dd>
-              <code>{check.condition}</code> <small>({Object.entries(check.values).map(([path, value]) => `${path} = ${JSON.stringify(value)}`).join(', ')})</small>
+              <code>{printable(check.condition)}</code> <small>({printable(Object.entries(check.values).map(([path, value]) => `${path} = ${JSON.stringify(value)}`).join(', '))})</small>
             </dd>
           </div>
         ))}
         <dt>Input</dt>
         <dd>
-          <code className="input">{JSON.stringify(approval.input)}</code>
+          <code className="input">{printable(JSON.stringify(approval.input))}</code>
         </dd>
         <dt>Expires</dt>
         <dd>{expired ? <strong className="badge expired">expired</strong> : new Date(approval.expiresAt).toLocaleTimeString()}</dd>
@@ -112,6 +113,15 @@ function ApprovalCard({ approval, canDecide }: { approval: Approval; canDecide: 
   )
 }
 
+/**
+ * What the person reads, as the CLI shows it: every value came from an agent or an app, so
+ * control characters and bidirectional overrides are written out, never obeyed (markup is
+ * already text: React never parses it).
+ */
+function headline(approval: Approval): string {
+  return printable(approval.summary ?? `${approval.surface}/${approval.action}`)
+}
+
 /** Browsers let a page notify only after the person agrees, from a click. */
 function NotificationSwitch() {
   const [permission, setPermission] = useState(typeof Notification === 'undefined' ? 'denied' : Notification.permission)
@@ -131,7 +141,7 @@ function useBackgroundNotifications(pending: Approval[]): void {
       if (seen.current.has(approval.id)) continue
       seen.current.add(approval.id)
       if (document.visibilityState === 'hidden' && typeof Notification !== 'undefined' && Notification.permission === 'granted') {
-        new Notification('Tessera: an action waits for you', { body: approval.summary ?? `${approval.surface}/${approval.action}`, tag: approval.id })
+        new Notification('Tessera: an action waits for you', { body: headline(approval), tag: approval.id })
       }
     }
   }, [pending])
