@@ -375,6 +375,23 @@ describe('the console in a real browser: the map where people watch, approve and
     await expect.poll(() => page.evaluate(() => (window as unknown as { __ptyWatching?: boolean }).__ptyWatching === true)).toBe(true)
     await agent.callTool({ name: 'action_request', arguments: { surface: 'map', action: 'close', input: { tile: id } } })
     expect(await closing).toBe(`1001 tile ${id} was closed`)
+    // Terminal streams are capped per principal like event sockets: past the cap the socket closes with 1008.
+    const capped = await page.evaluate(async (limit) => {
+      const sockets: WebSocket[] = []
+      const codes = await Promise.all(
+        Array.from({ length: limit + 1 }, () =>
+          new Promise<number>((resolve) => {
+            const socket = new WebSocket(`ws://${location.host}/api/surfaces/term-1/pty`)
+            sockets.push(socket)
+            socket.onmessage = () => resolve(0)
+            socket.onclose = (event) => resolve(event.code)
+          }),
+        ),
+      )
+      for (const socket of sockets) socket.close()
+      return codes
+    }, t.hub.ctx.config.limits.eventSocketsPerPrincipal)
+    expect(capped.filter((code) => code === 1008).length).toBeGreaterThanOrEqual(1)
     // A replay asked for far more steps than allowed is cut to the limit, not refused or unbounded.
     const replay = await api<{ steps: unknown[] }>(t.hub, `/api/replay/${encodeURIComponent(t.hub.ctx.gateway.session)}?limit=99999`, { token: t.adminToken })
     expect(replay.status).toBe(200)

@@ -74,7 +74,7 @@ function intParam(value: string | undefined, fallback: number, max: number): num
 export function createApi(ctx: HubContext, deps: ApiDeps): Hono<Env> {
   const app = new Hono<Env>()
   const sessions = deps.consoleSessions
-  const console = consoleAssets(deps.consoleRoot)
+  const consoleApp = consoleAssets(deps.consoleRoot)
   const perMinute = ctx.config.limits.requestsPerMinute
   const limiter = new PrincipalRateLimiter({ burst: Math.max(10, Math.ceil(perMinute / 4)), perSecond: perMinute / 60 })
   const maxBytes = ctx.config.limits.bodyBytes
@@ -100,8 +100,8 @@ export function createApi(ctx: HubContext, deps: ApiDeps): Hono<Env> {
   })
 
   // The console's page and assets: no data in them, so no principal needed (see console-assets.ts).
-  app.get('/', console.page)
-  app.get('/assets/*', console.assets)
+  app.get('/', consoleApp.page)
+  app.get('/assets/*', consoleApp.assets)
 
   app.get('/api/health', (c) => c.json({ ok: true, surfaces: ctx.surfaces.list().length, mcpSessions: deps.mcp.sessionCount }))
 

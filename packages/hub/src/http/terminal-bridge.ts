@@ -28,6 +28,9 @@ export function createTerminalBridge(ctx: HubContext): { handle(request: Incomin
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
   const open = new Set<WebSocket>()
   const byTile = new Map<WebSocket, string>()
+  // Each watcher holds a listener on a shell: one principal holds as many as it may hold event sockets.
+  const perPrincipal = new Map<string, number>()
+  const limit = ctx.config.limits.eventSocketsPerPrincipal
   // A closed tile's terminals end: the emulator says so instead of waiting for output forever.
   const onRemoved = (id: string): void => {
     for (const [ws, tile] of byTile) if (tile === id) ws.close(1001, `tile ${id} was closed`)
@@ -39,6 +42,12 @@ export function createTerminalBridge(ctx: HubContext): { handle(request: Incomin
       if (surface.terminalStream === undefined) throw new TesseraError('not_found', `tile "${tileId}" is not a terminal`, { expected: 'a terminal tile', found: surface.kind })
       const startStream = surface.terminalStream.bind(surface)
       wss.handleUpgrade(request, socket, head, (ws) => {
+        const held = perPrincipal.get(principal.id) ?? 0
+        if (held >= limit) {
+          ws.close(1008, `too many terminal streams for this principal: ${limit} (limits.eventSocketsPerPrincipal)`)
+          return
+        }
+        perPrincipal.set(principal.id, held + 1)
         open.add(ws)
         byTile.set(ws, tileId)
         const send = (message: PtyMessage): void => {
@@ -51,6 +60,9 @@ export function createTerminalBridge(ctx: HubContext): { handle(request: Incomin
         ws.on('close', () => {
           open.delete(ws)
           byTile.delete(ws)
+          const left = (perPrincipal.get(principal.id) ?? 1) - 1
+          if (left > 0) perPrincipal.set(principal.id, left)
+          else perPrincipal.delete(principal.id)
           stop()
         })
         startStream((data) => send({ type: 'data', data })).then(

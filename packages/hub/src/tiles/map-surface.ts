@@ -32,13 +32,14 @@ const TileRef = z.strictObject({ tile: z.string().min(1).max(128).describe('The 
 /** Map coordinates are bounded so a typo cannot send the shared view to 1e308. */
 const Coordinate = z.number().finite().min(-1_000_000).max(1_000_000)
 
-/** What the people watching the map see: the map point at the centre of their view, and the zoom. */
-export const MapViewport = z.strictObject({
+/** Where to move the shared view: the map point for its centre, and the zoom (kept when left out). */
+const NavigateInput = z.strictObject({
   x: Coordinate,
   y: Coordinate,
   // What the fields mean is said once, in navigate_map's description.
   zoom: z.number().finite().min(0.05).max(4).optional(),
 })
+/** What the people watching the map see: the map point at the centre of their view, and the zoom. */
 export type MapViewport = { x: number; y: number; zoom: number }
 
 function summary(tile: Tile): z.infer<typeof TileSummary> {
@@ -93,7 +94,7 @@ export const MAP_ACTIONS = actionSet<MapSurface>([
     id: 'navigate',
     title: 'Move the shared view of the map',
     risk: 'read',
-    input: MapViewport,
+    input: NavigateInput,
     output: z.object({ x: z.number(), y: z.number(), zoom: z.number() }),
     run: (input, { surface }) => surface.navigate(input),
   }),
