@@ -9,9 +9,9 @@ import { rootBounds, targetAt } from './frame-geometry'
 import { useFrame } from './use-frame'
 
 /**
- * A tile drawn from its frame with the same renderer the hub's page uses (DOM calls only, no
- * markup from frame content). A person's click is hit-tested against the frame's layout, as
- * the agent's refs are, and runs the action there as that person.
+ * A tile drawn from its frame with `@tessera/ui`'s DOM renderer (DOM calls only, no markup
+ * from frame content). A person's click is hit-tested against the frame's layout, as the
+ * agent's refs are, and runs the action there as that person.
  */
 export function FrameTile({ tile }: { tile: Tile }) {
   const { frame, error } = useFrame(tile.id)
@@ -26,11 +26,11 @@ export function FrameTile({ tile }: { tile: Tile }) {
   const scale = Math.min(1, tile.width / Math.max(1, root.width))
   const onClick = (event: MouseEvent<HTMLDivElement>): void => {
     event.preventDefault()
-    if (!can.act) return notify('Watching only: your role cannot act on tiles', 'error')
     const point = event.detail === 0 ? keyboardPoint(frame, event.target) : pointerPoint(frame, host.current, event)
-    if (point === null) return
-    const hit = targetAt(frame, point)
+    const hit = point === null ? null : targetAt(frame, point)
     if (hit === null) return
+    // Only a click on something that acts is refused to a watcher, with the reason.
+    if (!can.act) return notify('Watching only: your role cannot act on tiles', 'error')
     void actAsPerson({ surface: tile.id, action: hit.target.contract, target: hit.target.ref, frameId: frame.id, input: {} })
   }
   return <FrameView host={host} scale={scale} onClick={onClick} frame={frame} />
