@@ -18,6 +18,13 @@ export interface KindEnvironment {
    * becomes a tile of its own); resolves to the new tile's id, which it focuses.
    */
   openBeside?(make: (id: string) => Promise<Surface>): Promise<string>
+  /**
+   * Opens a surface of another kind that this tile owns and drives, seen by nobody else (not on
+   * the map, not in the gateway): how a desktop tile reads a Chromium app's page with the
+   * browser kind's frame builder without importing another surface. Its id is the tile's with
+   * `-<partId>`; the tile closes it.
+   */
+  openPart?(kind: string, config: Record<string, unknown>, partId: string): Promise<Surface>
 }
 
 /**
@@ -56,6 +63,8 @@ export interface SurfaceKindModule<C = unknown> {
    */
   outline?: (frame: Frame, options: OutlineRequest) => string
   open(config: C, env: KindEnvironment): Promise<Surface>
+  /** Ends what the kind keeps between tiles (a desktop's parked apps) when the hub stops, after every tile is closed. */
+  dispose?(): Promise<void>
 }
 
 /** What `surface_snapshot` asks of a kind's outline. */

@@ -86,8 +86,20 @@ export class SurfaceManager {
       this.focus(tile.id)
       return tile.id
     }
-    const surface = await module.open(parsed.data as never, { id, dataDir: this.#options.dataDir, resolvePath: (path) => this.resolvePath(path), openBeside })
+    const openPart = (partKind: string, partConfig: Record<string, unknown>, partId: string): Promise<Surface> => this.#openPart(`${id}-${partId}`, partKind, partConfig)
+    const surface = await module.open(parsed.data as never, { id, dataDir: this.#options.dataDir, resolvePath: (path) => this.resolvePath(path), openBeside, openPart })
     return this.add(surface, { ...options, kind: module.kind })
+  }
+
+  /** A surface of another kind owned by a tile: checked against that kind's schema, opened, and handed to the tile alone. */
+  async #openPart(id: string, kind: string, config: Record<string, unknown>): Promise<Surface> {
+    const module = this.#options.kinds.get(kind)
+    const parsed = module.configSchema.safeParse(config)
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]
+      throw new TesseraError('invalid_input', `invalid ${kind} configuration for ${id}: ${issue?.path.join('.') || 'config'}: ${issue?.message ?? 'rejected'}`, { expected: `${kind} configuration`, issues: parsed.error.issues as unknown as JsonValue })
+    }
+    return module.open(parsed.data as never, { id, dataDir: this.#options.dataDir, resolvePath: (path) => this.resolvePath(path) })
   }
 
   async add(surface: Surface, options: AddOptions = {}): Promise<Tile> {
@@ -160,9 +172,11 @@ export class SurfaceManager {
     return this.#update(id, position)
   }
 
+  /** Closes every tile, then what each kind keeps between tiles (parked apps). */
   async closeAll(): Promise<void> {
     for (const id of [...this.#tiles.keys()]) await this.remove(id)
     this.#detach()
+    await Promise.all(this.#options.kinds.list().map((kind) => kind.dispose?.()))
   }
 
   #nextId(prefix: string): string {

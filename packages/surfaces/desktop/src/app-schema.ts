@@ -102,6 +102,11 @@ export const AppSchema = z
        * the next tiles', so they skip the app's first-start setup.
        */
       profile_arg: z.string().min(1).max(500).regex(/\{profile\}/, 'expected a {profile} part').optional(),
+      /**
+       * Keep one more copy started and parked once the app has been opened, so the next launch
+       * takes it instead of waiting: for apps that start slowly (LibreOffice, 3 s here).
+       */
+      keep_ready: z.boolean().optional(),
     }),
     shortcuts: z.array(SchemaShortcut).max(1000),
     widgets: z.array(SchemaWidget).max(500).default([]),

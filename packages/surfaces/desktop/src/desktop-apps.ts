@@ -14,6 +14,8 @@ export interface KnownApp {
   /** The Debian package that brings it. */
   pkg: string
   toolkit: Toolkit
+  /** Whether a copy is kept started once it has been opened (parked-apps.ts). */
+  keepReady: boolean
 }
 
 /** The apps Tessera starts by name: those it has a schema for. Anything else only a person can configure, as a command. */
@@ -25,6 +27,7 @@ export const KNOWN_APPS: readonly KnownApp[] = APP_SCHEMAS.map((schema) => ({
   profileArg: schema.launch.profile_arg,
   pkg: schema.package,
   toolkit: schema.toolkit,
+  keepReady: schema.launch.keep_ready === true,
 }))
 
 export function knownApp(name: string): KnownApp | undefined {

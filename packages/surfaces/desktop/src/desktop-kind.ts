@@ -6,6 +6,7 @@ import { appSchemaFor } from './app-schemas.js'
 import { KNOWN_APPS, knownApp } from './desktop-apps.js'
 import { installed, missingSessionPackages } from './desktop-session.js'
 import { DesktopTile } from './desktop-tile.js'
+import { parkedApps } from './parked-apps.js'
 import { GUI_TOOLS } from './gui-tools.js'
 import { VncTile } from './vnc-tile.js'
 
@@ -46,18 +47,25 @@ export const desktopKind = defineKind<DesktopConfig>({
     if (known !== undefined && !installed(known.command[0] as string)) throw new TesseraError('not_found', `${known.title} is not installed here: apt-get install ${known.pkg}`, { expected: known.pkg, found: null })
     const command = config.command ?? known?.command ?? []
     const appName = known?.name ?? command[0]?.split('/').pop() ?? 'app'
-    const tile = new DesktopTile({
-      id: env.id,
+    const title = config.title ?? known?.title ?? appName
+    const options = {
       command,
       appName,
       // A command that starts a program Tessera has a schema for (inkscape) gets it too.
       schema: appSchemaFor(appName),
       env: known?.env,
       profileArg: known?.profileArg,
-      title: config.title ?? known?.title ?? appName,
       ...(config.width === undefined ? {} : { width: config.width }),
       ...(config.height === undefined ? {} : { height: config.height }),
-    })
-    return tile.open()
+      openPart: env.openPart,
+    }
+    // Only a known app at the default size is parked: a parked copy is the same for everyone who asks.
+    if (known?.keepReady === true && config.command === undefined && config.width === undefined && config.height === undefined) {
+      const parked = await parkedApps.take(known.name)
+      parkedApps.refillLater(known.name, () => new DesktopTile({ ...options, id: `parked-${known.name}` }).open())
+      if (parked !== undefined) return parked.claim(env.id, title)
+    }
+    return new DesktopTile({ ...options, id: env.id, title }).open()
   },
+  dispose: () => parkedApps.closeAll(),
 })

@@ -28,6 +28,8 @@ const END_TIMEOUT_MS = 3_000
 export interface LaunchedApp {
   child: ChildProcess
   lastWords(): string
+  /** Where a Chromium app started with `--remote-debugging-port=0` said its DevTools listen (`ws://127.0.0.1:…`), once it has. */
+  devtools(): string | undefined
 }
 
 export interface SessionOptions {
@@ -130,14 +132,16 @@ export class DesktopSession {
     const child = spawnWatched(file, args, { env: { ...this.appEnv(), ...env }, cwd: join(this.dir, 'home'), stdio: ['ignore', 'ignore', 'pipe'] })
     // What an app says on stderr is kept short: its last lines explain a failed start.
     let said = ''
+    let devtools: string | undefined
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       said = (said + chunk).slice(-2000)
+      devtools ??= /DevTools listening on (ws:\/\/\S+)/.exec(said)?.[1]
     })
     child.on('error', (error) => {
       said += `\n${error.message}`
     })
     this.#children.push(child)
-    return { child, lastWords: () => said.trim().split('\n').slice(-3).join(' | ').slice(0, 500) }
+    return { child, lastWords: () => said.trim().split('\n').slice(-3).join(' | ').slice(0, 500), devtools: () => devtools }
   }
 
   /**
@@ -192,7 +196,17 @@ export class DesktopSession {
 
 /** Whether a program is installed: an absolute path that exists, or a name found on PATH. */
 export function installed(file: string): boolean {
-  return file.startsWith('/') ? existsSync(file) : (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, file)))
+  return installedPath(file) !== undefined
+}
+
+/** Where a program is: an absolute path that exists, or the first match on PATH. */
+export function installedPath(file: string): string | undefined {
+  if (file.startsWith('/')) return existsSync(file) ? file : undefined
+  return (process.env.PATH ?? '')
+    .split(':')
+    .filter((dir) => dir !== '')
+    .map((dir) => join(dir, file))
+    .find((path) => existsSync(path))
 }
 
 /** The Debian packages a desktop session needs that are missing here, by package name. */

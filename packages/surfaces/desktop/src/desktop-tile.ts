@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { NodeLedger } from '@tessera/kit'
-import { type ActionCall, type ActionContractInput, type Frame, type JsonObject, type JsonValue, type PerformContext, type Surface, type TargetSpec, TesseraError, type UiNode, sealFrame } from '@tessera/protocol'
+import { type ActionCall, type ActionContractInput, type Frame, type JsonObject, type JsonValue, type PerformContext, type RiskAssessment, type Surface, type TargetSpec, TesseraError, type UiNode, sealFrame } from '@tessera/protocol'
 import type { AppSchema, Toolkit } from './app-schema.js'
 import { AtspiBus, type AtspiEvent, REGISTRY, refOf } from './atspi-bus.js'
 import { keepTemplate, seedProfile } from './app-profiles.js'
@@ -17,6 +17,7 @@ import { copies, pastes, sharedClipboard } from './shared-clipboard.js'
 import { DesktopSession, type LaunchedApp } from './desktop-session.js'
 import { type AccessiblePlace, buildDesktopTree, pressIndex } from './desktop-tree.js'
 import { parseChords } from './key-chords.js'
+import { DevtoolsPage, type OpenPart, isChromiumFamily } from './devtools-page.js'
 
 export interface DesktopTileOptions {
   id: string
@@ -33,7 +34,14 @@ export interface DesktopTileOptions {
   profileArg?: string | undefined
   width?: number
   height?: number
+  /** Opens a surface of another kind for this tile: a Chromium app's page is read by the browser kind through its DevTools port. */
+  openPart?: OpenPart | undefined
 }
+
+/** The desktop's actions that stay the tile's when a Chromium app's page is read through DevTools: keys, pointer, shortcuts, discovery. */
+const BESIDE_A_PAGE = new Set(['key', 'type_text', 'click_at', 'shortcuts', 'discover'])
+/** A Chromium app says where its DevTools listen as it starts; once its window is up, this is plenty. */
+const DEVTOOLS_WAIT_MS = 5_000
 
 /** How long an app has to show a window after it starts. */
 const APP_START_MS = 30_000
@@ -54,9 +62,9 @@ const discovered = new Map<string, CapabilityReport>()
  * hub's frame cache current and tell an action when the app has answered.
  */
 export class DesktopTile implements Surface {
-  readonly id: string
+  #id: string
   readonly kind = 'desktop' as const
-  readonly title: string
+  #title: string
   readonly #options: DesktopTileOptions
   readonly #ledger = new NodeLedger()
   readonly #listeners = new Set<(frame?: Frame) => void>()
@@ -72,12 +80,19 @@ export class DesktopTile implements Surface {
   #notifyPending = false
   /** The clipboard serial this tile last held: a paste takes a newer copy from another tile. */
   #clipboardSerial = 0
+  #claimed = false
+  #framesRead = 0
+  /** A Chromium app's page through DevTools (the Electron specialist), when it could be attached. */
+  #page: DevtoolsPage | null = null
+  /** Why a Chromium app is read over AT-SPI after all: its DevTools could not be attached. */
+  #devtoolsProblem: string | undefined
+  #stopPage: (() => void) | undefined
   readonly #contracts: readonly ActionContractInput[]
   readonly #customTargets: readonly TargetSpec[]
 
   constructor(options: DesktopTileOptions) {
-    this.id = options.id
-    this.title = options.title ?? options.appName
+    this.#id = options.id
+    this.#title = options.title ?? options.appName
     this.#options = options
     // The same contract objects in every frame: the frame sealer checks each once.
     const custom = options.schema === undefined ? [] : customContracts(options.schema)
@@ -97,11 +112,14 @@ export class DesktopTile implements Surface {
       const profile = join(session.dir, 'home', 'app-profile')
       const profileArg = this.#options.profileArg
       const seeded = profileArg !== undefined && seedProfile(this.#options.appName, profile)
-      this.#app = session.launch([...this.#options.command, ...(profileArg === undefined ? [] : [profileArg.replace('{profile}', profile)])], this.#options.env)
+      // A Chromium app opens a DevTools port of the system's choosing, on loopback only.
+      const devtools = this.#options.openPart !== undefined && isChromiumFamily(this.#options.command[0] ?? '')
+      this.#app = session.launch([...this.#options.command, ...(profileArg === undefined ? [] : [profileArg.replace('{profile}', profile)]), ...(devtools ? ['--remote-debugging-port=0'] : [])], this.#options.env)
       await this.#waitForWindow()
       if (profileArg !== undefined && !seeded) keepTemplate(this.#options.appName, profile)
       const toolkit = await this.#toolkit()
       this.#cache.trustEvents = toolkit === 'gtk3' || toolkit === 'vcl'
+      if (devtools && toolkit === 'electron') await this.#attachDevtools()
       return this
     } catch (error) {
       await this.close()
@@ -109,27 +127,66 @@ export class DesktopTile implements Surface {
     }
   }
 
+  get id(): string {
+    return this.#id
+  }
+
+  get title(): string {
+    return this.#title
+  }
+
+  /** Whether the app is still running (a parked app that died is not handed out). */
+  get running(): boolean {
+    const child = this.#app?.child
+    return this.#session !== null && child !== undefined && child.exitCode === null && child.signalCode === null
+  }
+
+  /**
+   * A tile started ahead of need (parked-apps.ts) becomes the tile the hub asked for: its id
+   * and title. Only before any frame was read, so no frame or ref ever carries the old id.
+   */
+  claim(id: string, title: string): this {
+    if (this.#claimed || this.#framesRead > 0) throw new TesseraError('conflict', `desktop tile ${this.#id} is already in use`, { found: this.#id })
+    this.#claimed = true
+    this.#id = id
+    this.#title = title
+    return this
+  }
+
   // ── Surface ────────────────────────────────────────────────────────────────────
 
   async snapshot(): Promise<Frame> {
     const { session } = this.#live()
+    this.#framesRead += 1
+    if (this.#page !== null) {
+      const beside = this.#contracts.filter((contract) => BESIDE_A_PAGE.has(contract.id) || this.#customAction(contract.id) !== undefined)
+      const state: JsonObject = { app: this.#options.appName, display: session.display, specialist: 'devtools' }
+      return this.#page.frame(this.id, `desktop://${this.#options.appName}`, state, beside, beside.map((contract) => ({ contract: contract.id })))
+    }
     const walked = await (this.#cache as AccessibleCache).tree()
     const built = buildDesktopTree(walked, this.#ledger, this.title)
     this.#ledger.keepScopes(built.liveApps)
     this.#places = built.places
     built.layout[built.tree.id] = { x: 0, y: 0, width: session.width, height: session.height }
     const targets: TargetSpec[] = [...built.targets, { contract: 'key' }, { contract: 'type_text' }, { contract: 'click_at' }, { contract: 'wait_for' }, { contract: 'shortcuts' }, { contract: 'discover' }, ...this.#customTargets]
-    const state: JsonObject = { app: this.#options.appName, display: session.display, widgets: walked.count, ...(walked.truncated ? { truncated: true } : {}) }
+    const state: JsonObject = { app: this.#options.appName, display: session.display, widgets: walked.count, ...(walked.truncated ? { truncated: true } : {}), ...(this.#devtoolsProblem === undefined ? {} : { devtools_problem: this.#devtoolsProblem }) }
     return sealFrame({ surface: this.id, route: `desktop://${this.#options.appName}`, tree: built.tree, layout: built.layout, state, contracts: this.#contracts, targets, capabilities: { screenshot: true } as JsonObject })
   }
 
   perform(call: ActionCall, ctx: PerformContext): Promise<JsonValue | undefined> {
+    if (this.#page?.owns(call.contract.id) === true) return this.#page.perform(call, ctx)
     const custom = this.#customAction(call.contract.id)
     if (custom !== undefined && this.#options.schema !== undefined) return runCustomAction(this, this.#options.schema, custom, (call.input ?? {}) as JsonObject, ctx.signal)
     return DESKTOP_ACTIONS.perform(this, call, ctx)
   }
 
+  /** A page's element says what its words risk (a "Delete" button); the desktop's own actions carry their contract's. */
+  async assess(call: ActionCall): Promise<RiskAssessment | null> {
+    return this.#page?.owns(call.contract.id) === true ? this.#page.assess(call) : null
+  }
+
   timeoutFor(call: ActionCall): number | null {
+    if (this.#page?.owns(call.contract.id) === true) return this.#page.timeoutFor(call)
     const custom = this.#customAction(call.contract.id)
     return custom === undefined ? DESKTOP_ACTIONS.timeoutFor(call) : customActionTimeout(custom)
   }
@@ -154,6 +211,11 @@ export class DesktopTile implements Surface {
   }
 
   async close(): Promise<void> {
+    this.#stopPage?.()
+    this.#stopPage = undefined
+    const page = this.#page
+    this.#page = null
+    await page?.close().catch(() => undefined)
     this.#stopListening?.()
     this.#stopListening = undefined
     this.#bus?.disconnect()
@@ -451,6 +513,34 @@ export class DesktopTile implements Surface {
     }
     const showing = windows.filter((w) => w.states.has('showing') || w.states.has('visible'))
     return (showing.find((w) => w.states.has('modal')) ?? showing.find((w) => w.states.has('active')))?.name
+  }
+
+  /**
+   * The Electron specialist: the app's page read through its DevTools port by the browser
+   * kind. An app whose port cannot be attached stays on AT-SPI, and its frame says why.
+   */
+  async #attachDevtools(): Promise<void> {
+    const openPart = this.#options.openPart
+    if (openPart === undefined) return
+    const started = Date.now()
+    let endpoint = this.#app?.devtools()
+    while (endpoint === undefined && Date.now() - started < DEVTOOLS_WAIT_MS) {
+      await sleep(50)
+      endpoint = this.#app?.devtools()
+    }
+    if (endpoint === undefined) {
+      this.#devtoolsProblem = `the app said no DevTools address within ${DEVTOOLS_WAIT_MS / 1000} s`
+      return
+    }
+    try {
+      const page = new DevtoolsPage(await openPart('browser', { app: { endpoint }, title: this.title }, 'devtools'), endpoint)
+      this.#page = page
+      this.#stopPage = page.subscribe(() => {
+        for (const listener of this.#listeners) listener()
+      })
+    } catch (error) {
+      this.#devtoolsProblem = error instanceof Error ? error.message.slice(0, 300) : String(error)
+    }
   }
 
   async #waitForWindow(): Promise<void> {

@@ -1,5 +1,6 @@
 export { desktopKind, DesktopConfig } from './desktop-kind.js'
 export { DesktopTile, type DesktopTileOptions } from './desktop-tile.js'
+export { parkedApps, ParkedApps } from './parked-apps.js'
 export { DesktopSession, missingSessionPackages, type LaunchedApp, type SessionOptions } from './desktop-session.js'
 export { AtspiBus, type AccessibleRef, type AtspiEvent } from './atspi-bus.js'
 export { walkAccessibles, type AccessibleNode, type AccessibleTree } from './atspi-tree.js'
