@@ -13,7 +13,8 @@ const Name = z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/, 'expected lowercase let
 /** Key chords as a person writes them: `Ctrl+Shift+S`, `Return`, `ctrl+a Delete`. */
 const Chords = z.string().min(1).max(200)
 
-export const Toolkit = z.enum(['gtk3', 'gtk4', 'qt5', 'qt6', 'vcl', 'electron'])
+/** What the app is built with; `web`: a web or WASM build, run in Chromium (the `wasm` backend). */
+export const Toolkit = z.enum(['gtk3', 'gtk4', 'qt5', 'qt6', 'vcl', 'electron', 'web'])
 export type Toolkit = z.infer<typeof Toolkit>
 
 export const SchemaShortcut = z.strictObject({
@@ -107,12 +108,31 @@ export const AppSchema = z
        * takes it instead of waiting: for apps that start slowly (LibreOffice, 3 s here).
        */
       keep_ready: z.boolean().optional(),
-    }),
+    })
+      .optional()
+      .describe('How to start its native build on a display of its own (the native backend)'),
+    /**
+     * Its web or WASM build (the `wasm` backend): static files served on loopback to Chromium
+     * running in app mode on the tile's display. `entry` is the page to open, relative to
+     * `root`; a document a person configures is handed to it as `?<document_param>=<url>`.
+     */
+    web: z
+      .strictObject({
+        root: z.string().regex(/^\//, 'expected an absolute folder').max(4096),
+        entry: z
+          .string()
+          .regex(/^[A-Za-z0-9._-][A-Za-z0-9._/-]*$/, 'expected a relative path')
+          .max(500)
+          .refine((entry) => !entry.split('/').includes('..'), 'expected a page inside root'),
+        document_param: z.string().regex(/^[A-Za-z0-9_]{1,40}$/).optional(),
+      })
+      .optional(),
     shortcuts: z.array(SchemaShortcut).max(1000),
     widgets: z.array(SchemaWidget).max(500).default([]),
     custom_actions: z.array(CustomAction).max(100).default([]),
   })
   .superRefine((schema, ctx) => {
+    if (schema.launch === undefined && schema.web === undefined) ctx.addIssue({ code: 'custom', path: ['launch'], message: 'expected launch (a native build) or web (a web build), found neither' })
     // A step that names what the schema does not have fails when the schema loads, not when it runs.
     const widgets = new Set(schema.widgets.map((widget) => widget.id))
     const shortcuts = new Set(schema.shortcuts.map((shortcut) => shortcut.action))

@@ -8,8 +8,9 @@ import { parseChords } from './key-chords.js'
 const published = JSON.parse(readFileSync(new URL('../../../../docs/schemas/app_schema.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>
 
 describe('the shipped app schemas', () => {
-  it('ships the five the desktop surface promises, each valid against the published JSON Schema', () => {
-    expect(APP_SCHEMAS.map((schema) => schema.app)).toEqual(['gimp', 'gnome-calculator', 'inkscape', 'libreoffice-calc', 'mousepad'])
+  it('ships the five the desktop surface promises and a web build, each valid against the published JSON Schema', () => {
+    expect(APP_SCHEMAS.map((schema) => schema.app)).toEqual(['gimp', 'gnome-calculator', 'inkscape', 'libreoffice-calc', 'mousepad', 'pdfjs'])
+    expect(APP_SCHEMAS.filter((schema) => schema.web !== undefined).map((schema) => schema.app)).toEqual(['pdfjs'])
     const ajv = new Ajv2020({ strict: false })
     const validate = ajv.compile(published)
     for (const schema of APP_SCHEMAS) {
@@ -44,6 +45,11 @@ describe('a schema that does not hold together', () => {
     expect(() => parseAppSchema(withAction([{ fly: true }]), 'x.json')).toThrow(/x.json: custom_actions.0.steps.0/)
     expect(() => parseAppSchema('{"app": ', 'x.json')).toThrow(/x.json is not JSON/)
     expect(() => parseAppSchema(JSON.stringify({ ...base, toolkit: 'motif' }), 'x.json')).toThrow(/toolkit/)
+    const { launch: _launch, ...unlaunchable } = base
+    expect(() => parseAppSchema(JSON.stringify(unlaunchable), 'x.json')).toThrow(/expected launch \(a native build\) or web \(a web build\), found neither/)
+    expect(() => parseAppSchema(JSON.stringify({ ...unlaunchable, web: { root: 'relative', entry: 'index.html' } }), 'x.json')).toThrow(/web.root expected an absolute folder/)
+    expect(() => parseAppSchema(JSON.stringify({ ...unlaunchable, web: { root: '/srv/app', entry: 'web/../../etc/passwd' } }), 'x.json')).toThrow(/web.entry expected a page inside root/)
+    expect(parseAppSchema(JSON.stringify({ ...unlaunchable, web: { root: '/srv/app', entry: 'web/viewer.html' } }), 'x.json').web?.entry).toBe('web/viewer.html')
   })
 
   it('is taken when its steps name what it declares', () => {

@@ -3,8 +3,8 @@ import { TesseraError } from '@tessera/protocol'
 import { z } from 'zod'
 import { DESKTOP_ACTIONS } from './desktop-actions.js'
 import { appSchemaFor } from './app-schemas.js'
-import { KNOWN_APPS, knownApp } from './desktop-apps.js'
-import { installed, missingSessionPackages } from './desktop-session.js'
+import { KNOWN_APPS, knownApp, missingPackagesFor, selectBackend } from './desktop-apps.js'
+import { missingSessionPackages } from './desktop-session.js'
 import { DesktopTile } from './desktop-tile.js'
 import { parkedApps } from './parked-apps.js'
 import { GUI_TOOLS } from './gui-tools.js'
@@ -17,6 +17,10 @@ export const DesktopConfig = z
     title: z.string().max(200).optional(),
     /** An app Tessera has a schema for, by name (`gnome-calculator`, `mousepad`, `libreoffice-calc`, `gimp`, `inkscape`). */
     app: AppName.optional(),
+    /** How a named app runs: its native build, its web build in Chromium (`wasm`), or `auto` (the web build when it has one installed, as the roadmap's select_backend). */
+    backend: z.enum(['native', 'wasm', 'auto']).optional(),
+    /** A file a web build opens at start (PDF.js: the PDF), served to it alone. Configuration only. */
+    document: z.string().min(1).max(4096).optional(),
     /** Or any program, as its command and arguments: configuration only, an agent can never start a program this way. */
     command: z.array(z.string().min(1).max(4096)).min(1).max(64).optional(),
     /** Or a VNC server to attach to (the `vnc` backend: a virtual machine's console): pixels and input over RFB, no widget tree. Configuration only. */
@@ -25,6 +29,7 @@ export const DesktopConfig = z
     height: z.number().int().min(240).max(4320).optional(),
   })
   .refine((config) => [config.app, config.command, config.vnc].filter((one) => one !== undefined).length === 1, 'expected exactly one of app, command or vnc')
+  .refine((config) => config.app !== undefined || (config.backend === undefined && config.document === undefined), 'backend and document go with app')
 export type DesktopConfig = z.infer<typeof DesktopConfig>
 
 /** The desktop kind: a private X display and accessibility bus per tile, an app's widgets as a frame. */
@@ -34,7 +39,7 @@ export const desktopKind = defineKind<DesktopConfig>({
   idPrefix: 'desktop',
   configSchema: DesktopConfig,
   // An agent names a known app; a command only a person configures.
-  openSchema: z.strictObject({ app: AppName, title: z.string().max(200).optional() }),
+  openSchema: z.strictObject({ app: AppName, title: z.string().max(200).optional(), backend: z.enum(['native', 'wasm', 'auto']).optional() }),
   // A VNC tile's actions (key, type_text, click_at) are a part of these.
   contracts: DESKTOP_ACTIONS.contracts,
   facadeTools: GUI_TOOLS,
@@ -43,9 +48,12 @@ export const desktopKind = defineKind<DesktopConfig>({
     if (missing.length > 0) throw new TesseraError('not_found', `desktop tiles need the Debian packages ${missing.join(', ')}: apt-get install ${missing.join(' ')}`, { expected: missing, found: null })
     if (config.vnc !== undefined) return new VncTile({ id: env.id, title: config.title ?? `VNC ${config.vnc.host}:${config.vnc.port}`, host: config.vnc.host, port: config.vnc.port }).open()
     const known = config.app === undefined ? undefined : knownApp(config.app)
+    const backend = known === undefined ? 'native' : selectBackend(known, config.backend ?? 'auto')
     // A known app that is not installed says which package brings it, before a session starts.
-    if (known !== undefined && !installed(known.command[0] as string)) throw new TesseraError('not_found', `${known.title} is not installed here: apt-get install ${known.pkg}`, { expected: known.pkg, found: null })
-    const command = config.command ?? known?.command ?? []
+    const missingApp = known === undefined ? [] : missingPackagesFor(known.name, backend)
+    if (known !== undefined && missingApp.length > 0) throw new TesseraError('not_found', `${known.title} (${backend}) is not installed here: apt-get install ${missingApp.join(' ')}`, { expected: missingApp, found: null })
+    const web = backend === 'wasm' && known?.web !== undefined ? { build: known.web, document: config.document === undefined ? undefined : env.resolvePath(config.document) } : undefined
+    const command = config.command ?? (backend === 'native' ? known?.command : undefined) ?? []
     const appName = known?.name ?? command[0]?.split('/').pop() ?? 'app'
     const title = config.title ?? known?.title ?? appName
     const options = {
@@ -58,9 +66,10 @@ export const desktopKind = defineKind<DesktopConfig>({
       ...(config.width === undefined ? {} : { width: config.width }),
       ...(config.height === undefined ? {} : { height: config.height }),
       openPart: env.openPart,
+      web,
     }
     // Only a known app at the default size is parked: a parked copy is the same for everyone who asks.
-    if (known?.keepReady === true && config.command === undefined && config.width === undefined && config.height === undefined) {
+    if (known?.keepReady === true && backend === 'native' && config.command === undefined && config.width === undefined && config.height === undefined) {
       const parked = await parkedApps.take(known.name)
       parkedApps.refillLater(known.name, () => new DesktopTile({ ...options, id: `parked-${known.name}` }).open())
       if (parked !== undefined) return parked.claim(env.id, title)

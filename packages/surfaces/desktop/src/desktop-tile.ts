@@ -18,6 +18,8 @@ import { DesktopSession, type LaunchedApp } from './desktop-session.js'
 import { type AccessiblePlace, buildDesktopTree, pressIndex } from './desktop-tree.js'
 import { parseChords } from './key-chords.js'
 import { DevtoolsPage, type OpenPart, isChromiumFamily } from './devtools-page.js'
+import { type WebBuild, webRuntime } from './desktop-apps.js'
+import { type ServedWebBuild, serveWebBuild } from './web-build-server.js'
 
 export interface DesktopTileOptions {
   id: string
@@ -36,6 +38,8 @@ export interface DesktopTileOptions {
   height?: number
   /** Opens a surface of another kind for this tile: a Chromium app's page is read by the browser kind through its DevTools port. */
   openPart?: OpenPart | undefined
+  /** The `wasm` backend: the app's web build, served on loopback and run by Chromium in app mode on the tile's display (`command` is then unused). */
+  web?: { build: WebBuild; document?: string | undefined } | undefined
 }
 
 /** The desktop's actions that stay the tile's when a Chromium app's page is read through DevTools: keys, pointer, shortcuts, discovery. */
@@ -87,12 +91,16 @@ export class DesktopTile implements Surface {
   /** Why a Chromium app is read over AT-SPI after all: its DevTools could not be attached. */
   #devtoolsProblem: string | undefined
   #stopPage: (() => void) | undefined
+  /** What runs in the tile: the configured command, or Chromium on the web build. */
+  #command: readonly string[]
+  #served: ServedWebBuild | null = null
   readonly #contracts: readonly ActionContractInput[]
   readonly #customTargets: readonly TargetSpec[]
 
   constructor(options: DesktopTileOptions) {
     this.#id = options.id
     this.#title = options.title ?? options.appName
+    this.#command = options.command
     this.#options = options
     // The same contract objects in every frame: the frame sealer checks each once.
     const custom = options.schema === undefined ? [] : customContracts(options.schema)
@@ -112,9 +120,10 @@ export class DesktopTile implements Surface {
       const profile = join(session.dir, 'home', 'app-profile')
       const profileArg = this.#options.profileArg
       const seeded = profileArg !== undefined && seedProfile(this.#options.appName, profile)
+      if (this.#options.web !== undefined) await this.#serveWebBuild(this.#options.web.build, this.#options.web.document, session)
       // A Chromium app opens a DevTools port of the system's choosing, on loopback only.
-      const devtools = this.#options.openPart !== undefined && isChromiumFamily(this.#options.command[0] ?? '')
-      this.#app = session.launch([...this.#options.command, ...(profileArg === undefined ? [] : [profileArg.replace('{profile}', profile)]), ...(devtools ? ['--remote-debugging-port=0'] : [])], this.#options.env)
+      const devtools = this.#options.openPart !== undefined && isChromiumFamily(this.#command[0] ?? '')
+      this.#app = session.launch([...this.#command, ...(profileArg === undefined ? [] : [profileArg.replace('{profile}', profile)]), ...(devtools ? ['--remote-debugging-port=0'] : [])], this.#options.env)
       await this.#waitForWindow()
       if (profileArg !== undefined && !seeded) keepTemplate(this.#options.appName, profile)
       const toolkit = await this.#toolkit()
@@ -160,7 +169,7 @@ export class DesktopTile implements Surface {
     this.#framesRead += 1
     if (this.#page !== null) {
       const beside = this.#contracts.filter((contract) => BESIDE_A_PAGE.has(contract.id) || this.#customAction(contract.id) !== undefined)
-      const state: JsonObject = { app: this.#options.appName, display: session.display, specialist: 'devtools' }
+      const state: JsonObject = { app: this.#options.appName, display: session.display, specialist: 'devtools', ...(this.#served === null ? {} : { backend: 'wasm' }) }
       return this.#page.frame(this.id, `desktop://${this.#options.appName}`, state, beside, beside.map((contract) => ({ contract: contract.id })))
     }
     const walked = await (this.#cache as AccessibleCache).tree()
@@ -211,6 +220,8 @@ export class DesktopTile implements Surface {
   }
 
   async close(): Promise<void> {
+    await this.#served?.close()
+    this.#served = null
     this.#stopPage?.()
     this.#stopPage = undefined
     const page = this.#page
@@ -231,6 +242,7 @@ export class DesktopTile implements Surface {
 
   /** Runs the widget's own action (a button's press); a widget without one is clicked at its centre. */
   async press(nodeId: string): Promise<{ done: string }> {
+    if (this.#page !== null) return this.#page.act('click', nodeId, {})
     const { bus } = this.#live()
     const place = this.#place(nodeId)
     const since = this.#events
@@ -249,6 +261,7 @@ export class DesktopTile implements Surface {
    * `submit`, presses Return in the app.
    */
   async typeInto(nodeId: string, text: string, submit: boolean): Promise<{ done: string }> {
+    if (this.#page !== null) return this.#page.act('fill', nodeId, submit ? { text, submit } : { text })
     const { bus } = this.#live()
     const place = this.#place(nodeId)
     if (!place.editable) throw new TesseraError('conflict', `${describe(place)} takes no text`, { expected: 'an editable text field', found: place.role })
@@ -516,6 +529,16 @@ export class DesktopTile implements Surface {
   }
 
   /**
+   * The `wasm` backend: the build's files on a loopback server of the tile's own, and Chromium
+   * in app mode on them — a window with no browser around it, on the tile's display, in a
+   * profile of the tile's. Without the sandbox, as browser tiles run it: root cannot have it.
+   */
+  async #serveWebBuild(build: WebBuild, document: string | undefined, session: DesktopSession): Promise<void> {
+    this.#served = await serveWebBuild({ root: build.root, entry: build.entry, document, documentParam: build.documentParam })
+    this.#command = [webRuntime(), `--app=${this.#served.url}`, '--no-first-run', '--no-default-browser-check', '--no-sandbox', '--disable-gpu', `--user-data-dir=${join(session.dir, 'home', 'web-profile')}`]
+  }
+
+  /**
    * The Electron specialist: the app's page read through its DevTools port by the browser
    * kind. An app whose port cannot be attached stays on AT-SPI, and its frame says why.
    */
@@ -549,11 +572,11 @@ export class DesktopTile implements Surface {
     for (;;) {
       const child = this.#app?.child
       if (child !== undefined && (child.exitCode !== null || child.signalCode !== null)) {
-        throw new TesseraError('not_found', `${this.#options.command[0] ?? 'the app'} ended before it showed a window (${child.exitCode ?? child.signalCode})${this.#app?.lastWords() ? `: ${this.#app.lastWords()}` : ''}`, { found: this.#app?.lastWords() ?? null })
+        throw new TesseraError('not_found', `${this.#command[0] ?? 'the app'} ended before it showed a window (${child.exitCode ?? child.signalCode})${this.#app?.lastWords() ? `: ${this.#app.lastWords()}` : ''}`, { found: this.#app?.lastWords() ?? null })
       }
       const walked = await walkAccessibles(bus).catch(() => undefined)
       if (walked?.apps.some((app) => app.children.length > 0)) return
-      if (Date.now() - started > APP_START_MS) throw new TesseraError('timed_out', `${this.#options.command[0] ?? 'the app'} showed no window on AT-SPI within ${APP_START_MS / 1000} s${this.#app?.lastWords() ? ` (it said: ${this.#app.lastWords()})` : ''}`, { found: null })
+      if (Date.now() - started > APP_START_MS) throw new TesseraError('timed_out', `${this.#command[0] ?? 'the app'} showed no window on AT-SPI within ${APP_START_MS / 1000} s${this.#app?.lastWords() ? ` (it said: ${this.#app.lastWords()})` : ''}`, { found: null })
       await sleep(100)
     }
   }

@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { ActionCall, ActionContractInput, Frame, JsonObject, JsonValue, PerformContext, RiskAssessment, Surface, TargetSpec } from '@tessera/protocol'
-import { sealFrame } from '@tessera/protocol'
+import { TesseraError, sealFrame } from '@tessera/protocol'
 import { installedPath } from './desktop-session.js'
 
 /** What every Chromium build (Electron's included) keeps beside its executable. */
@@ -83,6 +83,20 @@ export class DevtoolsPage {
     const frame = this.#lastFrame
     const contract = frame?.contracts.find((known) => known.id === call.contract.id) ?? call.contract
     return { ...call, contract, frame: frame ?? call.frame }
+  }
+
+  /**
+   * One of the page's actions on an element, for a schema's custom action step (press this,
+   * type into that): judged on the page's last frame, as the tile's own call already was.
+   */
+  async act(contract: string, nodeId: string, input: JsonObject): Promise<{ done: string }> {
+    const frame = this.#lastFrame
+    const known = frame?.contracts.find((candidate) => candidate.id === contract)
+    const target = frame?.targets.find((candidate) => candidate.contract === contract && candidate.nodeId === nodeId)
+    if (frame === null || known === undefined || target === undefined) throw new TesseraError('not_found', `the page offers no ${contract} on node ${nodeId}`, { expected: contract, found: nodeId })
+    const signal = AbortSignal.timeout(15_000)
+    await this.part.perform({ frame, contract: known, target, input }, { actor: 'tessera', session: '', requestId: '', signal })
+    return { done: `${contract} on ${target.ref}` }
   }
 
   perform(call: ActionCall, ctx: PerformContext): Promise<JsonValue | undefined> {

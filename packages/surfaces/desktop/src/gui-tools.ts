@@ -46,6 +46,12 @@ function cut(node: UiNode, depth: number): UiNode {
   return { ...node, children: node.children.map((child) => cut(child, depth - 1)) }
 }
 
+/** How a tile runs, as its frame's state says: a vnc or wasm tile names its backend; any other runs natively. */
+async function backendOf(ctx: ToolContext, tile: string): Promise<string> {
+  const backend = await ctx.frame(tile).then((frame) => frame.state.backend).catch(() => undefined)
+  return backend === 'vnc' || backend === 'wasm' ? backend : 'native'
+}
+
 const schema = (properties: JsonObject, required: string[] = []): JsonObject => ({ type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false })
 
 /**
@@ -56,21 +62,21 @@ const schema = (properties: JsonObject, required: string[] = []): JsonObject => 
 export const GUI_TOOLS: readonly FacadeTool[] = [
   {
     name: 'gui_app_launch',
-    description: 'Open a desktop app as a tile on its own display.',
-    inputSchema: schema({ app: { type: 'string', enum: KNOWN_APPS.map((app) => app.name) }, backend: { type: 'string', enum: ['native', 'auto'] }, location: schema({ x: { type: 'number' }, y: { type: 'number' } }), config: { type: 'object' } }, ['app']),
+    description: 'Open a desktop app as a tile on its own display. backend: native (the app itself), wasm (its web build in Chromium), auto (the web build when it has one).',
+    inputSchema: schema({ app: { type: 'string', enum: KNOWN_APPS.map((app) => app.name) }, backend: { type: 'string', enum: ['native', 'wasm', 'auto'] }, location: schema({ x: { type: 'number' }, y: { type: 'number' } }), config: { type: 'object' } }, ['app']),
     risk: 'write',
     async run(args, ctx) {
       const backend = stringArg(args, 'backend') ?? 'auto'
-      // An app starts on a display of its own (native); a vnc tile attaches to a VNC server a person configured, never one an agent names.
-      if (backend !== 'native' && backend !== 'auto') throw new TesseraError('invalid_input', `expected backend native or auto, found "${backend}": a vnc tile is configured by a person (desktop config vnc: {host, port}), and no app ships a wasm build`, { expected: ['native', 'auto'], found: backend })
+      // A vnc tile attaches to a VNC server a person configured, never one an agent names.
+      if (backend !== 'native' && backend !== 'wasm' && backend !== 'auto') throw new TesseraError('invalid_input', `expected backend native, wasm or auto, found "${backend}": a vnc tile is configured by a person (desktop config vnc: {host, port})`, { expected: ['native', 'wasm', 'auto'], found: backend })
       const location = (args.location ?? {}) as JsonObject
-      const input: JsonObject = { kind: KIND, config: { ...((args.config ?? {}) as JsonObject), app: stringArg(args, 'app') ?? '' } }
+      const input: JsonObject = { kind: KIND, config: { ...((args.config ?? {}) as JsonObject), app: stringArg(args, 'app') ?? '', backend } }
       if (typeof location.x === 'number') input.x = location.x
       if (typeof location.y === 'number') input.y = location.y
       const result = await ctx.request({ surface: 'map', action: 'open', input })
       if (result.status !== 'completed') return { result }
       const opened = result.output as { tile: string; x: number; y: number }
-      const json: JsonObject = { tile_id: opened.tile, location: { x: opened.x, y: opened.y }, backend: 'native' }
+      const json: JsonObject = { tile_id: opened.tile, location: { x: opened.x, y: opened.y }, backend: await backendOf(ctx, opened.tile) }
       return { json, text: JSON.stringify(json) }
     },
   },
@@ -82,8 +88,7 @@ export const GUI_TOOLS: readonly FacadeTool[] = [
     async run(_args, ctx) {
       const apps = await Promise.all(
         ctx.tiles(KIND).map(async (tile): Promise<JsonObject> => {
-          // The frame says how the tile runs: a vnc tile's state names its backend.
-          const backend = await ctx.frame(tile.id).then((frame) => (frame.state.backend === 'vnc' ? 'vnc' : 'native')).catch(() => 'native')
+          const backend = await backendOf(ctx, tile.id)
           return { tile_id: tile.id, app: tile.title, backend, state: 'running', focused: tile.focused }
         }),
       )
