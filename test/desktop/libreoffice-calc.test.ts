@@ -2,7 +2,6 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { unzipSync } from 'fflate'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { parkedApps } from '@tessera/surface-desktop'
 import { afterAll, describe, expect, it } from 'vitest'
 import { removeDir, useTestHub, useAgentClient } from '../support/hub.js'
@@ -101,13 +100,13 @@ describe('LibreOffice Calc as a tile', () => {
   }, 120_000)
 
   it('keeps a second Calc ready once one was opened: the next launch takes it, a fresh spreadsheet on a display of its own', async () => {
-    // Parked a few seconds after the first launch; the wait is bounded by the test's timeout.
-    while (!parkedApps.keys().includes('libreoffice-calc')) await sleep(200)
+    // Parked a few seconds after the first launch.
+    expect(await parkedApps.whenReady('libreoffice-calc:native')).toBe(true)
     const second = await call('gui_app_launch', { app: 'libreoffice-calc' })
     expect(second.isError, second.text).toBe(false)
     const id = String(second.json?.tile_id)
     expect(id).not.toBe(tile)
-    expect(parkedApps.keys()).not.toContain('libreoffice-calc')
+    expect(parkedApps.keys()).not.toContain('libreoffice-calc:native')
     // The parked copy is the new tile's own: its own document, not the first tile's, and its actions run.
     const tree = (await call('gui_get_widget_tree', { tile_id: id, depth: 3 })).text
     expect(tree).toContain('window "Untitled 1 - LibreOffice Calc"')

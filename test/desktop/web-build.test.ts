@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { parkedApps } from '@tessera/surface-desktop'
 import { afterAll, describe, expect, it } from 'vitest'
 import { removeDir, useTestHub, useAgentClient } from '../support/hub.js'
 import { textPdf } from './text-pdf.js'
@@ -67,6 +68,15 @@ describe('a web build as a desktop tile (the wasm backend)', () => {
     expect(launched.json, launched.text).toMatchObject({ backend: 'wasm' })
     const closed = await call('gui_app_close', { tile_id: String(launched.json?.tile_id) })
     expect(closed.json, closed.text).toMatchObject({ success: true })
+    // PDF.js is kept ready: the next launch takes the copy parked after the first.
+    expect(await parkedApps.whenReady('pdfjs:wasm')).toBe(true)
+    const again = await call('gui_app_launch', { app: 'pdfjs' })
+    expect(again.json, again.text).toMatchObject({ backend: 'wasm' })
+    expect(parkedApps.keys()).not.toContain('pdfjs:wasm')
+    const tile = String(again.json?.tile_id)
+    expect((await t.hub.ctx.gateway.frames.current(tile)).state).toMatchObject({ app: 'pdfjs', backend: 'wasm', specialist: 'devtools' })
+    expect((await call('gui_find_widget', { tile_id: tile, role: 'button', label: 'Open' })).text).toMatch(/@n/)
+    await call('gui_app_close', { tile_id: tile })
     const noWeb = await call('gui_app_launch', { app: 'gnome-calculator', backend: 'wasm' })
     expect(noWeb.text).toMatch(/Calculator has no web \(wasm\) build; its backends: native/)
     const noNative = await call('gui_app_launch', { app: 'pdfjs', backend: 'native' })

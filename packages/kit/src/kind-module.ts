@@ -21,10 +21,10 @@ export interface KindEnvironment {
   /**
    * Opens a surface of another kind that this tile owns and drives, seen by nobody else (not on
    * the map, not in the gateway): how a desktop tile reads a Chromium app's page with the
-   * browser kind's frame builder without importing another surface. Its id is the tile's with
-   * `-<partId>`; the tile closes it.
+   * browser kind's frame builder without importing another surface. `id` is the part's own
+   * (the tile's id with a suffix: where the part keeps files); the tile closes it.
    */
-  openPart?(kind: string, config: Record<string, unknown>, partId: string): Promise<Surface>
+  openPart?(kind: string, config: Record<string, unknown>, id: string): Promise<Surface>
 }
 
 /**

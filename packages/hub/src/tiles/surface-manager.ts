@@ -86,7 +86,7 @@ export class SurfaceManager {
       this.focus(tile.id)
       return tile.id
     }
-    const openPart = (partKind: string, partConfig: Record<string, unknown>, partId: string): Promise<Surface> => this.#openPart(`${id}-${partId}`, partKind, partConfig)
+    const openPart = (partKind: string, partConfig: Record<string, unknown>, partId: string): Promise<Surface> => this.#openPart(partId, partKind, partConfig)
     const surface = await module.open(parsed.data as never, { id, dataDir: this.#options.dataDir, resolvePath: (path) => this.resolvePath(path), openBeside, openPart })
     return this.add(surface, { ...options, kind: module.kind })
   }

@@ -103,11 +103,6 @@ export const AppSchema = z
        * the next tiles', so they skip the app's first-start setup.
        */
       profile_arg: z.string().min(1).max(500).regex(/\{profile\}/, 'expected a {profile} part').optional(),
-      /**
-       * Keep one more copy started and parked once the app has been opened, so the next launch
-       * takes it instead of waiting: for apps that start slowly (LibreOffice, 3 s here).
-       */
-      keep_ready: z.boolean().optional(),
     })
       .optional()
       .describe('How to start its native build on a display of its own (the native backend)'),
@@ -127,6 +122,12 @@ export const AppSchema = z
         document_param: z.string().regex(/^[A-Za-z0-9_]{1,40}$/).optional(),
       })
       .optional(),
+    /**
+     * Keep one more copy started and parked once the app has been opened (either build), so the
+     * next launch takes it instead of waiting: for apps that start slowly (LibreOffice, 3 s here;
+     * a web build, Chromium's 2 s).
+     */
+    keep_ready: z.boolean().optional(),
     shortcuts: z.array(SchemaShortcut).max(1000),
     widgets: z.array(SchemaWidget).max(500).default([]),
     custom_actions: z.array(CustomAction).max(100).default([]),

@@ -43,7 +43,7 @@ export const KNOWN_APPS: readonly KnownApp[] = APP_SCHEMAS.map((schema) => ({
   profileArg: schema.launch?.profile_arg,
   pkg: schema.package,
   toolkit: schema.toolkit,
-  keepReady: schema.launch?.keep_ready === true,
+  keepReady: schema.keep_ready === true,
   web: schema.web === undefined ? undefined : { root: schema.web.root, entry: schema.web.entry, documentParam: schema.web.document_param },
 }))
 

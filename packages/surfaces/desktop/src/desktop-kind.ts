@@ -32,6 +32,9 @@ export const DesktopConfig = z
   .refine((config) => config.app !== undefined || (config.backend === undefined && config.document === undefined), 'backend and document go with app')
 export type DesktopConfig = z.infer<typeof DesktopConfig>
 
+/** Parked copies are numbered: each one's parts (a web build's page) have ids of their own. */
+let parkedCount = 0
+
 /** The desktop kind: a private X display and accessibility bus per tile, an app's widgets as a frame. */
 export const desktopKind = defineKind<DesktopConfig>({
   kind: 'desktop',
@@ -68,10 +71,11 @@ export const desktopKind = defineKind<DesktopConfig>({
       openPart: env.openPart,
       web,
     }
-    // Only a known app at the default size is parked: a parked copy is the same for everyone who asks.
-    if (known?.keepReady === true && backend === 'native' && config.command === undefined && config.width === undefined && config.height === undefined) {
-      const parked = await parkedApps.take(known.name)
-      parkedApps.refillLater(known.name, () => new DesktopTile({ ...options, id: `parked-${known.name}` }).open())
+    // Only a known app at the default size with no document is parked: a parked copy is the same for everyone who asks.
+    if (known?.keepReady === true && config.command === undefined && config.document === undefined && config.width === undefined && config.height === undefined) {
+      const key = `${known.name}:${backend}`
+      const parked = await parkedApps.take(key)
+      parkedApps.refillLater(key, () => new DesktopTile({ ...options, id: `parked-${known.name}-${++parkedCount}` }).open())
       if (parked !== undefined) return parked.claim(env.id, title)
     }
     return new DesktopTile({ ...options, id: env.id, title }).open()

@@ -556,7 +556,7 @@ export class DesktopTile implements Surface {
       return
     }
     try {
-      const page = new DevtoolsPage(await openPart('browser', { app: { endpoint }, title: this.title }, 'devtools'), endpoint)
+      const page = new DevtoolsPage(await openPart('browser', { app: { endpoint }, title: this.title }, `${this.id}-devtools`), endpoint)
       this.#page = page
       this.#stopPage = page.subscribe(() => {
         for (const listener of this.#listeners) listener()

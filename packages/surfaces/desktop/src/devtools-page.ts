@@ -25,7 +25,7 @@ export function isChromiumFamily(file: string): boolean {
 }
 
 /** Opens a surface of another kind that the tile owns (the hub's KindEnvironment.openPart). */
-export type OpenPart = (kind: string, config: Record<string, unknown>, partId: string) => Promise<Surface>
+export type OpenPart = (kind: string, config: Record<string, unknown>, id: string) => Promise<Surface>
 
 /**
  * The Electron specialist: a Chromium app's window read through its DevTools port by the

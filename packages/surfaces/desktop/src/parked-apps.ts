@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { DesktopTile } from './desktop-tile.js'
 
 /** After a parked app is handed out, the next one starts this much later: not while the taken one is still drawing its first frames on two cores. */
@@ -49,8 +50,10 @@ export class ParkedApps {
     this.#refills.set(key, timer)
   }
 
-  /** Resolves once the parked copy for this key has started (true) or failed (false); false when none is parked. */
+  /** Resolves once the parked copy for this key has started (true) or failed (false); false when none is parked or due. */
   async whenReady(key: string): Promise<boolean> {
+    // A copy due to start (after REFILL_DELAY_MS) is waited for, a little longer at most.
+    for (const started = Date.now(); this.#refills.has(key) && Date.now() - started < REFILL_DELAY_MS * 2; ) await sleep(50)
     const tile = await this.#parked.get(key)?.tile
     return tile?.running === true
   }
