@@ -75,8 +75,10 @@ export const desktopKind = defineKind<DesktopConfig>({
     if (known?.keepReady === true && config.command === undefined && config.document === undefined && config.width === undefined && config.height === undefined) {
       const key = `${known.name}:${backend}`
       const parked = await parkedApps.take(key)
+      const tile = parked?.claim(env.id, title) ?? (await new DesktopTile({ ...options, id: env.id, title }).open())
+      // The next copy starts once this one is up, not while it is still starting.
       parkedApps.refillLater(key, () => new DesktopTile({ ...options, id: `parked-${known.name}-${++parkedCount}` }).open())
-      if (parked !== undefined) return parked.claim(env.id, title)
+      return tile
     }
     return new DesktopTile({ ...options, id: env.id, title }).open()
   },

@@ -44,8 +44,8 @@ export interface DesktopTileOptions {
 
 /** The desktop's actions that stay the tile's when a Chromium app's page is read through DevTools: keys, pointer, shortcuts, discovery. */
 const BESIDE_A_PAGE = new Set(['key', 'type_text', 'click_at', 'shortcuts', 'discover'])
-/** A Chromium app says where its DevTools listen as it starts; once its window is up, this is plenty. */
-const DEVTOOLS_WAIT_MS = 5_000
+/** A Chromium app says where its DevTools listen as it starts (~0.6 s here): this is plenty. */
+const DEVTOOLS_WAIT_MS = 15_000
 
 /** How long an app has to show a window after it starts. */
 const APP_START_MS = 30_000
@@ -124,11 +124,12 @@ export class DesktopTile implements Surface {
       // A Chromium app opens a DevTools port of the system's choosing, on loopback only.
       const devtools = this.#options.openPart !== undefined && isChromiumFamily(this.#command[0] ?? '')
       this.#app = session.launch([...this.#command, ...(profileArg === undefined ? [] : [profileArg.replace('{profile}', profile)]), ...(devtools ? ['--remote-debugging-port=0'] : [])], this.#options.env)
-      await this.#waitForWindow()
+      // A Chromium app is ready when its page is: its AT-SPI window comes later (~0.5–1 s here). One whose port cannot be attached is waited for on AT-SPI.
+      if (devtools) await this.#attachDevtools()
+      if (this.#page === null) await this.#waitForWindow()
       if (profileArg !== undefined && !seeded) keepTemplate(this.#options.appName, profile)
-      const toolkit = await this.#toolkit()
+      const toolkit = this.#page === null ? await this.#toolkit() : 'electron'
       this.#cache.trustEvents = toolkit === 'gtk3' || toolkit === 'vcl'
-      if (devtools && toolkit === 'electron') await this.#attachDevtools()
       return this
     } catch (error) {
       await this.close()
@@ -547,9 +548,9 @@ export class DesktopTile implements Surface {
     if (openPart === undefined) return
     const started = Date.now()
     let endpoint = this.#app?.devtools()
-    while (endpoint === undefined && Date.now() - started < DEVTOOLS_WAIT_MS) {
-      await sleep(50)
-      endpoint = this.#app?.devtools()
+    while (endpoint === undefined && Date.now() - started < DEVTOOLS_WAIT_MS && this.#app?.child.exitCode === null && this.#app.child.signalCode === null) {
+      await sleep(25)
+      endpoint = this.#app.devtools()
     }
     if (endpoint === undefined) {
       this.#devtoolsProblem = `the app said no DevTools address within ${DEVTOOLS_WAIT_MS / 1000} s`
