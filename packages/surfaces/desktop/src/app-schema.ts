@@ -53,8 +53,12 @@ export const Step = z.union([
   z.strictObject({ shortcut: z.string().min(1).max(200) }),
   /** Run a widget's own action (a button's press). */
   z.strictObject({ press: WidgetRef }),
-  /** Put text into a text field: `into` one, or the one that has the keyboard. */
-  z.strictObject({ type: z.string().max(100_000), into: WidgetRef.optional() }),
+  /**
+   * Put text into a text field: `into` one, or the one that has the keyboard. With `replace`,
+   * the text becomes the field's whole text (a file dialog's name field selects only the name
+   * before its ending when it takes the focus: typed alone, `x.svg` would become `x.svg.svg`).
+   */
+  z.strictObject({ type: z.string().max(100_000), into: WidgetRef.optional(), replace: z.boolean().optional() }),
   /** Wait for a widget to appear (or with `gone`, to go), at most `time` seconds. */
   z.strictObject({ wait_for: z.strictObject({ role: z.string().min(1).max(40), name: z.string().min(1).max(200).optional(), gone: z.boolean().optional(), time: z.number().min(0).max(30).optional() }) }),
   /** Read a widget's value or text into the action's answer, as `as`. */
@@ -103,6 +107,8 @@ export const AppSchema = z
        * the next tiles', so they skip the app's first-start setup.
        */
       profile_arg: z.string().min(1).max(500).regex(/\{profile\}/, 'expected a {profile} part').optional(),
+      /** Or a variable that does it (GIMP's `GIMP2_DIRECTORY`: `{profile}`), for an app that takes its profile folder from its environment. */
+      profile_env: z.record(z.string().regex(/^[A-Z_][A-Z0-9_]*$/), z.string().max(500).regex(/\{profile\}/, 'expected a {profile} part')).optional(),
     })
       .optional()
       .describe('How to start its native build on a display of its own (the native backend)'),

@@ -11,7 +11,7 @@ export interface CustomActionHost {
   snapshot(): Promise<Frame>
   keys(chords: string): Promise<unknown>
   press(nodeId: string): Promise<unknown>
-  typeInto(nodeId: string, text: string, submit: boolean): Promise<unknown>
+  typeInto(nodeId: string, text: string, submit: boolean, replace?: boolean): Promise<unknown>
   waitFor(input: { role: string; name?: string | undefined; gone?: boolean | undefined; time?: number | undefined }, signal: AbortSignal): Promise<unknown>
 }
 
@@ -80,7 +80,7 @@ async function runStep(host: CustomActionHost, schema: AppSchema, step: Step, in
     const frame = await host.snapshot()
     const field = step.into === undefined ? typingField(frame) : widgetByQuery(frame, queryOf(step.into, schema, input))
     if (field === undefined) throw new TesseraError('not_found', 'no text field has the keyboard', { expected: 'a focused text field', found: null })
-    await host.typeInto(field.node.id, fill(step.type, input), false)
+    await host.typeInto(field.node.id, fill(step.type, input), false, step.replace === true)
   } else if ('wait_for' in step) {
     const wanted = step.wait_for
     await host.waitFor({ role: wanted.role, ...(wanted.name === undefined ? {} : { name: fill(wanted.name, input) }), gone: wanted.gone, time: wanted.time }, signal)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { type KnownApp, backendsOf, selectBackend } from './desktop-apps.js'
 
-const app = (overrides: Partial<KnownApp>): KnownApp => ({ name: 'x', title: 'X', command: undefined, env: {}, profileArg: undefined, pkg: 'x', toolkit: 'gtk3', keepReady: false, web: undefined, ...overrides })
+const app = (overrides: Partial<KnownApp>): KnownApp => ({ name: 'x', title: 'X', command: undefined, env: {}, profileArg: undefined, profileEnv: undefined, pkg: 'x', toolkit: 'gtk3', keepReady: false, web: undefined, ...overrides })
 const native = app({ command: ['/bin/sh'] })
 const webOnly = app({ title: 'Viewer', web: { root: '/nonexistent', entry: 'index.html', documentParam: undefined } })
 const both = app({ command: ['/bin/sh'], web: { root: '/nonexistent', entry: 'index.html', documentParam: undefined } })

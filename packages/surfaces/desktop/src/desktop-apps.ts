@@ -25,6 +25,8 @@ export interface KnownApp {
   env: Readonly<Record<string, string>>
   /** Its profile-folder argument, when its schema has one. */
   profileArg: string | undefined
+  /** Or the variables that set its profile folder. */
+  profileEnv: Readonly<Record<string, string>> | undefined
   /** The Debian package that brings it. */
   pkg: string
   toolkit: Toolkit
@@ -41,6 +43,7 @@ export const KNOWN_APPS: readonly KnownApp[] = APP_SCHEMAS.map((schema) => ({
   command: schema.launch?.command,
   env: schema.launch?.env ?? {},
   profileArg: schema.launch?.profile_arg,
+  profileEnv: schema.launch?.profile_env,
   pkg: schema.package,
   toolkit: schema.toolkit,
   keepReady: schema.keep_ready === true,

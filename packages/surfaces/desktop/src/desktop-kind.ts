@@ -66,6 +66,7 @@ export const desktopKind = defineKind<DesktopConfig>({
       schema: appSchemaFor(appName),
       env: known?.env,
       profileArg: known?.profileArg,
+      profileEnv: known?.profileEnv,
       ...(config.width === undefined ? {} : { width: config.width }),
       ...(config.height === undefined ? {} : { height: config.height }),
       openPart: env.openPart,

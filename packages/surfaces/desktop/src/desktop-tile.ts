@@ -34,6 +34,8 @@ export interface DesktopTileOptions {
   env?: Readonly<Record<string, string>> | undefined
   /** An argument that puts the app's profile in the tile's folder (`{profile}`), seeded from a template (app-profiles.ts). */
   profileArg?: string | undefined
+  /** Or variables that do (`{profile}` in their values). */
+  profileEnv?: Readonly<Record<string, string>> | undefined
   width?: number
   height?: number
   /** Opens a surface of another kind for this tile: a Chromium app's page is read by the browser kind through its DevTools port. */
@@ -119,15 +121,17 @@ export class DesktopTile implements Surface {
       this.#stopListening = await this.#bus.listen(['object:', 'window:'], (event) => this.#heard(event))
       const profile = join(session.dir, 'home', 'app-profile')
       const profileArg = this.#options.profileArg
-      const seeded = profileArg !== undefined && seedProfile(this.#options.appName, profile)
+      const profileEnv = Object.fromEntries(Object.entries(this.#options.profileEnv ?? {}).map(([name, value]) => [name, value.replace('{profile}', profile)]))
+      const hasProfile = profileArg !== undefined || Object.keys(profileEnv).length > 0
+      const seeded = hasProfile && seedProfile(this.#options.appName, profile)
       if (this.#options.web !== undefined) await this.#serveWebBuild(this.#options.web.build, this.#options.web.document, session)
       // A Chromium app opens a DevTools port of the system's choosing, on loopback only.
       const devtools = this.#options.openPart !== undefined && isChromiumFamily(this.#command[0] ?? '')
-      this.#app = session.launch([...this.#command, ...(profileArg === undefined ? [] : [profileArg.replace('{profile}', profile)]), ...(devtools ? ['--remote-debugging-port=0'] : [])], this.#options.env)
+      this.#app = session.launch([...this.#command, ...(profileArg === undefined ? [] : [profileArg.replace('{profile}', profile)]), ...(devtools ? ['--remote-debugging-port=0'] : [])], { ...this.#options.env, ...profileEnv })
       // A Chromium app is ready when its page is: its AT-SPI window comes later (~0.5–1 s here). One whose port cannot be attached is waited for on AT-SPI.
       if (devtools) await this.#attachDevtools()
       if (this.#page === null) await this.#waitForWindow()
-      if (profileArg !== undefined && !seeded) keepTemplate(this.#options.appName, profile)
+      if (hasProfile && !seeded) keepTemplate(this.#options.appName, profile)
       const toolkit = this.#page === null ? await this.#toolkit() : 'electron'
       this.#cache.trustEvents = toolkit === 'gtk3' || toolkit === 'vcl'
       return this
@@ -261,7 +265,8 @@ export class DesktopTile implements Surface {
    * Unicode text, which synthetic keys are not (a key for "×" exists on no keymap) — then, with
    * `submit`, presses Return in the app.
    */
-  async typeInto(nodeId: string, text: string, submit: boolean): Promise<{ done: string }> {
+  async typeInto(nodeId: string, text: string, submit: boolean, replace = false): Promise<{ done: string }> {
+    // A page's fill always replaces the field's text.
     if (this.#page !== null) return this.#page.act('fill', nodeId, submit ? { text, submit } : { text })
     const { bus } = this.#live()
     const place = this.#place(nodeId)
@@ -272,6 +277,9 @@ export class DesktopTile implements Surface {
       // A field that takes no text through AT-SPI (Chromium's) gets it as keys once it has the focus.
       await this.#focusWindow()
       await this.#typeAsKeys(text)
+    } else if (replace) {
+      const [set] = await bus.call(place.ref, ATSPI_INTERFACES.editableText, 'SetTextContents', 's', [text])
+      if (set === false) throw new TesseraError('conflict', `${describe(place)} refused the text`, { found: place.role })
     } else if (text !== '') {
       // As typing does, the text takes the place of what is selected.
       const selected = await this.#selection(place)
@@ -287,7 +295,7 @@ export class DesktopTile implements Surface {
       await this.#press(['Return'])
     }
     await this.#settle(since)
-    return { done: `typed ${[...text].length} characters into ${describe(place)}${submit ? ', then Return' : ''}` }
+    return { done: `${replace ? 'set' : 'typed'} ${[...text].length} characters ${replace ? 'as the text of' : 'into'} ${describe(place)}${submit ? ', then Return' : ''}` }
   }
 
   /**
