@@ -14,7 +14,7 @@ const Name = z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/, 'expected lowercase let
 const Chords = z.string().min(1).max(200)
 
 /** What the app is built with; `web`: a web or WASM build, run in Chromium (the `wasm` backend). */
-export const Toolkit = z.enum(['gtk3', 'gtk4', 'qt5', 'qt6', 'vcl', 'electron', 'web'])
+export const Toolkit = z.enum(['gtk2', 'gtk3', 'gtk4', 'qt5', 'qt6', 'vcl', 'electron', 'web'])
 export type Toolkit = z.infer<typeof Toolkit>
 
 export const SchemaShortcut = z.strictObject({

@@ -420,7 +420,8 @@ export class DesktopTile implements Surface {
     const major = Number.parseInt(version, 10)
     // LibreOffice's VCL speaks AT-SPI through its GTK 3 plugin and says GTK.
     if (/^(soffice|libreoffice)/i.test(appName)) return 'vcl'
-    if (/^gtk$/i.test(name) || /gail/i.test(name)) return major >= 4 ? 'gtk4' : 'gtk3'
+    // GTK 2 (GIMP 2.10) speaks through GAIL and libatk-adaptor; its version is GTK's own.
+    if (/^gtk$/i.test(name) || /gail/i.test(name)) return major >= 4 ? 'gtk4' : major === 2 ? 'gtk2' : 'gtk3'
     if (/^qt$/i.test(name)) return major >= 6 ? 'qt6' : 'qt5'
     if (/vcl|libreoffice|openoffice/i.test(name)) return 'vcl'
     if (/chrom|electron/i.test(name)) return 'electron'

@@ -77,7 +77,7 @@ export function aiShortcutOf(keys: string): (typeof AI_SHORTCUTS)[number] | unde
 
 function family(toolkit: Toolkit): keyof typeof TOOLKIT_SHORTCUTS {
   // A web build runs in Chromium: its window answers Chromium's keys.
-  return toolkit === 'gtk3' || toolkit === 'gtk4' ? 'gtk' : toolkit === 'qt5' || toolkit === 'qt6' ? 'qt' : toolkit === 'web' ? 'electron' : toolkit
+  return toolkit === 'gtk2' || toolkit === 'gtk3' || toolkit === 'gtk4' ? 'gtk' : toolkit === 'qt5' || toolkit === 'qt6' ? 'qt' : toolkit === 'web' ? 'electron' : toolkit
 }
 
 /** Keys as one spelling, to tell that two sources name the same chord. */
