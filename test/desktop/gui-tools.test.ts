@@ -78,6 +78,27 @@ describe('the gui_* tools on a real text editor', () => {
     expect(after, after).toMatch(/window "[^"]*notes\.txt[^"]*"/)
   })
 
+  it('drags across a line to select it (XTEST, a button held), and typed text takes the selection\'s place', async () => {
+    const replaced = await call('action_request', { surface: tile, action: 'app.replace_text', input: { text: 'first line of text\nsecond line' } })
+    expect(replaced.json?.result?.status, replaced.text).toBe('completed')
+    const field = (await call('gui_find_widget', { tile_id: tile, role: 'textbox', state: 'focused' })).json?.widgets as Array<{ bounds?: { x: number; y: number; width: number; height: number } }> | undefined
+    const box = field?.[0]?.bounds
+    expect(box, JSON.stringify(field)).toBeDefined()
+    if (box === undefined) return
+    // From the start of the first line to well past its end: the whole line and nothing of the next.
+    const y = box.y + 9
+    const dragged = await call('action_request', { surface: tile, action: 'drag_at', input: { from: { x: box.x + 1, y }, to: { x: box.x + box.width - 20, y } } })
+    expect(dragged.json?.result?.status, dragged.text).toBe('completed')
+    expect((await call('gui_send_text', { tile_id: tile, text: 'replaced' })).json).toMatchObject({ success: true })
+    const after = (await call('gui_find_widget', { tile_id: tile, role: 'textbox', state: 'focused' })).json?.widgets as Array<{ value?: string; name?: string }> | undefined
+    const text = after?.[0]?.value ?? after?.[0]?.name ?? ''
+    // The frame shows a text's lines joined by spaces.
+    expect(text).toContain('replaced second line')
+    expect(text).not.toContain('first line')
+    const outside = await call('action_request', { surface: tile, action: 'drag_at', input: { from: { x: 1, y: 1 }, to: { x: 5000, y: 1 } } })
+    expect(outside.text).toMatch(/invalid_input.*expected a point inside the tile \(1280×800\), found 5000,1/)
+  })
+
   it('closes the tile and its app', async () => {
     expect((await call('gui_app_close', { tile_id: tile })).json).toMatchObject({ success: true })
     expect((await call('gui_app_list', {})).text).toContain('no desktop app tiles')

@@ -24,6 +24,7 @@ function byteStream(ws: WebSocket): { read(n: number): Promise<Buffer> } {
 }
 
 const texts = (node: AccessibleNode): string[] => [...(node.text === undefined ? [] : [node.text]), ...node.children.flatMap(texts)]
+const find = (node: AccessibleNode, match: (node: AccessibleNode) => boolean): AccessibleNode | undefined => (match(node) ? node : node.children.map((child) => find(child, match)).find((found) => found !== undefined))
 
 /**
  * Pixels over VNC both ways: a native tile's view-only VNC server bridged to a viewer's
@@ -117,8 +118,26 @@ describe('VNC: the live-pixels bridge and the vnc backend', () => {
       seen = texts({ children: (await walkAccessibles(bus)).apps } as AccessibleNode).join('\n')
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
-    bus.disconnect()
     expect(seen, seen).toContain('typed over VNC\nÜber')
+    // A drag over RFB (the button held while the pointer moves) selects the first line; typed text takes its place.
+    const view = find({ children: (await walkAccessibles(bus)).apps } as AccessibleNode, (node) => node.role === 'text' && (node.text ?? '').includes('Über'))
+    const box = view?.extents
+    expect(box, 'the editor\'s text view and its place').toBeDefined()
+    if (box !== undefined) {
+      const y = box.y + 9
+      const dragged = await call('action_request', { surface: 'vm', action: 'drag_at', input: { from: { x: box.x + 1, y }, to: { x: box.x + box.width - 20, y } } })
+      expect(dragged.json?.result?.status, dragged.text).toBe('completed')
+      await call('gui_send_text', { tile_id: 'vm', text: 'Replaced' })
+      for (let i = 0; i < 30 && !seen.includes('Replaced'); i++) {
+        seen = texts({ children: (await walkAccessibles(bus)).apps } as AccessibleNode).join('\n')
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      expect(seen, seen).toContain('Replaced\nÜber')
+      expect(seen).not.toContain('typed over VNC')
+    }
+    const scrolled = await call('action_request', { surface: 'vm', action: 'scroll_at', input: { x: 300, y: 200, dy: 3 } })
+    expect(scrolled.json?.result?.status, scrolled.text).toBe('completed')
+    bus.disconnect()
     const outside = await call('gui_click', { tile_id: 'vm', x: 5000, y: 1 })
     expect(outside.isError).toBe(true)
     expect(outside.text).toMatch(/inside the screen/)

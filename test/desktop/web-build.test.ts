@@ -1,5 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { join } from 'node:path'
 import { parkedApps } from '@tessera/surface-desktop'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -46,6 +47,15 @@ describe('a web build as a desktop tile (the wasm backend)', () => {
     expect(found.json?.result?.status, found.text).toBe('completed')
     const field = (await call('gui_find_widget', { tile_id: 'reader', role: 'textbox', label: 'Find' })).text
     expect(field).toContain('"regional"')
+    // The wheel (XTEST on the tile's display) scrolls the document back to page 1, and PDF.js follows in its page field.
+    const scrolled = await call('action_request', { surface: 'reader', action: 'scroll_at', input: { x: 500, y: 400, dy: -30 } })
+    expect(scrolled.json?.result?.status, scrolled.text).toBe('completed')
+    let page = ''
+    for (const started = Date.now(); Date.now() - started < 10_000; await sleep(200)) {
+      page = (await call('gui_find_widget', { tile_id: 'reader', role: 'spinbutton', label: 'Page' })).text
+      if (page.includes('"1"')) break
+    }
+    expect(page).toMatch(/spinbutton "Page": "1"/)
     // PDF.js's find bar counts what it found, on page 2.
     expect((await call('gui_get_widget_tree', { tile_id: 'reader' })).text).toContain('"1 of 1 match"')
   }, 60_000)

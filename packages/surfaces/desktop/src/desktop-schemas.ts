@@ -13,6 +13,19 @@ export const ClickAtInput = z.strictObject({
   button: z.enum(['left', 'middle', 'right']).optional(),
   double: z.boolean().optional(),
 })
+const Point = z.strictObject({ x: z.number().int().min(0).max(16_384), y: z.number().int().min(0).max(16_384) })
+export const DragAtInput = z.strictObject({
+  from: Point,
+  to: Point,
+  button: z.enum(['left', 'middle', 'right']).optional(),
+})
+/** Wheel clicks at a point: dy down (negative: up), dx right (negative: left). */
+export const ScrollAtInput = z.strictObject({
+  x: z.number().int().min(0).max(16_384),
+  y: z.number().int().min(0).max(16_384),
+  dx: z.number().int().min(-50).max(50).optional(),
+  dy: z.number().int().min(-50).max(50).optional(),
+})
 export const DoneOutput = z.object({ done: z.string() })
 export const WaitInput = z.strictObject({
   /** The widget's role as the frame says it (dialog, button, textbox, window…). */

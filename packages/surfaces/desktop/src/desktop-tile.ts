@@ -17,6 +17,7 @@ import { copies, pastes, sharedClipboard } from './shared-clipboard.js'
 import { DesktopSession, type LaunchedApp } from './desktop-session.js'
 import { type AccessiblePlace, buildDesktopTree, pressIndex } from './desktop-tree.js'
 import { parseChords } from './key-chords.js'
+import { BUTTON_NUMBERS, type ScreenPoint, dragPath, wheelClicks } from './pointer-gestures.js'
 import { DevtoolsPage, type OpenPart, isChromiumFamily } from './devtools-page.js'
 import { type WebBuild, webRuntime } from './desktop-apps.js'
 import { type ServedWebBuild, serveWebBuild } from './web-build-server.js'
@@ -45,7 +46,7 @@ export interface DesktopTileOptions {
 }
 
 /** The desktop's actions that stay the tile's when a Chromium app's page is read through DevTools: keys, pointer, shortcuts, discovery. */
-const BESIDE_A_PAGE = new Set(['key', 'type_text', 'click_at', 'shortcuts', 'discover'])
+const BESIDE_A_PAGE = new Set(['key', 'type_text', 'click_at', 'drag_at', 'scroll_at', 'shortcuts', 'discover'])
 /** A Chromium app says where its DevTools listen as it starts (~0.6 s here): this is plenty. */
 const DEVTOOLS_WAIT_MS = 15_000
 
@@ -182,7 +183,7 @@ export class DesktopTile implements Surface {
     this.#ledger.keepScopes(built.liveApps)
     this.#places = built.places
     built.layout[built.tree.id] = { x: 0, y: 0, width: session.width, height: session.height }
-    const targets: TargetSpec[] = [...built.targets, { contract: 'key' }, { contract: 'type_text' }, { contract: 'click_at' }, { contract: 'wait_for' }, { contract: 'shortcuts' }, { contract: 'discover' }, ...this.#customTargets]
+    const targets: TargetSpec[] = [...built.targets, { contract: 'key' }, { contract: 'type_text' }, { contract: 'click_at' }, { contract: 'drag_at' }, { contract: 'scroll_at' }, { contract: 'wait_for' }, { contract: 'shortcuts' }, { contract: 'discover' }, ...this.#customTargets]
     const state: JsonObject = { app: this.#options.appName, display: session.display, widgets: walked.count, ...(walked.truncated ? { truncated: true } : {}), ...(this.#devtoolsProblem === undefined ? {} : { devtools_problem: this.#devtoolsProblem }) }
     return sealFrame({ surface: this.id, route: `desktop://${this.#options.appName}`, tree: built.tree, layout: built.layout, state, contracts: this.#contracts, targets, capabilities: { screenshot: true } as JsonObject })
   }
@@ -367,6 +368,37 @@ export class DesktopTile implements Surface {
     await this.#pointer(input.x, input.y, input.button === 'right' ? 3 : input.button === 'middle' ? 2 : 1, input.double === true)
     await this.#settle(since)
     return { done: `clicked at ${input.x},${input.y}` }
+  }
+
+  /** Presses a button at one point of the tile, moves to another holding it, releases it there: a slider's knob, a selection, a dragged item. */
+  async dragAt(input: { from: ScreenPoint; to: ScreenPoint; button?: 'left' | 'middle' | 'right' | undefined }): Promise<{ done: string }> {
+    const { session } = this.#live()
+    for (const point of [input.from, input.to]) this.#inside(point)
+    const since = this.#events
+    const button = BUTTON_NUMBERS[input.button ?? 'left']
+    const path = dragPath(input.from, input.to)
+    if (this.#x !== null) await this.#x.drag(input.from, path, button)
+    else await session.run('xdotool', ['mousemove', '--sync', String(input.from.x), String(input.from.y), 'mousedown', String(button), ...path.flatMap((p) => ['mousemove', '--sync', String(p.x), String(p.y)]), 'mouseup', String(button)])
+    await this.#settle(since)
+    return { done: `dragged from ${input.from.x},${input.from.y} to ${input.to.x},${input.to.y}` }
+  }
+
+  /** Turns the mouse wheel at a point of the tile: dy clicks down (negative: up), dx right (negative: left). */
+  async scrollAt(input: { x: number; y: number; dx?: number | undefined; dy?: number | undefined }): Promise<{ done: string }> {
+    const { session } = this.#live()
+    this.#inside(input)
+    const clicks = wheelClicks(input.dx ?? 0, input.dy ?? 0)
+    if (clicks.length === 0) throw new TesseraError('invalid_input', 'expected dx or dy: how many wheel clicks to scroll, found neither', { expected: ['dx', 'dy'], found: { dx: input.dx ?? null, dy: input.dy ?? null } })
+    const since = this.#events
+    if (this.#x !== null) await this.#x.wheel(input, clicks)
+    else await session.run('xdotool', ['mousemove', '--sync', String(input.x), String(input.y), ...clicks.flatMap((button) => ['click', String(button)])])
+    await this.#settle(since)
+    return { done: `scrolled ${[input.dy ? `${Math.abs(input.dy)} ${input.dy < 0 ? 'up' : 'down'}` : '', input.dx ? `${Math.abs(input.dx)} ${input.dx < 0 ? 'left' : 'right'}` : ''].filter(Boolean).join(' and ')} at ${input.x},${input.y}` }
+  }
+
+  #inside(point: ScreenPoint): void {
+    const { session } = this.#live()
+    if (point.x >= session.width || point.y >= session.height) throw new TesseraError('invalid_input', `expected a point inside the tile (${session.width}×${session.height}), found ${point.x},${point.y}`, { expected: { width: session.width, height: session.height }, found: { x: point.x, y: point.y } })
   }
 
   /** Waits until a widget of this role (and name) is on the screen, or with `gone` is not; bounded by `time`. */

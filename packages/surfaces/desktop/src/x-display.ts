@@ -2,6 +2,7 @@ import { TesseraError } from '@tessera/protocol'
 import { x11 } from './x11-module.js'
 import { MODIFIER_KEYSYMS, keysymOf } from './keysyms.js'
 import { pngOfBgrx } from './png-encode.js'
+import type { ScreenPoint } from './pointer-gestures.js'
 
 /**
  * A tile's X display spoken to directly (the X protocol, XTEST): key chords and pointer
@@ -122,6 +123,31 @@ export class XDisplay {
     for (let n = 0; n < (double ? 2 : 1); n++) {
       this.#test.FakeInput(this.#test.ButtonPress, button, 0, this.#root, x, y)
       this.#test.FakeInput(this.#test.ButtonRelease, button, 0, this.#root, x, y)
+    }
+    await this.sync()
+  }
+
+  /** Presses at `from`, moves through `path` holding the button, releases at its end. */
+  async drag(from: ScreenPoint, path: readonly ScreenPoint[], button: number): Promise<void> {
+    this.#test.FakeInput(this.#test.MotionNotify, 0, 0, this.#root, from.x, from.y)
+    this.#test.FakeInput(this.#test.ButtonPress, button, 0, this.#root, from.x, from.y)
+    await this.sync()
+    for (const point of path) {
+      this.#test.FakeInput(this.#test.MotionNotify, 0, 0, this.#root, point.x, point.y)
+      // Each step reaches the app as its own motion, as a hand's would.
+      await this.sync()
+    }
+    const end = path.at(-1) ?? from
+    this.#test.FakeInput(this.#test.ButtonRelease, button, 0, this.#root, end.x, end.y)
+    await this.sync()
+  }
+
+  /** Turns the wheel at a point: one press and release of a wheel button per click. */
+  async wheel(at: ScreenPoint, clicks: readonly number[]): Promise<void> {
+    this.#test.FakeInput(this.#test.MotionNotify, 0, 0, this.#root, at.x, at.y)
+    for (const button of clicks) {
+      this.#test.FakeInput(this.#test.ButtonPress, button, 0, this.#root, at.x, at.y)
+      this.#test.FakeInput(this.#test.ButtonRelease, button, 0, this.#root, at.x, at.y)
     }
     await this.sync()
   }
