@@ -97,6 +97,12 @@ export const AppSchema = z
     toolkit: Toolkit,
     /** The Debian package that brings it. */
     package: z.string().regex(/^[a-z0-9][a-z0-9+.-]{0,63}$/),
+    /**
+     * Other Debian packages its native build needs in a tile, each found by a file it installs
+     * (GIMP 2.10 is GTK 2: it reaches AT-SPI only through libatk-adaptor's module). A launch
+     * without one says which to install instead of waiting for a window that never comes.
+     */
+    requires: z.array(z.strictObject({ package: z.string().regex(/^[a-z0-9][a-z0-9+.-]{0,63}$/), file: z.string().regex(/^\//, 'expected an absolute path').max(4096) })).max(20).optional(),
     launch: z.strictObject({
       command: z.array(z.string().min(1).max(4096)).min(1).max(64),
       /** Variables the app needs in its session (LibreOffice's SAL_USE_VCLPLUGIN). */

@@ -29,6 +29,8 @@ export interface KnownApp {
   profileEnv: Readonly<Record<string, string>> | undefined
   /** The Debian package that brings it. */
   pkg: string
+  /** Other packages its native build needs, each with a file that says it is installed. */
+  requires: ReadonlyArray<{ package: string; file: string }>
   toolkit: Toolkit
   /** Whether a copy is kept started once it has been opened (parked-apps.ts). */
   keepReady: boolean
@@ -45,6 +47,7 @@ export const KNOWN_APPS: readonly KnownApp[] = APP_SCHEMAS.map((schema) => ({
   profileArg: schema.launch?.profile_arg,
   profileEnv: schema.launch?.profile_env,
   pkg: schema.package,
+  requires: schema.requires ?? [],
   toolkit: schema.toolkit,
   keepReady: schema.keep_ready === true,
   web: schema.web === undefined ? undefined : { root: schema.web.root, entry: schema.web.entry, documentParam: schema.web.document_param },
@@ -60,8 +63,8 @@ export function webRuntime(): string {
 }
 
 /** The packages missing for one backend of an app: its own, and Chromium for a web build. */
-function missingFor(app: KnownApp, backend: AppBackend): string[] {
-  if (backend === 'native') return app.command !== undefined && installed(app.command[0] as string) ? [] : [app.pkg]
+export function packagesMissing(app: KnownApp, backend: AppBackend): string[] {
+  if (backend === 'native') return [...(app.command !== undefined && installed(app.command[0] as string) ? [] : [app.pkg]), ...app.requires.filter((need) => !existsSync(need.file)).map((need) => need.package)]
   const missing: string[] = []
   if (app.web === undefined || !existsSync(join(app.web.root, app.web.entry.split('?')[0] as string))) missing.push(app.pkg)
   if (!installed(webRuntime())) missing.push('chromium')
@@ -83,13 +86,13 @@ export function selectBackend(app: KnownApp, requested: AppBackend | 'auto'): Ap
     if (!builds.includes(requested)) throw new TesseraError('invalid_input', `${app.title} has no ${requested === 'wasm' ? 'web (wasm)' : 'native'} build; its backends: ${builds.join(', ')}`, { expected: builds, found: requested })
     return requested
   }
-  return builds.find((backend) => missingFor(app, backend).length === 0) ?? (builds[0] as AppBackend)
+  return builds.find((backend) => packagesMissing(app, backend).length === 0) ?? (builds[0] as AppBackend)
 }
 
 /** The Debian packages missing here to run a known app in a tile (by the backend auto picks, or the one named): the session's and the app's own. */
 export function missingPackagesFor(name: string, backend: AppBackend | 'auto' = 'auto'): string[] {
   const app = knownApp(name)
   const missing = missingSessionPackages()
-  if (app !== undefined) missing.push(...missingFor(app, selectBackend(app, backend)))
+  if (app !== undefined) missing.push(...packagesMissing(app, selectBackend(app, backend)))
   return missing
 }
