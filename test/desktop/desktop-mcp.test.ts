@@ -42,7 +42,10 @@ describe('a desktop app as a tile, over MCP', () => {
     expect(typed.text).toMatch(/textbox: "7×6"/)
     const keyed = await call(client, 'action_request', { surface: 'calc', action: 'key', input: { key: 'Return' } })
     expect(keyed.result?.status, keyed.text).toBe('completed')
-    expect(await snapshot('calc')).toMatch(/textbox: "42" \[type/)
+    const answered = await snapshot('calc')
+    expect(answered).toMatch(/textbox: "42" \[type/)
+    // GTK 4 adds the history row without an event: the frame lists its rows again, and has it.
+    expect(answered).toContain('"7×6" "=" "42"')
     for (const chord of ['Ctrl+Alt+F1', 'ctrl+alt+BackSpace', 'Alt+Sys_Req']) {
       const refused = await call(client, 'action_request', { surface: 'calc', action: 'key', input: { key: chord } })
       expect(refused.result?.error?.code, chord).toBe('forbidden')

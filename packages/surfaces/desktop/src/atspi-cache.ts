@@ -37,10 +37,16 @@ export class AccessibleCache {
   #busy: Promise<AccessibleTree> | undefined
   /**
    * Whether the apps' events say every change. GTK 3 (ATK's bridge) and LibreOffice do; GTK 4
-   * adds rows to a list without a word, so its tiles are walked whole for every frame (a
-   * GTK 4 app is small, and its walk is quick).
+   * does but for rows it adds to a list without a word (see relistRoles). Untrusted, a tile is
+   * walked whole for every frame.
    */
   trustEvents = false
+  /**
+   * Roles whose children a toolkit changes without an event (GTK 4's lists): with events
+   * trusted, each of these is listed again for every frame — a call each — instead of the whole
+   * tree being walked.
+   */
+  relistRoles: ReadonlySet<string> = new Set()
   /** Walks and partial reads since the start, for the bench and the tests. */
   readonly stats = { fullWalks: 0, refreshes: 0, hits: 0 }
 
@@ -102,6 +108,7 @@ export class AccessibleCache {
       this.stats.fullWalks++
       return this.#keep(tree)
     }
+    for (const [key, node] of this.#index) if (this.relistRoles.has(node.role) && onScreen(node)) this.#lists.add(key)
     // What a walk again covers is not read twice: a mark under a walked node goes.
     const underWalk = (key: string): boolean => {
       for (let up = this.#parents.get(key); up !== undefined; up = this.#parents.get(up)) if (this.#walks.has(up)) return true

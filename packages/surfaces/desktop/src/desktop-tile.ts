@@ -50,6 +50,9 @@ const BESIDE_A_PAGE = new Set(['key', 'type_text', 'click_at', 'drag_at', 'scrol
 /** A Chromium app says where its DevTools listen as it starts (~0.6 s here): this is plenty. */
 const DEVTOOLS_WAIT_MS = 15_000
 
+/** GTK 4 adds rows to these without an event (the calculator's history): listed again for every frame. */
+const GTK4_SILENT_LISTS: ReadonlySet<string> = new Set(['list', 'list box', 'table', 'tree', 'tree table'])
+
 /** How long an app has to show a window after it starts. */
 const APP_START_MS = 30_000
 /** After an action: the first event from the app within this, then quiet for QUIET_MS, all within SETTLE_MAX_MS. */
@@ -134,7 +137,8 @@ export class DesktopTile implements Surface {
       if (this.#page === null) await this.#waitForWindow()
       if (hasProfile && !seeded) keepTemplate(this.#options.appName, profile)
       const toolkit = this.#page === null ? await this.#toolkit() : 'electron'
-      this.#cache.trustEvents = toolkit === 'gtk3' || toolkit === 'vcl'
+      this.#cache.trustEvents = toolkit === 'gtk3' || toolkit === 'vcl' || toolkit === 'gtk4'
+      if (toolkit === 'gtk4') this.#cache.relistRoles = GTK4_SILENT_LISTS
       return this
     } catch (error) {
       await this.close()
