@@ -76,6 +76,12 @@ describe('a web build as a desktop tile (the wasm backend)', () => {
   it('lets an agent launch the web build by name (auto picks it), and says which builds an app has', async () => {
     const launched = await call('gui_app_launch', { app: 'pdfjs' })
     expect(launched.json, launched.text).toMatchObject({ backend: 'wasm' })
+    // No document configured: an empty viewer, not PDF.js's error for the sample it would open.
+    const empty = (await call('gui_get_widget_tree', { tile_id: String(launched.json?.tile_id) })).text
+    expect(empty).toMatch(/button "Open"/)
+    const error = await call('action_request', { surface: String(launched.json?.tile_id), action: 'wait_for', input: { text: 'Missing PDF', time: 3 } })
+    expect(error.json?.result?.status, error.text).toBe('failed')
+    expect(error.json?.result?.error?.code).toBe('timed_out')
     const closed = await call('gui_app_close', { tile_id: String(launched.json?.tile_id) })
     expect(closed.json, closed.text).toMatchObject({ success: true })
     // PDF.js is kept ready: the next launch takes the copy parked after the first.

@@ -47,7 +47,8 @@ export async function serveWebBuild(files: WebBuildFiles): Promise<ServedWebBuil
   })
   const { port } = server.address() as AddressInfo
   const url = new URL(files.entry, `http://127.0.0.1:${port}/`)
-  if (documentPath !== undefined && files.documentParam !== undefined) url.searchParams.set(files.documentParam, documentPath)
+  // With no document the parameter is given empty, which means none: left out, PDF.js opens a sample it does not ship and shows an error.
+  if (files.documentParam !== undefined) url.searchParams.set(files.documentParam, documentPath ?? '')
   return {
     url: url.href,
     close: () =>
