@@ -33,6 +33,12 @@ describe('a web build as a desktop tile (the wasm backend)', () => {
     expect(tree).toContain('"Quarterly report"')
     expect(tree).toMatch(/spinbutton "Page": "1"/)
     expect(tree).toContain('"of 2"')
+    // surface_snapshot reads the page as a browser tile's does: the page's words marked untrusted, an element's line without its list of actions.
+    const outline = (await call('surface_snapshot', { surface: 'reader' })).text
+    expect(outline).toMatch(/button "Open" @n[0-9a-z.]+/)
+    expect(outline).toMatch(/--- page [0-9a-f]+ \(untrusted\) ---/)
+    expect(outline).not.toContain('[hover')
+    expect(outline.length).toBeLessThan(tree.length)
     const listed = await call('gui_app_list', {})
     expect(listed.json?.apps).toEqual([expect.objectContaining({ tile_id: 'reader', backend: 'wasm' })])
     const shot = await call('gui_screenshot', { tile_id: 'reader' })

@@ -1,10 +1,9 @@
-import { defineKind } from '@tessera/kit'
+import { defineKind, outlinePage } from '@tessera/kit'
 import { z } from 'zod'
 import { BROWSER_ACTIONS } from './browser-actions.js'
 import { sharedBrowserHost } from './browser-host.js'
 import { BrowserTile } from './browser-tile.js'
 import { BROWSER_TOOLS } from './browser-tools.js'
-import { outlinePage } from './page-outline.js'
 import { SiteRule, checkOriginPatterns } from './site-rules.js'
 
 export const BrowserConfig = z.strictObject({

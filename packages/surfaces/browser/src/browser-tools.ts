@@ -1,6 +1,5 @@
-import { type FacadeTool, type ToolAnswer, type ToolContext, stringArg } from '@tessera/kit'
+import { type FacadeTool, type ToolAnswer, type ToolContext, outlinePage, stringArg } from '@tessera/kit'
 import { type JsonObject, type JsonValue, TesseraError } from '@tessera/protocol'
-import { outlinePage } from './page-outline.js'
 import { pageDelta } from './page-delta.js'
 import { WAIT_STATES } from './browser-schemas.js'
 

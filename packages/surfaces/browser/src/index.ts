@@ -3,6 +3,6 @@ export { BrowserTile, type BrowserTileOptions, type PageAnswer } from './browser
 export { BrowserHost, sharedBrowserHost, chromiumPath, DEFAULT_CHROMIUM } from './browser-host.js'
 export { BROWSER_ACTIONS, ELEMENT_ACTIONS } from './browser-actions.js'
 export { BROWSER_TOOLS } from './browser-tools.js'
-export { outlinePage, type PageOutlineOptions } from './page-outline.js'
+export { outlinePage, type PageOutlineOptions } from '@tessera/kit'
 export { pageDelta } from './page-delta.js'
 export { SiteRule, siteRiskOf, originAllowed } from './site-rules.js'

@@ -2,7 +2,7 @@ import { type Layout, RefTable, type TargetSpec, type UiNode, sealFrame } from '
 import { describe, expect, it } from 'vitest'
 import { BROWSER_ACTIONS } from './browser-actions.js'
 import { pageDelta } from './page-delta.js'
-import { outlinePage } from './page-outline.js'
+import { outlinePage } from '@tessera/kit'
 
 /** A page of a heading, a form in view, and a 40-row list below the viewport. */
 function page(rows = 40, value = '', rowsFrom = 900) {

@@ -6,6 +6,7 @@ import { appSchemaFor } from './app-schemas.js'
 import { KNOWN_APPS, knownApp, missingPackagesFor, selectBackend } from './desktop-apps.js'
 import { missingSessionPackages } from './desktop-session.js'
 import { DesktopTile } from './desktop-tile.js'
+import { outlineDesktop } from './desktop-outline.js'
 import { parkedApps } from './parked-apps.js'
 import { GUI_TOOLS } from './gui-tools.js'
 import { VncTile } from './vnc-tile.js'
@@ -46,6 +47,7 @@ export const desktopKind = defineKind<DesktopConfig>({
   // A VNC tile's actions (key, type_text, click_at) are a part of these.
   contracts: DESKTOP_ACTIONS.contracts,
   facadeTools: GUI_TOOLS,
+  outline: (frame, request) => outlineDesktop(frame, request),
   async open(config, env) {
     const missing = missingSessionPackages()
     if (missing.length > 0) throw new TesseraError('not_found', `desktop tiles need the Debian packages ${missing.join(', ')}: apt-get install ${missing.join(' ')}`, { expected: missing, found: null })
