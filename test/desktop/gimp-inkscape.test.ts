@@ -140,11 +140,27 @@ describe.skipIf(gimpMissing !== undefined && !ci)('GIMP as a tile', () => {
     expect((await call('gui_find_widget', { tile_id: tile, role: 'statusbar' })).text).toContain(`Image exported to '${file}'`)
   }, 90_000)
 
+  it('sends keys to a dialog that is open though neither modal nor active yet (GIMP\'s Export Image)', async () => {
+    expect((await call('gui_send_keys', { tile_id: tile, keys: 'Shift+Ctrl+E' })).json).toMatchObject({ success: true })
+    const open = await call('action_request', { surface: tile, action: 'wait_for', input: { role: 'dialog', name: 'Export Image' } })
+    expect(open.json?.result?.status, open.text).toBe('completed')
+    const name = async (): Promise<string> => String(((await call('gui_find_widget', { tile_id: tile, role: 'textbox', label: 'Name' })).json?.widgets as Array<{ value?: string }> | undefined)?.[0]?.value ?? '')
+    expect(await name()).toContain('.png')
+    await call('gui_send_keys', { tile_id: tile, keys: 'ctrl+a BackSpace' })
+    expect(await name()).toBe('')
+    // Best first: of the Cancel buttons, the dialog's enabled one.
+    const cancel = /@(n[0-9a-z.]+)/.exec((await call('gui_find_widget', { tile_id: tile, role: 'button', label: 'Cancel' })).text)?.[1]
+    const cancelled = await call('surface_act', { surface: tile, ref: cancel, op: 'click' })
+    expect(cancelled.isError, cancelled.text).toBe(false)
+    const gone = await call('action_request', { surface: tile, action: 'wait_for', input: { role: 'dialog', name: 'Export Image', gone: true } })
+    expect(gone.json?.result?.status, gone.text).toBe('completed')
+  }, 60_000)
+
   it('discovers GIMP\'s menus, and its schema\'s shortcuts agree with them', async () => {
     const report = await call('gui_discover_capabilities', { tile_id: tile })
     expect(report.isError, report.text).toBe(false)
     const json = report.json as unknown as Report
-    // GTK 2 says "gtk" over AT-SPI, as GTK 3 does; the schema language has no gtk2.
+    // GTK 2 speaks through GAIL; its version says 2.
     expect(json).toMatchObject({ app_name: 'gimp', toolkit: 'gtk2', schema_available: true })
     expect(json.capabilities.menus.map((menu) => menu.name)).toEqual(['File', 'Edit', 'Select', 'View', 'Image', 'Layer', 'Colors', 'Tools', 'Filters', 'Windows', 'Help'])
     expect(json.capabilities.menus.reduce((sum, menu) => sum + menu.items, 0)).toBeGreaterThan(500)

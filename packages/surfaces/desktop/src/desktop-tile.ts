@@ -560,18 +560,26 @@ export class DesktopTile implements Surface {
   async #typingWindowName(): Promise<string | undefined> {
     const { bus } = this.#live()
     const [apps] = await bus.call(REGISTRY, ATSPI_INTERFACES.accessible, 'GetChildren').catch(() => [[]])
-    const windows: Array<{ name: string; states: ReadonlySet<string> }> = []
+    const windows: Array<{ name: string; role: string; states: ReadonlySet<string> }> = []
     for (const app of ((apps as unknown[] | undefined) ?? []).map(refOf)) {
       if (app === undefined) continue
       const [tops] = await bus.call(app, ATSPI_INTERFACES.accessible, 'GetChildren').catch(() => [[]])
       for (const top of ((tops as unknown[] | undefined) ?? []).map(refOf)) {
         if (top === undefined) continue
-        const [name, bits] = await Promise.all([bus.property(top, ATSPI_INTERFACES.accessible, 'Name').catch(() => ''), bus.call(top, ATSPI_INTERFACES.accessible, 'GetState').then((body) => body[0]).catch(() => [])])
-        windows.push({ name: String(name), states: statesOf(bits) })
+        const [name, role, bits] = await Promise.all([
+          bus.property(top, ATSPI_INTERFACES.accessible, 'Name').catch(() => ''),
+          bus.call(top, ATSPI_INTERFACES.accessible, 'GetRoleName').then((body) => String(body[0])).catch(() => ''),
+          bus.call(top, ATSPI_INTERFACES.accessible, 'GetState').then((body) => body[0]).catch(() => []),
+        ])
+        windows.push({ name: String(name), role, states: statesOf(bits) })
       }
     }
     const showing = windows.filter((w) => w.states.has('showing') || w.states.has('visible'))
-    return (showing.find((w) => w.states.has('modal')) ?? showing.find((w) => w.states.has('active')))?.name
+    // With no window manager nothing gives a new dialog the focus: GIMP's Export Image shows
+    // while its main window stays active. A window manager would have raised it, so a showing
+    // dialog (the newest) comes before the active main window.
+    const dialogs = showing.filter((w) => /dialog|file chooser|alert/.test(w.role))
+    return (showing.find((w) => w.states.has('modal')) ?? dialogs.find((w) => w.states.has('active')) ?? dialogs.at(-1) ?? showing.find((w) => w.states.has('active')))?.name
   }
 
   /**

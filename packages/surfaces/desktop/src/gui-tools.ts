@@ -32,6 +32,11 @@ function labelScore(words: string, label: string): number {
   return want.split(' ').every((word) => have.includes(word)) ? 1 : 0
 }
 
+/** How usable a widget is now: enabled counts 2, inside a modal dialog 1. */
+function usable(widget: { node: UiNode; inModal: boolean }): number {
+  return (widget.node.states?.disabled === true ? 0 : 2) + (widget.inModal ? 1 : 0)
+}
+
 /** A widget's states as words: what it is, and `enabled` or `disabled`. */
 function stateWords(node: UiNode): string[] {
   const words = Object.entries(node.states ?? {}).flatMap(([state, on]) => (on ? [state] : state === 'checked' ? ['unchecked'] : state === 'expanded' ? ['collapsed'] : []))
@@ -195,7 +200,8 @@ export const GUI_TOOLS: readonly FacadeTool[] = [
         .filter(({ node }) => node.kind !== 'text' || label !== undefined)
         .map((widget) => ({ ...widget, score: label === undefined ? 1 : labelScore(`${widget.node.name ?? ''} ${widget.node.kind === 'text' ? (widget.node.text ?? '') : ''}`, label) }))
         .filter(({ node, score }) => score > 0 && (role === undefined || fold(node.role ?? '') === fold(role)) && (state === undefined || stateWords(node).includes(fold(state))))
-        .sort((a, b) => b.score - a.score)
+        // Best words first; between equals, one a person could use now: enabled, in a dialog that waits.
+        .sort((a, b) => b.score - a.score || usable(b) - usable(a))
         .slice(0, 50)
       const widgets = found.map(({ node, actions }): JsonObject => {
         const bounds = frame.layout?.[node.id]
