@@ -3,7 +3,7 @@ import { TesseraError } from '@tessera/protocol'
 import { z } from 'zod'
 import { DESKTOP_ACTIONS } from './desktop-actions.js'
 import { appSchemaFor } from './app-schemas.js'
-import { KNOWN_APPS, knownApp, missingPackagesFor, selectBackend } from './desktop-apps.js'
+import { KNOWN_APPS, knownApp, packagesMissing, selectBackend } from './desktop-apps.js'
 import { missingSessionPackages } from './desktop-session.js'
 import { DesktopTile } from './desktop-tile.js'
 import { outlineDesktop } from './desktop-outline.js'
@@ -55,7 +55,7 @@ export const desktopKind = defineKind<DesktopConfig>({
     const known = config.app === undefined ? undefined : knownApp(config.app)
     const backend = known === undefined ? 'native' : selectBackend(known, config.backend ?? 'auto')
     // A known app that is not installed says which package brings it, before a session starts.
-    const missingApp = known === undefined ? [] : missingPackagesFor(known.name, backend)
+    const missingApp = known === undefined ? [] : packagesMissing(known, backend)
     if (known !== undefined && missingApp.length > 0) throw new TesseraError('not_found', `${known.title} (${backend}) is not installed here: apt-get install ${missingApp.join(' ')}`, { expected: missingApp, found: null })
     const web = backend === 'wasm' && known?.web !== undefined ? { build: known.web, document: config.document === undefined ? undefined : env.resolvePath(config.document) } : undefined
     const command = config.command ?? (backend === 'native' ? known?.command : undefined) ?? []

@@ -366,10 +366,9 @@ export class DesktopTile implements Surface {
 
   /** A pointer click at a point of the tile (the display is the tile's own, so its coordinates are the tile's). */
   async clickAt(input: { x: number; y: number; button?: 'left' | 'middle' | 'right' | undefined; double?: boolean | undefined }): Promise<{ done: string }> {
-    const { session } = this.#live()
-    if (input.x >= session.width || input.y >= session.height) throw new TesseraError('invalid_input', `expected a point inside the tile (${session.width}×${session.height}), found ${input.x},${input.y}`, { expected: { width: session.width, height: session.height }, found: { x: input.x, y: input.y } })
+    this.#inside(input)
     const since = this.#events
-    await this.#pointer(input.x, input.y, input.button === 'right' ? 3 : input.button === 'middle' ? 2 : 1, input.double === true)
+    await this.#pointer(input.x, input.y, BUTTON_NUMBERS[input.button ?? 'left'], input.double === true)
     await this.#settle(since)
     return { done: `clicked at ${input.x},${input.y}` }
   }
@@ -610,7 +609,7 @@ export class DesktopTile implements Surface {
       return
     }
     try {
-      const page = new DevtoolsPage(await openPart('browser', { app: { endpoint }, title: this.title }, `${this.id}-devtools`), endpoint)
+      const page = new DevtoolsPage(await openPart('browser', { app: { endpoint }, title: this.title }, `${this.id}-devtools`))
       this.#page = page
       this.#stopPage = page.subscribe(() => {
         for (const listener of this.#listeners) listener()

@@ -39,10 +39,7 @@ export type OpenPart = (kind: string, config: Record<string, unknown>, id: strin
 export class DevtoolsPage {
   #lastFrame: Frame | null = null
 
-  constructor(
-    readonly part: Surface,
-    readonly endpoint: string,
-  ) {}
+  constructor(readonly part: Surface) {}
 
   /** The page's frame as the tile's: its tree, contracts and targets, with the desktop's own actions beside them. */
   async frame(surface: string, route: string, state: JsonObject, desktopContracts: readonly ActionContractInput[], desktopTargets: readonly TargetSpec[]): Promise<Frame> {

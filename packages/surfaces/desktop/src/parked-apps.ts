@@ -12,7 +12,7 @@ interface Parked {
 }
 
 /**
- * Apps whose schema says they start slowly (`launch.keep_ready`: LibreOffice takes 3 s to show
+ * Apps whose schema says they start slowly (`keep_ready`: LibreOffice takes 3 s to show
  * a window here) are kept ready: once such an app has been opened, another copy is started in
  * a session of its own and parked, and the next launch takes it instead of waiting. Each parked
  * app is a whole tile (its own display and buses, a fresh profile), so taking one shares

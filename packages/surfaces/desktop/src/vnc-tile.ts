@@ -116,7 +116,7 @@ export class VncTile implements Surface {
 
   async clickAt(input: { x: number; y: number; button?: 'left' | 'middle' | 'right' | undefined; double?: boolean | undefined }): Promise<{ done: string }> {
     const rfb = this.#live()
-    if (input.x >= rfb.width || input.y >= rfb.height) throw new TesseraError('invalid_input', `expected a point inside the screen (${rfb.width}×${rfb.height}), found ${input.x},${input.y}`, { expected: { width: rfb.width, height: rfb.height }, found: { x: input.x, y: input.y } })
+    this.#inside(rfb, input)
     const bit = BUTTON_BITS[input.button ?? 'left']
     rfb.pointer(input.x, input.y, 0)
     for (let n = 0; n < (input.double === true ? 2 : 1); n++) {
