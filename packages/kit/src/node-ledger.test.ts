@@ -20,6 +20,7 @@ describe('the node ledger', () => {
       expect(ids.has(id)).toBe(false)
       ids.add(id)
       const ref = refFor(id)
+      expect(ref).toBe(id)
       expect(refs.has(ref)).toBe(false)
       refs.add(ref)
     }

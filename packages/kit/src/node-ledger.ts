@@ -1,20 +1,16 @@
-import { refFor } from '@tessera/protocol'
-
 /**
  * The node ids of one tile. An element's id is bound to its identity — the scope it lives in
  * (a browser document: frame and loader; a desktop app: its bus name) and its key there (a
  * backend node id, an accessible's object path) — and never to a position, so it keeps its id
- * while it lives however the UI reorders. Ids come from a counter and are never given to
- * anything else; an id whose ref would equal the ref of any id issued before is skipped, so a
- * ref an agent kept can only ever name its own element: once the element is gone the ref
+ * while it lives however the UI reorders. Ids come from a counter (`e1`, `e2`, …), are never
+ * given to anything else and serve as their own refs, so a ref an agent kept can only ever
+ * name its own element: once the element is gone the ref
  * resolves to nothing and the request fails as stale instead of acting on whatever took its
  * place (browser backend ids restart at 1 after a cross-site navigation; an app reuses paths).
  */
 export class NodeLedger {
   /** Scope → key → node id. */
   readonly #byScope = new Map<string, Map<string | number, string>>()
-  /** Every ref any id of this tile ever had: never handed out twice. */
-  readonly #issuedRefs = new Set<string>()
   /** Node id → where it points, while its scope is shown. */
   readonly #places = new Map<string, { scope: string; key: string | number }>()
   #next = 1
@@ -57,12 +53,6 @@ export class NodeLedger {
   }
 
   #fresh(): string {
-    for (;;) {
-      const id = `e${(this.#next++).toString(36)}`
-      const ref = refFor(id)
-      if (this.#issuedRefs.has(ref)) continue
-      this.#issuedRefs.add(ref)
-      return id
-    }
+    return `e${this.#next++}`
   }
 }

@@ -20,6 +20,13 @@ describe('refFor', () => {
     expect(refFor('claims-review/detail/decision/approve')).toBe(ref)
     expect(refFor('claims-review/detail/decision/reject')).not.toBe(ref)
   })
+
+  it('keeps a node ledger\'s id as it is: already short and never reused', () => {
+    expect(refFor('e12')).toBe('e12')
+    // Only the ledger's exact shape; anything else that starts with e is hashed.
+    expect(refFor('e012')).toMatch(/^n[0-9a-z]{4}$/)
+    expect(refFor('edit/e12')).toMatch(/^n[0-9a-z]{4}$/)
+  })
 })
 
 describe('RefTable', () => {
@@ -60,6 +67,14 @@ describe('RefTable', () => {
     const backward = new RefTable([...ids].reverse())
     expect(forward.size).toBe(4)
     for (const id of ids) expect(backward.refOf(id)).toBe(forward.refOf(id))
+  })
+
+  it('gives ledger ids their own refs beside hashed ones', () => {
+    const table = new RefTable(['e1', 'e2', 'root/page', 'e10'])
+    expect(table.refOf('e10')).toBe('e10')
+    expect(table.resolve('@e2')).toBe('e2')
+    expect(table.refOf('root/page')).toBe(refFor('root/page'))
+    expect(table.resolve('e3')).toBeUndefined()
   })
 
   it('keeps refs unique in a large table', () => {

@@ -2,9 +2,15 @@ import type { Frame } from '../schemas/frame.js'
 import { frameIndex } from '../frame/frame-index.js'
 
 /**
- * Refs are the handles an agent copies out of an outline and passes back (`@n1k2`). They
- * are a hash of the node id rather than a counter, so the same node keeps its ref from
- * one frame to the next and an agent's ref survives small changes elsewhere in the UI.
+ * Refs are the handles an agent copies out of an outline and passes back (`@e12`, `@n1k2`).
+ *
+ * A node id a tile's node ledger issued (`e` + a decimal counter) is its own ref: the ledger
+ * binds it to one element for the tile's life and never gives it to another, and `e12` costs
+ * an agent three tokens where a hashed ref costs five (o200k splits random base-36 badly).
+ *
+ * Every other node id (a path, a row key) is hashed rather than numbered, so the same node
+ * keeps its ref from one frame to the next and an agent's ref survives small changes
+ * elsewhere in the UI.
  *
  * A ref is `n` + the first 4 digits of a node's 12-digit base-36 digest. Four digits
  * (1.7 million values) keep refs to about two tokens while collisions stay rare: in a
@@ -23,6 +29,8 @@ import { frameIndex } from '../frame/frame-index.js'
  */
 
 const REF_PREFIX = 'n'
+/** The shape of a node ledger's ids; a hashed ref always starts with `n`, so the two never meet. */
+const LEDGER_ID = /^e[1-9][0-9]*$/
 const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz'
 const MIN_DIGITS = 4
 const DIGITS_PER_HASH = 6
@@ -63,7 +71,7 @@ function shortDigest(nodeId: string): string {
 
 /** The preferred ref of a node id; its ref in a frame is this unless another node of that frame collides with it. */
 export function refFor(nodeId: string): string {
-  return REF_PREFIX + shortDigest(nodeId)
+  return LEDGER_ID.test(nodeId) ? nodeId : REF_PREFIX + shortDigest(nodeId)
 }
 
 function commonPrefixLength(a: string, b: string): number {
@@ -89,6 +97,10 @@ export class RefTable {
       if (this.#refByNode.has(id)) continue
       // Reserves the node's place, so entries() keeps the order the ids came in.
       this.#refByNode.set(id, '')
+      if (LEDGER_ID.test(id)) {
+        this.#assign(id, id)
+        continue
+      }
       const key = shortDigest(id)
       const group = groups.get(key)
       if (group === undefined) groups.set(key, id)

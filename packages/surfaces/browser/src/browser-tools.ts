@@ -12,7 +12,7 @@ import { WAIT_STATES } from './browser-schemas.js'
  */
 
 const KIND = 'browser'
-const REF = /^@?n[0-9a-z]{4,12}(\.\d+)?$/
+const REF = /^@?(n[0-9a-z]{4,12}(\.\d+)?|e[1-9][0-9]*)$/
 
 // Said once in the server's instructions, not in every schema: each word of a tool list is read every session.
 const tile = { type: 'string' }
@@ -28,7 +28,7 @@ function schema(properties: JsonObject, required: string[] = []): JsonObject {
 /** The element an argument names: a ref as it is, a selector resolved on the page (through the gateway's `locate`). */
 async function elementOf(ctx: ToolContext, surface: string, args: JsonObject, key = 'target', legacy = 'ref'): Promise<string> {
   const named = stringArg(args, key) ?? stringArg(args, legacy)
-  if (named === undefined) throw new TesseraError('invalid_input', `expected "${key}": a ref from the snapshot (@n1k2) or a CSS selector, found nothing`, { expected: key, found: null })
+  if (named === undefined) throw new TesseraError('invalid_input', `expected "${key}": a ref from the snapshot (@e12) or a CSS selector, found nothing`, { expected: key, found: null })
   if (REF.test(named)) return named.replace(/^@/, '')
   const located = await ctx.request({ surface, action: 'locate', input: { selector: named } })
   // The page's own answer, with its code: a malformed selector is invalid input, two matches a conflict.
