@@ -22,7 +22,9 @@ export interface PageTree {
 }
 
 /** Roles whose nodes are the click targets of a page. */
-const CLICKABLE = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton', 'listbox', 'DisclosureTriangle', 'columnheader', 'gridcell', 'row'])
+const CLICKABLE = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton', 'listbox', 'DisclosureTriangle'])
+/** A table's parts: something to click only in a grid, or where the page listens to them, makes them focusable or sorts by them. */
+const TABLE_PARTS = new Set(['row', 'columnheader', 'rowheader', 'gridcell'])
 /** Roles whose name is their content (ARIA's name from content), when Chromium kept none. */
 const NAMED_BY_CONTENT = new Set(['button', 'link', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'treeitem', 'checkbox', 'radio', 'switch', 'columnheader', 'gridcell'])
 const FILLABLE = new Set(['textbox', 'searchbox', 'spinbutton'])
@@ -109,6 +111,8 @@ interface Inherited {
   formName: string | undefined
   dialogName: string | undefined
   secret: boolean
+  /** Inside an ARIA grid or tree grid, whose rows and cells a person selects and moves through. */
+  inGrid: boolean
 }
 
 /**
@@ -124,7 +128,7 @@ export function buildPageTree(capture: PageCapture, ledger: NodeLedger): PageTre
   const top = capture.documents[0]
   const rootId = 'page'
   walk.layout[rootId] = capture.viewport
-  const inherited: Inherited = { formRisk: undefined, formName: undefined, dialogName: undefined, secret: false }
+  const inherited: Inherited = { formRisk: undefined, formName: undefined, dialogName: undefined, secret: false, inGrid: false }
   const body = top === undefined ? [] : documentNodes(top, walk, inherited)
   const tree: UiNode = { id: rootId, kind: 'box', role: 'document', ...(capture.title ? { name: text(capture.title) } : {}), ...(body.length > 0 ? { children: body } : {}) }
   return { tree, layout: walk.layout, targets: walk.targets, places: walk.places, liveDocuments: new Set(documents.keys()) }
@@ -186,6 +190,8 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
     next.formName = name
   }
   if (role === 'dialog' || role === 'alertdialog') next.dialogName = name
+  if (role === 'grid' || role === 'treegrid') next.inGrid = true
+  else if (role === 'table') next.inGrid = false
 
   const out: UiNode = { id, kind: 'box', role }
   // A secret field's label is not secret; its value and what it shows are.
@@ -216,7 +222,8 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   }
   if (childNodes.length > 0) out.children = childNodes
 
-  const clickable = CLICKABLE.has(axRole) || CLICKABLE.has(role) || clickableDom
+  const tablePart = TABLE_PARTS.has(role) && (next.inGrid || dom?.attributes.has('tabindex') === true || dom?.attributes.has('aria-sort') === true)
+  const clickable = CLICKABLE.has(axRole) || CLICKABLE.has(role) || clickableDom || tablePart
   if (clickable) addTargets(out, backendId, role, dom, doc, walk, next)
   return [out]
 }
