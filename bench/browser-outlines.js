@@ -115,14 +115,14 @@ export function playwrightTargets(nodes) {
 
 // ── Tessera ───────────────────────────────────────────────────────────────────────
 
-/** The lines of an outline (or a delta) between its fences, with their mark (`+`, `-` or none) and depth. */
+/** The lines of an outline (or a delta) between its fences, with their mark (`+`, `-`, `~` or none) and depth. */
 export function tesseraLines(text) {
   const lines = text.split('\n')
   const open = lines.findIndex((line) => /^--- (page|changes) [0-9a-f]{6} /.test(line))
   const close = lines.findIndex((line) => line.startsWith('--- end '))
   if (open < 0 || close < 0) return []
   return lines.slice(open + 1, close).map((raw) => {
-    const mark = /^[+-] /.test(raw) ? raw[0] : ''
+    const mark = /^[+~-] /.test(raw) ? raw[0] : ''
     const body = mark === '' ? raw : raw.slice(2)
     const depth = (body.length - body.trimStart().length) / 2
     return { mark, depth, body: body.trim() }
@@ -158,7 +158,7 @@ export function tesseraTokens(body) {
       }
       i = q.end
     } else if (c === '@') {
-      const ref = /^@(n[0-9a-z.]+)/.exec(body.slice(i))
+      const ref = /^@([ne][0-9a-z.]+)/.exec(body.slice(i))
       if (ref && last !== undefined) last.ref = ref[1]
       if (ref && pending !== undefined) {
         pending.kind = 'value'
@@ -216,7 +216,7 @@ export function foldLines(text) {
   const folds = []
   for (const line of tesseraLines(text)) {
     if (!line.body.startsWith('…')) continue
-    const match = /expand "@(n[0-9a-z.]+)"(?: offset ([\d, ]+))?$/.exec(line.body)
+    const match = /expand "@([ne][0-9a-z.]+)"(?: offset ([\d, ]+))?$/.exec(line.body)
     if (!match) continue
     const offsets = match[2] === undefined ? [undefined] : match[2].split(', ').map(Number)
     for (const offset of offsets) folds.push({ ref: match[1], offset, line: line.body })

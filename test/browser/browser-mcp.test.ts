@@ -44,7 +44,7 @@ describe('the browser surface over MCP, through the gateway', () => {
         { name: 'Email', type: 'textbox', target: `@${refOf(outline, 'textbox', 'Email')}`, value: 'ada@example.org' },
       ],
     })
-    expect(filled.text).toContain('+ textbox "Full name": "Ada Lovelace"')
+    expect(filled.text).toContain('~ textbox "Full name": "Ada Lovelace"')
     const step2 = await call(client, 'browser_click', { element: 'Next', target: refOf(outline, 'button', 'Next') })
     expect(step2.text).toContain('Step 2 of 3')
     const snap = (await call(client, 'browser_snapshot', {})).text
@@ -88,8 +88,8 @@ describe('the browser surface over MCP, through the gateway', () => {
     const account = await call(client, 'browser_click', { element: 'Sign in', target: refOf(login, 'button', 'Sign in') })
     expect(account.text).toContain('Signed in as alice')
     const page = (await call(client, 'browser_snapshot', {})).text
-    expect(page).toMatch(/button "Delete account" @n[0-9a-z.]+ !destructive/)
-    expect(page).toMatch(/link "Help centre" @n[0-9a-z.]+ !external/)
+    expect(page).toMatch(/button "Delete account" @[ne][0-9a-z.]+ !destructive/)
+    expect(page).toMatch(/link "Help centre" @[ne][0-9a-z.]+ !external/)
 
     const held = await call(client, 'browser_click', { element: 'Delete account', target: refOf(page, 'button', 'Delete account') })
     expect(held.result?.status).toBe('awaiting_approval')
@@ -201,9 +201,9 @@ describe('the browser surface over MCP, through the gateway', () => {
 
   it('reads an app\'s own annotations (@tessera/sdk): its action names, a raised risk, a secret; never a lowered risk', async () => {
     const text = (await call(client, 'browser_navigate', { url: `${site.origin}/annotated` })).text
-    expect(text).toMatch(/button "Tidy up" \[archive-report\] @n[0-9a-z.]+ !destructive/)
+    expect(text).toMatch(/button "Tidy up" \[archive-report\] @[ne][0-9a-z.]+ !destructive/)
     // The page calls its delete button harmless; its label says otherwise, and that stands.
-    expect(text).toMatch(/button "Delete draft" \[delete-draft\] @n[0-9a-z.]+ !destructive/)
+    expect(text).toMatch(/button "Delete draft" \[delete-draft\] @[ne][0-9a-z.]+ !destructive/)
     expect(text).toContain('textbox "Note": [REDACTED]')
     expect(text).not.toContain('launch code')
     const held = await call(client, 'browser_click', { element: 'Tidy up', target: refOf(text, 'button', 'Tidy up') })
@@ -212,10 +212,10 @@ describe('the browser surface over MCP, through the gateway', () => {
 
   it('reads what a React app declares with useAgentAction, and acts on it once a person approves', async () => {
     const text = (await call(client, 'browser_navigate', { url: `${site.origin}/react` })).text
-    expect(text).toMatch(/"Ada: 120 € — pending" button "Go" \[approve-payout\] @n[0-9a-z.]+ !destructive/)
+    expect(text).toMatch(/"Ada: 120 € — pending" button "Go" \[approve-payout\] @[ne][0-9a-z.]+ !destructive/)
     expect(text).toContain('textbox "Bank token": [REDACTED]')
     expect(text).not.toContain('tok-7731')
-    const go = /Ada.*button "Go" \[approve-payout\] @(n[0-9a-z.]+)/.exec(text)?.[1]
+    const go = /Ada.*button "Go" \[approve-payout\] @([ne][0-9a-z.]+)/.exec(text)?.[1]
     const held = await call(client, 'browser_click', { element: 'Go', target: go })
     expect(held.result?.status).toBe('awaiting_approval')
     const approved = await api<{ result: ActionResult }>(t.hub, `/api/approvals/${held.result?.approvalId}/approve`, { token: t.adminToken, body: {} })
@@ -262,7 +262,7 @@ describe('the browser surface over MCP, through the gateway', () => {
     const text = (await call(client, 'browser_navigate', { url: `${site.origin}/frames?port=${site.port}` })).text
     expect(text).toContain('heading "Step 1 of 3: who you are"')
     const typed = await call(client, 'browser_type', { element: 'Full name', target: refOf(text, 'textbox', 'Full name'), text: 'Frame User' })
-    expect(typed.text).toContain('+ textbox "Full name": "Frame User"')
+    expect(typed.text).toContain('~ textbox "Full name": "Frame User"')
     const clicked = await call(client, 'browser_click', { element: 'Next', target: refOf(text, 'button', 'Next') })
     expect(clicked.text).toContain('Name and a valid email are needed')
   })
@@ -290,9 +290,9 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect((await call(client, 'browser_snapshot', {})).text).toContain('"report.csv 15"')
 
     const order = (await call(client, 'browser_snapshot', {})).text
-    const item = (name: string): string => new RegExp(`listitem @(n[0-9a-z.]+): "${name}"`).exec(order)?.[1] ?? ''
+    const item = (name: string): string => new RegExp(`listitem @([ne][0-9a-z.]+): "${name}"`).exec(order)?.[1] ?? ''
     await call(client, 'browser_drag', { startElement: 'first', startTarget: item('first'), endElement: 'second', endTarget: item('second') })
-    expect((await call(client, 'browser_snapshot', {})).text).toMatch(/listitem @n[0-9a-z.]+: "second"\nlistitem @n[0-9a-z.]+: "first"/)
+    expect((await call(client, 'browser_snapshot', {})).text).toMatch(/listitem @[ne][0-9a-z.]+: "second"\nlistitem @[ne][0-9a-z.]+: "first"/)
 
     const hovered = await call(client, 'browser_hover', { element: 'hint', target: refOf(order, 'button', 'Hover for a hint') })
     expect(hovered.text).toContain('+ "Hints appear on hover"')

@@ -25,26 +25,37 @@ function deltaHeader(was: string, now: string): string {
   return `${now.slice(0, now.indexOf(' '))}${now.slice(at)}`
 }
 
+/** The first ref a line shows: the element the line is about (a packed row's first control). */
+function firstRef(line: string): string | undefined {
+  return / @([ne][0-9a-z.]+)/.exec(line)?.[1]
+}
+
 /**
- * What an action changed on the page, as the lines of the outline that came (`+`) and went
- * (`-`), fenced like the outline because they are the page's text; the whole new outline
- * when most of it changed (a navigation), and one line when nothing did.
+ * What an action changed on the page, as the lines of the outline that came (`+`), went
+ * (`-`) and changed (`~`: an element still there under its ref, as it reads now — the agent
+ * has the old line), fenced like the outline because they are the page's text; the whole new
+ * outline when most of it changed (a navigation), and one line when nothing did.
  */
 export function pageDelta(before: string, after: string): string {
   const was = contentLines(before)
   const now = contentLines(after)
   const parts = diffArrays(was.body, now.body)
   // An element the page rendered anew reads the same with a new ref: only its new line is news.
-  const withoutRef = (line: string): string => line.trim().replace(/ @n[0-9a-z.]+/g, '')
-  const renewed = new Set(parts.filter((part) => part.added).flatMap((part) => part.value.map(withoutRef)))
+  const withoutRef = (line: string): string => line.trim().replace(/ @[ne][0-9a-z.]+/g, '')
+  const added = parts.filter((part) => part.added).flatMap((part) => part.value)
+  const renewed = new Set(added.map(withoutRef))
+  const removedRefs = new Set(parts.filter((part) => part.removed).flatMap((part) => part.value.map(firstRef)))
+  const stayed = new Set(added.map(firstRef).filter((ref) => ref !== undefined && removedRefs.has(ref)))
   const changed: string[] = []
   let changedCount = 0
   for (const part of parts) {
     if (!part.added && !part.removed) continue
     changedCount += part.value.length
     for (const line of part.value) {
-      if (part.removed && renewed.has(withoutRef(line))) continue
-      changed.push(`${part.added ? '+' : '-'} ${line.trimStart()}`)
+      const ref = firstRef(line)
+      const same = ref !== undefined && stayed.has(ref)
+      if (part.removed && (same || renewed.has(withoutRef(line)))) continue
+      changed.push(`${same ? '~' : part.added ? '+' : '-'} ${line.trimStart()}`)
     }
   }
   const tail = now.tail.filter((line) => !was.tail.includes(line))
