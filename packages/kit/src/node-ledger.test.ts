@@ -27,6 +27,15 @@ describe('the node ledger', () => {
     expect(refs.has(refFor(a))).toBe(false)
   })
 
+  it('numbers texts apart from elements, so elements keep small numbers', () => {
+    const ledger = new NodeLedger()
+    expect(ledger.idOf('doc', 1)).toBe('e1')
+    expect(ledger.idOf('doc', 2, 'text')).toBe('t1')
+    expect(ledger.idOf('doc', 3)).toBe('e2')
+    expect(ledger.idOf('doc', 2, 'text')).toBe('t1')
+    expect(refFor('t1')).not.toBe('t1')
+  })
+
   it('forgets one element that went, and gives its key a new id when it comes back', () => {
     const ledger = new NodeLedger()
     const dialog = ledger.idOf(':1.42', '/org/a11y/atspi/accessible/7')

@@ -13,10 +13,15 @@ export class NodeLedger {
   readonly #byScope = new Map<string, Map<string | number, string>>()
   /** Node id → where it points, while its scope is shown. */
   readonly #places = new Map<string, { scope: string; key: string | number }>()
-  #next = 1
+  #nextElement = 1
+  #nextText = 1
 
-  /** The id of an element, made on first sight. */
-  idOf(scope: string, key: string | number): string {
+  /**
+   * The id of an element, made on first sight. A text (`kind: 'text'`) is never acted on and
+   * never shows a ref, so it counts on its own (`t1`, `t2`, …): the elements' numbers, which
+   * agents read and copy, stay small on a page of prose.
+   */
+  idOf(scope: string, key: string | number, kind: 'element' | 'text' = 'element'): string {
     let ids = this.#byScope.get(scope)
     if (ids === undefined) {
       ids = new Map()
@@ -24,7 +29,7 @@ export class NodeLedger {
     }
     const known = ids.get(key)
     if (known !== undefined) return known
-    const id = this.#fresh()
+    const id = kind === 'text' ? `t${this.#nextText++}` : `e${this.#nextElement++}`
     ids.set(key, id)
     this.#places.set(id, { scope, key })
     return id
@@ -50,9 +55,5 @@ export class NodeLedger {
     if (id === undefined) return
     this.#byScope.get(scope)?.delete(key)
     this.#places.delete(id)
-  }
-
-  #fresh(): string {
-    return `e${this.#next++}`
   }
 }

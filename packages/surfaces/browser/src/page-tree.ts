@@ -169,7 +169,7 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   const name = text(node.name?.value)
   if (axRole === 'StaticText') {
     if (name === undefined) return []
-    const id = walk.ledger.idOf(doc.key, backendId)
+    const id = walk.ledger.idOf(doc.key, backendId, 'text')
     if (dom?.bounds !== undefined) walk.layout[id] = dom.bounds
     return [{ id, kind: 'text', text: inherited.secret ? '[REDACTED]' : name }]
   }
