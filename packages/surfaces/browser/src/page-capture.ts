@@ -232,9 +232,9 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
  */
 export async function capturePage(page: Page, sessions: PageSessions): Promise<PageCapture> {
   const main = await sessions.main()
-  // Chromium brings its accessibility tree up to date after the next rendering step: wait
-  // for it, or a page that just changed reads as it was (a page that unhid itself, empty).
-  await main.send('Runtime.evaluate', { expression: 'new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)))', awaitPromise: true, timeout: 1000 }).catch(() => undefined)
+  // No wait for a rendering step first: the accessibility tree brings itself up to date when
+  // asked (a node unhidden or renamed a moment before reads as it is now, measured on
+  // Chromium 156), and a navigation or an action has already waited for a quiet DOM.
   const [top, remote, title] = await Promise.all([captureSession(main, { x: 0, y: 0 }), sessions.remote(), page.title().catch(() => '')])
   const documents = [...top.documents]
   for (const { session, frame } of remote) {
