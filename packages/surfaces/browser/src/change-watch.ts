@@ -24,7 +24,8 @@ export const CHANGE_WATCH_SCRIPT = `(() => {
       const check = () => {
         const now = performance.now()
         if (now - last >= quietMs || now - started >= maxMs) resolve(now - started)
-        else setTimeout(check, Math.min(quietMs, 40))
+        // Looks again the moment the page would have been quiet that long, not on a coarser beat.
+        else setTimeout(check, Math.max(1, Math.min(last + quietMs - now, started + maxMs - now)))
       }
       check()
     }),
