@@ -8,7 +8,8 @@
 //     snapshot or one expansion of one of its fold lines; and the p50 of 5 snapshot calls.
 //     Tessera's hub may answer `browser_snapshot` from its frame cache, so a fresh snapshot
 //     is timed too: a browser tile in this process (the hub's Chromium, a context of its
-//     own) capturing and outlining the same page, 5 times.
+//     own) capturing and outlining the same page, 5 times. And the time from asking for a
+//     new page to reading its snapshot, both ways: what an agent waits for on a new page.
 //   - The TodoMVC task on every TodoMVC app of the corpus, by one agent script on both
 //     peers (bench/browser-todomvc.js): calls and tokens read, and the end state checked in
 //     the page.
@@ -88,12 +89,16 @@ async function callText(client, name, args) {
 
 /** Playwright MCP on one page: navigate, then 5 snapshots (the first one's YAML is what is counted). */
 async function playwrightPage(pw, url) {
-  await callText(pw.client, 'browser_navigate', { url })
+  // Its navigate answer links to a file of the snapshot instead of carrying it: the page is read with a browser_snapshot right after.
+  const { ms: navigateMs } = await timed(async () => {
+    await callText(pw.client, 'browser_navigate', { url })
+    await callText(pw.client, 'browser_snapshot', {})
+  })
   await sleep(SETTLE_MS)
   const { first, times } = await repeated(TIMED_SNAPSHOTS, () => callText(pw.client, 'browser_snapshot', {}))
   if (playwrightYaml(first) === '') throw new Error(`Playwright MCP's snapshot carries no YAML: ${first.slice(0, 300)}`)
   await callText(pw.client, 'browser_navigate', { url: 'about:blank' })
-  return { text: first, times }
+  return { text: first, times, navigateMs }
 }
 
 /** The hub's browser tile (the page itself, for the checks the agent does not make, and to leave it blank between pages). */
@@ -105,7 +110,7 @@ function hubTile(tessera) {
 
 /** Tessera on one page: navigate (the first opens the tile), 5 snapshots, then one expansion of every fold line of the first. */
 async function tesseraPage(tessera, url) {
-  await callText(tessera.client, 'browser_navigate', { url })
+  const { ms: navigateMs } = await timed(() => callText(tessera.client, 'browser_navigate', { url }))
   await sleep(SETTLE_MS)
   const { first, times } = await repeated(TIMED_SNAPSHOTS, () => callText(tessera.client, 'browser_snapshot', {}))
   const folds = foldLines(first)
@@ -122,7 +127,7 @@ async function tesseraPage(tessera, url) {
     }
   }
   await hubTile(tessera).page.goto('about:blank').catch(() => undefined)
-  return { text: first, times, folds, expansions, expansionTokens, errors }
+  return { text: first, times, folds, expansions, expansionTokens, errors, navigateMs }
 }
 
 /** A fresh snapshot, no cache: a tile in this process captures the page and outlines it. */
@@ -202,7 +207,7 @@ export async function benchBrowserSnapshot() {
       `recall = Playwright MCP's actionable elements that Tessera shows (same role and name) in its snapshot or one expansion of a fold line; p50 ms = Playwright MCP \`browser_snapshot\` / Tessera \`browser_snapshot\` over MCP (may come from the hub's frame cache) / Tessera fresh (capture + outline in process); goal ratio ≤ ${MAX_RATIO}, recall 100 %, Tessera no slower`,
     ])
 
-    const totals = { pw: 0, tessera: 0, cdt: 0, targets: 0, matched: 0, overRatio: [], underRecall: [], misses: [], slowerMcp: [], slowerFresh: [] }
+    const totals = { pw: 0, tessera: 0, cdt: 0, targets: 0, matched: 0, overRatio: [], underRecall: [], misses: [], slowerMcp: [], slowerFresh: [], navigate: [], slowerNavigate: [] }
     for (const page of pages) {
       const url = server.url(page)
       process.stderr.write(`  page ${page.name}…\n`)
@@ -256,6 +261,8 @@ export async function benchBrowserSnapshot() {
       if (reach.matched < reach.total) totals.underRecall.push(`${page.name} ${pct(reach.matched, reach.total)}`)
       if (tP50 > pwP50) totals.slowerMcp.push(page.name)
       if (fP50 > pwP50) totals.slowerFresh.push(page.name)
+      totals.navigate.push(`${page.name} ${fmt(p.navigateMs, 0)} / ${fmt(t.navigateMs, 0)}`)
+      if (t.navigateMs > p.navigateMs) totals.slowerNavigate.push(page.name)
       let cdtCell = 'not run'
       if (d?.error) cdtCell = `failed — ${d.error}`
       else if (d) {
@@ -287,6 +294,8 @@ export async function benchBrowserSnapshot() {
       ['all pages: recall', `${pct(totals.matched, totals.targets)} (${totals.matched}/${totals.targets}); under 100 %: ${totals.underRecall.length === 0 ? 'none' : totals.underRecall.join(', ')}`],
       ['misses (Playwright MCP elements Tessera does not show), by page and role', totals.misses.length === 0 ? 'none' : totals.misses.join('; ')],
       ['pages where Tessera\'s snapshot p50 is slower than Playwright MCP\'s: over MCP / fresh', `${totals.slowerMcp.length === 0 ? 'none' : totals.slowerMcp.join(', ')} / ${totals.slowerFresh.length === 0 ? 'none' : totals.slowerFresh.join(', ')}`],
+      ['a new page until its snapshot is read, ms: Playwright MCP `browser_navigate` then `browser_snapshot` (its navigate answer links to a file instead) / Tessera `browser_navigate` (its answer is the page; its first also opens the tile)', totals.navigate.join(', ')],
+      ['pages where Tessera showed a new page later', totals.slowerNavigate.length === 0 ? 'none' : totals.slowerNavigate.join(', ')],
     )
 
     // The TodoMVC task, both ways.
