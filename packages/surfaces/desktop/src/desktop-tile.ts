@@ -6,6 +6,7 @@ import { type ActionCall, type ActionContractInput, type Frame, type JsonObject,
 import type { AppSchema, Toolkit } from './app-schema.js'
 import { AtspiBus, type AtspiEvent, REGISTRY, refOf } from './atspi-bus.js'
 import { keepTemplate, seedProfile } from './app-profiles.js'
+import { officePipeOf, removeOfficePipe } from './office-pipe.js'
 import { AccessibleCache } from './atspi-cache.js'
 import { ATSPI_INTERFACES, type AccessibleNode, statesOf, walkAccessibles, walkFrom } from './atspi-tree.js'
 import { customActionId, customActionTimeout, customContracts, runCustomAction } from './custom-actions.js'
@@ -79,6 +80,8 @@ export class DesktopTile implements Surface {
   readonly #ledger = new NodeLedger()
   readonly #listeners = new Set<(frame?: Frame) => void>()
   #session: DesktopSession | null = null
+  /** A socket the app leaves in /tmp when it ends by signal (LibreOffice's), removed once it has ended. */
+  #leftPipe: string | undefined
   #bus: AtspiBus | null = null
   #cache: AccessibleCache | null = null
   #x: XDisplay | null = null
@@ -131,7 +134,9 @@ export class DesktopTile implements Surface {
       if (this.#options.web !== undefined) await this.#serveWebBuild(this.#options.web.build, this.#options.web.document, session)
       // A Chromium app opens a DevTools port of the system's choosing, on loopback only.
       const devtools = this.#options.openPart !== undefined && isChromiumFamily(this.#command[0] ?? '')
-      this.#app = session.launch([...this.#command, ...(profileArg === undefined ? [] : [profileArg.replace('{profile}', profile)]), ...(devtools ? ['--remote-debugging-port=0'] : [])], { ...this.#options.env, ...profileEnv })
+      const args = [...this.#command, ...(profileArg === undefined ? [] : [profileArg.replace('{profile}', profile)]), ...(devtools ? ['--remote-debugging-port=0'] : [])]
+      this.#leftPipe = officePipeOf(args)
+      this.#app = session.launch(args, { ...this.#options.env, ...profileEnv })
       // A Chromium app is ready when its page is: its AT-SPI window comes later (~0.5–1 s here). One whose port cannot be attached is waited for on AT-SPI.
       if (devtools) await this.#attachDevtools()
       if (this.#page === null) await this.#waitForWindow()
@@ -246,6 +251,8 @@ export class DesktopTile implements Surface {
     const session = this.#session
     this.#session = null
     await session?.close()
+    removeOfficePipe(this.#leftPipe)
+    this.#leftPipe = undefined
   }
 
   // ── Actions ────────────────────────────────────────────────────────────────────
