@@ -70,6 +70,8 @@ interface Item {
   placed: boolean
   /** The node it was a child of: texts of one element read as one, texts of two stay apart. */
   parent: string | undefined
+  /** Its children say its name word for word (a heading holding a link of the same name): the name is not printed twice. */
+  nameSaid: boolean
 }
 
 interface Context {
@@ -133,12 +135,15 @@ function build(node: UiNode, ctx: Context, rowOfList = false, parent?: string): 
   // A row of a list that holds several things (a checkbox, a label, a delete button) stays one line, so they read together.
   const row = rowOfList && node.kind !== 'text' && kids.length >= 2
   const keep = !empty && (meaningful(node, actions) || repeated || row)
-  // Texts that only repeat what the element's name or value already says are not said twice.
+  // Texts and pictures that only repeat what the element's name or value already says are not said twice (a logo link's image).
   if (keep && node.kind !== 'text' && (node.name !== undefined || node.value !== undefined)) {
     const said = `${node.name ?? ''} ${typeof node.value === 'string' ? node.value : ''}`
     for (let k = kids.length - 1; k >= 0; k--) {
       const kid = kids[k] as Item
-      if (kid.node.kind === 'text' && kid.children.length === 0 && said.includes((kid.node.text ?? '').trim())) kids.splice(k, 1)
+      if (kid.children.length > 0) continue
+      const repeatsText = kid.node.kind === 'text' && said.includes((kid.node.text ?? '').trim())
+      const repeatsPicture = kid.node.role === 'img' && kid.actions === undefined && kid.node.name !== undefined && said.includes(kid.node.name.trim())
+      if (repeatsText || repeatsPicture) kids.splice(k, 1)
     }
   }
   mergeTexts(kids)
@@ -161,6 +166,7 @@ function build(node: UiNode, ctx: Context, rowOfList = false, parent?: string): 
     side,
     placed,
     parent,
+    nameSaid: actions === undefined && nameSaidBy(node.name, kids),
   }
   // A row of a few leaves prints as one line.
   item.packed = packedLine(item)
@@ -169,6 +175,13 @@ function build(node: UiNode, ctx: Context, rowOfList = false, parent?: string): 
     item.actionCount += kid.actionCount
   }
   return [item]
+}
+
+/** Whether elements (not texts: those that repeat the name are gone already) say `name` word for word between them. */
+function nameSaidBy(name: string | undefined, kids: readonly Item[]): boolean {
+  if (name === undefined || kids.length === 0 || kids.some((kid) => kid.node.kind === 'text' || kid.node.name === undefined)) return false
+  const words = (text: string): string => text.replace(/\s+/g, ' ').trim()
+  return words(kids.map((kid) => kid.node.name ?? '').join(' ')) === words(name)
 }
 
 /** A list, table or menu whose children repeat one role: kept as a line so its rows can be counted and paged. */
@@ -187,7 +200,7 @@ function inline(item: Item): string {
   // An element the page listens to without giving it a role.
   const role = node.role === 'generic' || node.role === undefined ? 'clickable' : node.role
   const parts: string[] = [role]
-  const name = node.name === undefined ? undefined : quote(node.name)
+  const name = node.name === undefined || item.nameSaid ? undefined : quote(node.name)
   if (name !== undefined && name !== '""') parts.push(name)
   let text = parts.join(' ')
   const secret = node.semantic?.sensitive === true

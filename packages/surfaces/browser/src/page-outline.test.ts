@@ -39,6 +39,29 @@ function page(rows = 40, value = '', rowsFrom = 900) {
 }
 
 describe('a page as the agent reads it', () => {
+  it('says a name once: a logo link\'s image of the same name goes, and a heading holding a link of its name prints bare', () => {
+    const layout: Layout = { page: { x: 0, y: 0, width: 800, height: 600 }, logo: { x: 0, y: 0, width: 90, height: 30 }, post: { x: 0, y: 40, width: 300, height: 20 } }
+    const tree: UiNode = {
+      id: 'page',
+      kind: 'box',
+      role: 'document',
+      children: [
+        { id: 'logo', kind: 'box', role: 'link', name: 'Acme home', children: [{ id: 'logo-img', kind: 'box', role: 'img', name: 'Acme home' }] },
+        { id: 'h2', kind: 'box', role: 'heading', name: 'Release notes', children: [{ id: 'post', kind: 'box', role: 'link', name: 'Release notes' }] },
+        { id: 'h3', kind: 'box', role: 'heading', name: 'Contact us today', children: [{ id: 'mail', kind: 'box', role: 'link', name: 'Contact us' }] },
+      ],
+    }
+    const targets: TargetSpec[] = ['logo', 'post', 'mail'].map((nodeId) => ({ contract: 'click', nodeId }))
+    const frame = sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/', tree, layout, state: {}, contracts: BROWSER_ACTIONS.contracts.filter((c) => c.id === 'click'), targets })
+    const refs = RefTable.forFrame(frame)
+    const text = outlinePage(frame)
+    expect(text).toContain(`link "Acme home" @${refs.refOf('logo')}\n`)
+    expect(text).not.toContain('img "Acme home"')
+    expect(text).toContain(`heading: link "Release notes" @${refs.refOf('post')}`)
+    // Words of its own besides the link's: the heading keeps its name.
+    expect(text).toContain('heading "Contact us today": link "Contact us"')
+  })
+
   it('shows the viewport, fences the page text with a nonce, and folds what is below with a way in', () => {
     const frame = page()
     const text = outlinePage(frame)
