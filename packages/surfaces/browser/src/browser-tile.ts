@@ -140,8 +140,13 @@ export class BrowserTile implements Surface {
       await context.addInitScript(CHANGE_WATCH_SCRIPT)
       await context.exposeBinding('__tesseraChanged', () => this.#changed())
       const first = context.pages()[0] ?? (await context.waitForEvent('page', { timeout: NAVIGATION_TIMEOUT_MS }))
+      // The app's documents were already there: an init script reaches only the next ones, so
+      // they are told to watch for changes now, or a frame read while the app still loads would never go stale.
+      for (const page of context.pages()) for (const frame of page.frames()) await frame.evaluate(CHANGE_WATCH_SCRIPT).catch(() => undefined)
       this.#adopt(first, false)
       context.on('page', (page) => this.#adopt(page, true))
+      // Ready when its page is, as after a navigation.
+      await this.#settle(first)
       return this
     }
     const contextOptions = { viewport: this.#options.viewport ?? { width: 1280, height: 800 }, acceptDownloads: true }
