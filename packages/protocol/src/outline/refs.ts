@@ -12,8 +12,8 @@ import { frameIndex } from '../frame/frame-index.js'
  * keeps its ref from one frame to the next and an agent's ref survives small changes
  * elsewhere in the UI.
  *
- * A ref is `n` + the first 4 digits of a node's 12-digit base-36 digest. Four digits
- * (1.7 million values) keep refs to about two tokens while collisions stay rare: in a
+ * A hashed ref is `n` + the first 4 digits of a node's 12-digit base-36 digest. Four digits
+ * (1.7 million values) keep refs short while collisions stay rare: in a
  * 500-node frame the chance that any two nodes share the first four digits is about 7 %.
  *
  * Collisions: when several nodes of one frame share a prefix, every one of them gets

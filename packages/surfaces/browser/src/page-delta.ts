@@ -25,9 +25,9 @@ function deltaHeader(was: string, now: string): string {
   return `${now.slice(0, now.indexOf(' '))}${now.slice(at)}`
 }
 
-/** The first ref a line shows: the element the line is about (a packed row's first control). */
+/** The first ref a line shows: the element the line is about (a packed row's first control). Never one a quoted page text says ("ask @nicolas"). */
 function firstRef(line: string): string | undefined {
-  return / @([ne][0-9a-z.]+)/.exec(line)?.[1]
+  return / @([ne][0-9a-z.]+)/.exec(line.replace(/"(?:[^"\\]|\\.)*"/g, '""'))?.[1]
 }
 
 /**

@@ -151,4 +151,13 @@ describe('a page as the agent reads it', () => {
     expect(delta).not.toMatch(/^- textbox "User"/m)
     expect(pageDelta(before, outlinePage(page()))).toContain('page unchanged')
   })
+
+  it('pairs a changed line by the ref it shows, never by a handle a page text quotes', () => {
+    const same = ['heading "Team"', '"Who is who"', 'link "Home" @e1', 'link "Help" @e2', 'button "Menu" @e3']
+    const outline = (lines: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', ...same, ...lines, '--- end abcdef ---'].join('\n')
+    const delta = pageDelta(outline(['"ask @nicolas" link "Profile" @e4', 'button "Save" @e5']), outline(['"ask @nicolas again" link "Profile" @e9', 'button "Save" @e5 (focused)']))
+    expect(delta).toContain('- "ask @nicolas" link "Profile" @e4')
+    expect(delta).toContain('+ "ask @nicolas again" link "Profile" @e9')
+    expect(delta).toContain('~ button "Save" @e5 (focused)')
+  })
 })
