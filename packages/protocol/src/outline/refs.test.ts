@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { RefTable, refFor } from './refs.js'
+import { RefTable, isRef, refFor } from './refs.js'
 
 /** Two node ids whose preferred refs collide, found by a deterministic search. */
 function collidingPair(): [string, string] {
@@ -26,6 +26,11 @@ describe('refFor', () => {
     // Only the ledger's exact shape; anything else that starts with e is hashed.
     expect(refFor('e012')).toMatch(/^n[0-9a-z]{4}$/)
     expect(refFor('edit/e12')).toMatch(/^n[0-9a-z]{4}$/)
+  })
+
+  it('tells a ref from a selector or a name', () => {
+    for (const ref of ['e12', '@e12', 'n1k2a', '@n1k2a.1']) expect(isRef(ref)).toBe(true)
+    for (const other of ['e012', '#e12', 'button', 'e', '@', 'n1k']) expect(isRef(other)).toBe(false)
   })
 })
 

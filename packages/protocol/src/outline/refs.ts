@@ -69,6 +69,11 @@ function shortDigest(nodeId: string): string {
   return base36Digits(fnv1a32(nodeId, FNV_OFFSET), MIN_DIGITS)
 }
 
+/** Whether a text has the shape of a ref (`e12`, `n1k2`, `n1k2a.1`), with or without the `@` outlines print: a ref, not a selector or a name. */
+export function isRef(text: string): boolean {
+  return /^@?(?:n[0-9a-z]{4,12}(?:\.\d+)?|e[1-9][0-9]*)$/.test(text)
+}
+
 /** The preferred ref of a node id; its ref in a frame is this unless another node of that frame collides with it. */
 export function refFor(nodeId: string): string {
   return LEDGER_ID.test(nodeId) ? nodeId : REF_PREFIX + shortDigest(nodeId)

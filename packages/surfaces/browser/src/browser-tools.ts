@@ -1,5 +1,5 @@
 import { type FacadeTool, type ToolAnswer, type ToolContext, outlinePage, stringArg } from '@tessera/kit'
-import { type JsonObject, type JsonValue, TesseraError } from '@tessera/protocol'
+import { type JsonObject, type JsonValue, TesseraError, isRef } from '@tessera/protocol'
 import { pageDelta } from './page-delta.js'
 import { WAIT_STATES } from './browser-schemas.js'
 
@@ -12,7 +12,6 @@ import { WAIT_STATES } from './browser-schemas.js'
  */
 
 const KIND = 'browser'
-const REF = /^@?(n[0-9a-z]{4,12}(\.\d+)?|e[1-9][0-9]*)$/
 
 // Said once in the server's instructions, not in every schema: each word of a tool list is read every session.
 const tile = { type: 'string' }
@@ -29,7 +28,7 @@ function schema(properties: JsonObject, required: string[] = []): JsonObject {
 async function elementOf(ctx: ToolContext, surface: string, args: JsonObject, key = 'target', legacy = 'ref'): Promise<string> {
   const named = stringArg(args, key) ?? stringArg(args, legacy)
   if (named === undefined) throw new TesseraError('invalid_input', `expected "${key}": a ref from the snapshot (@e12) or a CSS selector, found nothing`, { expected: key, found: null })
-  if (REF.test(named)) return named.replace(/^@/, '')
+  if (isRef(named)) return named.replace(/^@/, '')
   const located = await ctx.request({ surface, action: 'locate', input: { selector: named } })
   // The page's own answer, with its code: a malformed selector is invalid input, two matches a conflict.
   if (located.status !== 'completed') throw new TesseraError(located.error?.code ?? 'not_found', located.error?.message ?? `the selector ${named} names no element`, { found: named })
