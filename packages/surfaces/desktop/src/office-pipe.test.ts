@@ -2,17 +2,8 @@ import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { officePipeOf, removeOfficePipe } from './office-pipe.js'
-
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms
-  while (Date.now() < deadline) {
-    if (check()) return true
-    await new Promise((done) => setTimeout(done, 100))
-  }
-  return check()
-}
 
 describe('LibreOffice\'s single-instance socket', () => {
   it('is named from the profile URL, and only for a program given one', () => {
@@ -29,7 +20,7 @@ describe('LibreOffice\'s single-instance socket', () => {
     const office = spawn('libreoffice', args, { detached: true, stdio: 'ignore' })
     const ended = new Promise<void>((done) => office.once('exit', () => done()))
     try {
-      expect(await until(() => existsSync(pipe), 60_000)).toBe(true)
+      await vi.waitFor(() => expect(existsSync(pipe)).toBe(true), { timeout: 60_000, interval: 100 })
       process.kill(-(office.pid as number), 'SIGTERM')
       // The same end a tile's app gets: TERM, then KILL for a launcher that ignores it.
       const quit = await Promise.race([ended.then(() => true), new Promise<boolean>((done) => setTimeout(() => done(false), 5000))])
