@@ -46,6 +46,12 @@ export interface TerminalStream {
   stop(): void
 }
 
+/** Which unread parts of a surface to read: by node id, or those whose text holds some words. */
+export interface UnreadRequest {
+  nodes?: readonly string[]
+  text?: string
+}
+
 /** The one seam every kind of UI plugs into. */
 export interface Surface {
   readonly id: string
@@ -70,6 +76,12 @@ export interface Surface {
    * every secret it finds in an output with a typed marker; the trace is redacted either way.
    */
   revealsSecrets?(call: ActionCall): boolean
+  /**
+   * Reads parts its frames left unread (nodes with `unread`): these by node id, and every
+   * one whose text holds `text`. They stay read while they last, so the next snapshot shows
+   * them whole. Returns whether there was anything to read.
+   */
+  readUnread?(request: UnreadRequest): boolean
   capture?(): Promise<Uint8Array>
   /**
    * A view-only VNC server showing the surface, on loopback, for a person watching it live

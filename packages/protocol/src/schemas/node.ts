@@ -56,6 +56,23 @@ export const SemanticProps = z.looseObject({
 })
 export type SemanticProps = z.infer<typeof SemanticProps>
 
+/**
+ * A part of the UI its surface has not read yet: a huge page reads what is in view and folds
+ * the rest unread, saying roughly what each part holds. Expanding it (surface_snapshot or
+ * browser_snapshot with its @ref) reads it; it then stays read while it lasts.
+ */
+export const UnreadPart = z.object({
+  /** About how many outline lines it holds (counted from the DOM, on the high side). */
+  lines: z.number().int().nonnegative(),
+  /** About how many elements in it can be acted on. */
+  actions: z.number().int().nonnegative(),
+  /** Its first heading. */
+  heading: z.string().max(200).optional(),
+  /** Its first words, when it holds no heading. */
+  words: z.string().max(200).optional(),
+})
+export type UnreadPart = z.infer<typeof UnreadPart>
+
 export interface UiNode {
   id: string
   kind: NodeKind
@@ -67,6 +84,7 @@ export interface UiNode {
   states?: NodeStates | undefined
   style?: NodeStyle | undefined
   semantic?: SemanticProps | undefined
+  unread?: UnreadPart | undefined
   children?: UiNode[] | undefined
   [unknown: string]: unknown
 }
@@ -84,6 +102,7 @@ export const UiNode: z.ZodType<UiNode> = z.lazy(() =>
     states: NodeStates.optional(),
     style: NodeStyle.optional(),
     semantic: SemanticProps.optional(),
+    unread: UnreadPart.optional(),
     children: z.array(UiNode).optional(),
   }),
 ) as z.ZodType<UiNode>
