@@ -1,4 +1,4 @@
-import type { ActionContract, ActionResult, Frame, JsonObject, JsonValue, Risk } from '@tessera/protocol'
+import type { ActionContract, ActionResult, Frame, JsonObject, JsonValue, Risk, UnreadRequest } from '@tessera/protocol'
 import type { LeanForm } from './lean-form.js'
 
 /** One tile as a tool sees it. */
@@ -15,8 +15,8 @@ export interface ToolContext {
   /** The tile of `kind` a call means: `named` if given, else the focused one, else the first; throws `not_found`. */
   tile(kind: string, named?: string): string
   tiles(kind?: string): TileSummary[]
-  /** A tile's current frame, through the hub's frame cache (a read; no action runs). */
-  frame(tile: string): Promise<Frame>
+  /** A tile's current frame, through the hub's frame cache (a read; no action runs); with `unread`, those unread parts read first. */
+  frame(tile: string, unread?: UnreadRequest): Promise<Frame>
   /** A tile's pixels as PNG (a read); `not_found` for a kind that has none. */
   capture(tile: string): Promise<Uint8Array>
 }

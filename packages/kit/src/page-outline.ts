@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { type Bounds, type Frame, RefTable, type Risk, TesseraError, type UiNode, frameIndex, maxRisk } from '@tessera/protocol'
+import { type Bounds, type Frame, RefTable, type Risk, TesseraError, type UiNode, type UnreadRequest, frameIndex, maxRisk } from '@tessera/protocol'
 
 export interface PageOutlineOptions {
   /** Show this element's whole subtree (an @ref the outline printed), not the viewport. */
@@ -33,6 +33,8 @@ const LABEL_CHARS = 48
 const MAX_PAGE_OFFSETS = 20
 /** An outline never prints more node lines than this; the rest is folded with a way in. */
 const MAX_LINES = 400
+/** A run of siblings a surface reads as one (see UnreadPart): it prints no line of its own, only what it holds. */
+const PART = 'part'
 /** Children packed onto their parent's line when they are this few leaves. */
 const PACK_MAX = 6
 const PACK_CHARS = 160
@@ -72,6 +74,8 @@ interface Item {
   parent: string | undefined
   /** Its children say its name word for word (a heading holding a link of the same name): the name is not printed twice. */
   nameSaid: boolean
+  /** Its lines and actions are estimates: it is, or holds, a part the surface has not read yet. */
+  estimated: boolean
 }
 
 interface Context {
@@ -122,7 +126,16 @@ function meaningful(node: UiNode, actions: NodeActions | undefined): boolean {
   return false
 }
 
+/** A part not read yet: one item that counts what the surface estimates it holds. */
+function unreadItem(node: UiNode, ctx: Context, parent: string | undefined): Item {
+  const side = sideOf(ctx.frame.layout[node.id], ctx.viewport)
+  const unread = node.unread ?? { lines: 1, actions: 0 }
+  const item: Item = { node, ref: ctx.refs.refOf(node.id), children: [], actions: ctx.actions.get(node.id), packed: undefined, lines: Math.max(1, unread.lines), actionCount: unread.actions, inView: side === undefined || side === 'in', side: side ?? 'below', placed: side !== undefined, parent, nameSaid: false, estimated: true }
+  return item
+}
+
 function build(node: UiNode, ctx: Context, rowOfList = false, parent?: string): Item[] {
+  if (node.unread !== undefined) return [unreadItem(node, ctx, parent)]
   const actions = ctx.actions.get(node.id)
   const own = ctx.frame.layout[node.id]
   const repeated = isRepeatedList(node)
@@ -134,7 +147,8 @@ function build(node: UiNode, ctx: Context, rowOfList = false, parent?: string): 
   const empty = node.kind !== 'text' && node.name === undefined && node.value === undefined && kids.length === 0 && actions === undefined
   // A row of a list that holds several things (a checkbox, a label, a delete button) stays one line, so they read together.
   const row = rowOfList && node.kind !== 'text' && kids.length >= 2
-  const keep = !empty && (meaningful(node, actions) || repeated || row)
+  // A part of a huge page stays one item, read or not, so the offsets of folds around it hold.
+  const keep = node.role === PART || (!empty && (meaningful(node, actions) || repeated || row))
   // Texts and pictures that only repeat what the element's name or value already says are not said twice (a logo link's image).
   if (keep && node.kind !== 'text' && (node.name !== undefined || node.value !== undefined)) {
     const said = `${node.name ?? ''} ${typeof node.value === 'string' ? node.value : ''}`
@@ -167,6 +181,7 @@ function build(node: UiNode, ctx: Context, rowOfList = false, parent?: string): 
     placed,
     parent,
     nameSaid: actions === undefined && nameSaidBy(node.name, kids),
+    estimated: kids.some((kid) => kid.estimated),
   }
   // A row of a few leaves prints as one line.
   item.packed = packedLine(item)
@@ -270,7 +285,8 @@ function foldNote(items: readonly Item[], parentRef: string | undefined, offset:
   const actions = items.reduce((n, item) => n + item.actionCount, 0)
   const from = label === undefined ? '' : `, from ${quote(label.length > LABEL_CHARS ? `${label.slice(0, LABEL_CHARS - 1)}…` : label)}`
   const into = parentRef === undefined ? '' : `: expand "@${parentRef}"${offset > 0 ? ` offset ${offset}` : ''}`
-  return `… ${lines} line${lines === 1 ? '' : 's'}${actions > 0 ? `, ${actions} action${actions === 1 ? '' : 's'}` : ''} ${where}${from}${into}`
+  const about = items.some((item) => item.estimated) ? 'about ' : ''
+  return `… ${about}${lines} line${lines === 1 ? '' : 's'}${actions > 0 ? `, ${actions} action${actions === 1 ? '' : 's'}` : ''} ${where}${from}${into}`
 }
 
 /** Where a fold says it starts: its first heading, else the first words in it. */
@@ -278,6 +294,11 @@ function labelOf(items: readonly Item[]): string | undefined {
   let first: string | undefined
   const visit = (list: readonly Item[]): string | undefined => {
     for (const item of list) {
+      if (item.node.unread !== undefined) {
+        if (item.node.unread.heading !== undefined) return item.node.unread.heading
+        first ??= item.node.unread.words
+        continue
+      }
       if (item.node.role === 'heading' && item.node.name !== undefined) return item.node.name
       first ??= item.node.kind === 'text' ? item.node.text : item.node.name
       const found = visit(item.children)
@@ -314,7 +335,8 @@ function foldRun(list: readonly Item[], start: number, end: number, depth: numbe
     const item = list[k] as Item
     if (ctx.folds <= 0 || parentRef === undefined) return emit(foldNote(list.slice(k, end), parentRef, k, where), depth, ctx)
     if (item.lines > EXPANSION_ROOM && item.ref !== undefined && item.children.length > 0) {
-      if (!emit(inline(item), depth, ctx) || !foldRun(item.children, 0, item.children.length, depth + 1, ctx, item.ref, where)) return false
+      const part = item.node.role === PART
+      if ((!part && !emit(inline(item), depth, ctx)) || !foldRun(item.children, 0, item.children.length, part ? depth : depth + 1, ctx, item.ref, where)) return false
       k++
       continue
     }
@@ -364,7 +386,8 @@ function emitChildren(list: readonly Item[], depth: number, ctx: Context, parent
       i = runEnd
       continue
     }
-    if (!viewportFirst && i > start && item.lines > ctx.budget) {
+    // An expansion prints what is read; past it, where to go on (reading the rest then).
+    if (!viewportFirst && i > start && (item.lines > ctx.budget || item.node.unread !== undefined)) {
       note(foldNote(list.slice(i), parentRef, i, 'more'), depth, ctx)
       return
     }
@@ -383,7 +406,7 @@ function emitChildren(list: readonly Item[], depth: number, ctx: Context, parent
  * keep their fields on lines of their own).
  */
 function packs(item: Item, children: readonly Item[]): boolean {
-  if (children.length === 0 || children.length > PACK_MAX || LANDMARKS.has(item.node.role ?? '')) return false
+  if (item.node.role === PART || children.length === 0 || children.length > PACK_MAX || LANDMARKS.has(item.node.role ?? '')) return false
   return children.every((child) => child.children.length === 0) && children.filter((child) => child.actions !== undefined).length <= 3
 }
 
@@ -395,10 +418,99 @@ function packedLine(item: Item): string | undefined {
 }
 
 function emitItem(item: Item, depth: number, ctx: Context, viewportFirst: boolean): boolean {
+  // Not read (yet): a line that says what it holds and how to read it.
+  if (item.node.unread !== undefined) return emit(foldNote([item], item.ref, 0, 'unread', labelOf([item])), depth, ctx)
   if (item.packed !== undefined) return emit(item.packed, depth, ctx)
+  if (item.node.role === PART) {
+    emitChildren(item.children, depth, ctx, item.ref, viewportFirst)
+    return ctx.budget > 0
+  }
   if (!emit(inline(item), depth, ctx)) return false
   emitChildren(item.children, depth + 1, ctx, item.ref, viewportFirst)
   return true
+}
+
+function contextFor(frame: Frame, options: PageOutlineOptions): Context {
+  return { frame, refs: RefTable.forFrame(frame), actions: actionsByNode(frame), viewport: frame.layout[frame.tree.id], out: [], budget: options.expand === undefined ? MAX_LINES : EXPAND_LINES, folds: MAX_FOLD_NOTES }
+}
+
+function topItems(ctx: Context): Item[] {
+  return mergeTexts((ctx.frame.tree.children ?? []).flatMap((child) => build(child, ctx)))
+}
+
+/** The element an expansion shows; `not_found` for a ref the frame does not hold. */
+function expansionScope(ctx: Context, expand: string): UiNode {
+  const id = ctx.refs.resolve(expand)
+  const found = id === undefined ? undefined : frameIndex(ctx.frame).nodes.get(id)
+  if (found === undefined) throw new TesseraError('not_found', `no element ${expand} on the current page; it may have gone — take a new snapshot`, { expected: 'an @ref the last outline printed', found: expand })
+  return found
+}
+
+/** What an expansion prints: the element itself when it is a line of its own (root), and the items under it. */
+function expansionItems(scope: UiNode, ctx: Context): { root: Item | undefined; children: Item[] } {
+  const built = scope === ctx.frame.tree ? [] : build(scope, ctx)
+  const root = built.length === 1 && built[0]?.node === scope ? built[0] : undefined
+  // A part read prints only what it holds.
+  if (root !== undefined && root.node.role === PART && root.node.unread === undefined) return { root: undefined, children: root.children }
+  return { root, children: root !== undefined ? root.children : scope === ctx.frame.tree ? topItems(ctx) : mergeTexts(built) }
+}
+
+/** At most this many unread parts are asked for at once; an outline reads at most this many times. */
+const MAX_READ_PARTS = 400
+const MAX_READINGS = 3
+
+/**
+ * The unread parts (nodes with `unread`) an outline with these options would show: the
+ * expanded element itself, or those among the children its expansion prints; for a find,
+ * every part whose text holds the words. Undefined when it shows none (the viewport view's
+ * parts in view are read by the surface itself).
+ */
+export function unreadShown(frame: Frame, options: PageOutlineOptions = {}): UnreadRequest | undefined {
+  const index = frameIndex(frame)
+  if (![...index.nodes.values()].some((node) => node.unread !== undefined)) return undefined
+  if (options.find !== undefined) return { text: options.find }
+  if (options.expand === undefined) return undefined
+  const ctx = contextFor(frame, options)
+  const id = ctx.refs.resolve(options.expand)
+  const scope = id === undefined ? undefined : index.nodes.get(id)
+  if (scope === undefined) return undefined
+  if (scope.unread !== undefined) return { nodes: [scope.id] }
+  const { children } = expansionItems(scope, ctx)
+  const start = Math.min(options.offset ?? 0, children.length)
+  const nodes: string[] = []
+  const collect = (items: readonly Item[]): void => {
+    for (const item of items) {
+      if (nodes.length >= MAX_READ_PARTS) return
+      if (item.node.unread !== undefined) nodes.push(item.node.id)
+      else if (item.estimated) collect(item.children)
+    }
+  }
+  collect(children.slice(start, pageEnd(children, start, children.length, EXPANSION_ROOM)))
+  return nodes.length === 0 ? undefined : { nodes }
+}
+
+/**
+ * The outline, with the unread parts it would show read first through `read` (the hub's
+ * frame cache asking the surface): what an expansion or a find prints is then the page's own
+ * content, never an estimate. A few readings at most: estimates can be high, so a first
+ * reading may leave room for more.
+ */
+export async function outlineReading(
+  frame: Frame,
+  options: PageOutlineOptions,
+  read: (request: UnreadRequest) => Promise<Frame>,
+  outline: (frame: Frame, options: PageOutlineOptions) => string = outlinePage,
+): Promise<string> {
+  let current = frame
+  for (let round = 0; round < MAX_READINGS; round++) {
+    const wanted = unreadShown(current, options)
+    if (wanted === undefined) break
+    const next = await read(wanted)
+    if (next.id === current.id) break
+    current = next
+    if (wanted.text !== undefined) break
+  }
+  return outline(current, options)
 }
 
 /**
@@ -409,19 +521,13 @@ function emitItem(item: Item, depth: number, ctx: Context, viewportFirst: boolea
  * written out; the rest is folded into lines that say how to expand it.
  */
 export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): string {
-  const refs = RefTable.forFrame(frame)
-  const ctx: Context = { frame, refs, actions: actionsByNode(frame), viewport: frame.layout[frame.tree.id], out: [], budget: options.expand === undefined ? MAX_LINES : EXPAND_LINES, folds: MAX_FOLD_NOTES }
-  const top = (): Item[] => mergeTexts((frame.tree.children ?? []).flatMap((child) => build(child, ctx)))
+  const ctx = contextFor(frame, options)
+  const refs = ctx.refs
+  const top = (): Item[] => topItems(ctx)
   const nonce = randomBytes(3).toString('hex')
   const title = frame.tree.name === undefined ? '' : ` ${quote(frame.tree.name)}`
   const header = `${frame.surface}${title} ${frame.route} frame ${(frame.partial?.of ?? frame.id).slice(0, 12)}`
-  let scope: UiNode = frame.tree
-  if (options.expand !== undefined) {
-    const id = refs.resolve(options.expand)
-    const found = id === undefined ? undefined : frameIndex(frame).nodes.get(id)
-    if (found === undefined) throw new TesseraError('not_found', `no element ${options.expand} on the current page; it may have gone — take a new snapshot`, { expected: 'an @ref the last outline printed', found: options.expand })
-    scope = found
-  }
+  const scope: UiNode = options.expand === undefined ? frame.tree : expansionScope(ctx, options.expand)
   const lines: string[] = [header, `--- page ${nonce} (untrusted) ---`]
   if (options.find !== undefined) {
     const wanted = options.find.toLowerCase()
@@ -431,7 +537,7 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
     const visit = (items: Item[]): void => {
       for (const item of items) {
         const line = inline(item)
-        if (line.toLowerCase().includes(wanted)) (item.actions !== undefined ? actionable : other).push(line)
+        if (item.node.role !== PART && line.toLowerCase().includes(wanted)) (item.actions !== undefined ? actionable : other).push(line)
         visit(item.children)
       }
     }
@@ -444,10 +550,8 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
   } else if (options.expand === undefined) emitChildren(top(), 0, ctx, refs.refOf(frame.tree.id), true)
   else {
     // The element itself when it is a line of its own; else (pure structure) just what it holds.
-    const built = scope === frame.tree ? [] : build(scope, ctx)
-    const root = built.length === 1 && built[0]?.node === scope ? built[0] : undefined
-    const children = root !== undefined ? root.children : scope === frame.tree ? top() : mergeTexts(built)
-    if (root !== undefined) emit(inline(root), 0, ctx)
+    const { root, children } = expansionItems(scope, ctx)
+    if (root !== undefined) emit(root.node.unread !== undefined ? foldNote([root], root.ref, 0, 'unread', labelOf([root])) : inline(root), 0, ctx)
     emitChildren(children, root === undefined ? 0 : 1, ctx, refs.refOf(scope.id), false, options.offset ?? 0)
   }
   const state = frame.state as {

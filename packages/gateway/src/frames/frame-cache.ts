@@ -1,4 +1,4 @@
-import { type Frame, type Surface, TesseraError, withVersion } from '@tessera/protocol'
+import { type Frame, type Surface, TesseraError, type UnreadRequest, withVersion } from '@tessera/protocol'
 import { redactFrame } from '../redaction/redact-frame.js'
 import { FrameHistory } from './frame-history.js'
 
@@ -68,6 +68,16 @@ export class FrameCache {
     }
     promise.then(clear, clear)
     return promise
+  }
+
+  /**
+   * The surface's frame with these unread parts read (a huge page's folded regions): a new
+   * snapshot when the surface had anything to read, else the current frame.
+   */
+  async readUnread(id: string, request: UnreadRequest): Promise<Frame> {
+    const entry = this.#entry(id)
+    if (entry.surface.readUnread?.(request) === true) this.invalidate(id)
+    return this.current(id)
   }
 
   /** The cached frame, without taking a snapshot. */

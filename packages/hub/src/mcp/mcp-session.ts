@@ -9,7 +9,7 @@ import {
   ReadResourceRequestSchema,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js'
-import type { FacadeTool, ToolAnswer, ToolContext } from '@tessera/kit'
+import { type FacadeTool, type ToolAnswer, type ToolContext, outlineReading } from '@tessera/kit'
 import {
   type ActionResult,
   type Frame,
@@ -235,7 +235,7 @@ export class McpSession {
       },
       tile: (kind, named) => surfaces.pick(kind, named),
       tiles: (kind) => surfaces.list(kind).map((tile) => ({ id: tile.id, kind: tile.kind, title: tile.title, focused: tile.focused })),
-      frame: (tile) => this.#ctx.gateway.frames.current(tile),
+      frame: (tile, unread) => (unread === undefined ? this.#ctx.gateway.frames.current(tile) : this.#ctx.gateway.frames.readUnread(tile, unread)),
       capture: async (tile) => {
         const surface = surfaces.surface(tile)
         if (surface.capture === undefined) throw new TesseraError('not_found', `tile "${tile}" has no pixels to capture`, { found: tile })
@@ -347,8 +347,10 @@ export class McpSession {
     // A kind that reads its frames its own way (a web page, viewport first) answers with that.
     const own = this.#ctx.surfaces.kinds.list().find((kind) => kind.kind === this.#ctx.surfaces.list().find((tile) => tile.id === whole.surface)?.kind)?.outline
     if (own !== undefined && args.bounds !== true && args.scope === undefined && args.max_nodes === undefined) {
-      const offset = typeof args.offset === 'number' ? args.offset : undefined
-      return { content: [{ type: 'text', text: own(whole, { expand: typeof args.expand === 'string' ? args.expand : undefined, offset }) }], structuredContent: { frameId: whole.id, surface: whole.surface, route: whole.route } }
+      const options = { expand: typeof args.expand === 'string' ? args.expand : undefined, offset: typeof args.offset === 'number' ? args.offset : undefined }
+      // What the expansion shows of parts the surface has not read yet (a huge page's folds) is read first.
+      const text = await outlineReading(whole, options, (request) => this.#ctx.gateway.frames.readUnread(whole.surface, request), own)
+      return { content: [{ type: 'text', text }], structuredContent: { frameId: whole.id, surface: whole.surface, route: whole.route } }
     }
     const expand = typeof args.expand === 'string' ? args.expand : undefined
     const { text } = outlineFrame(expand === undefined ? frame : scopeFrame(whole, { scope: expand }), { bounds: args.bounds === true })
