@@ -11,6 +11,7 @@ import {
   type Surface,
   type TargetSpec,
   type UiNode,
+  type UnreadRequest,
   RefTable,
   TesseraError,
   sealFrame,
@@ -23,6 +24,7 @@ import { BROWSER_ACTIONS, ELEMENT_ACTIONS } from './browser-actions.js'
 import type { BrowserHost } from './browser-host.js'
 import { FOCUS_AND_SELECT, IS_CHECKED, SELECT_OPTIONS, callOn, centerOf, coveredBy } from './element-ops.js'
 import { PageSessions, capturePage } from './page-capture.js'
+import { PartsToRead } from './parts-to-read.js'
 import { type ElementPlace, buildPageTree } from './page-tree.js'
 import { type SiteRule, originAllowed, siteRiskOf } from './site-rules.js'
 import { CHANGE_WATCH_SCRIPT } from './change-watch.js'
@@ -93,6 +95,9 @@ export class BrowserTile implements Surface {
   readonly #sessions = new WeakMap<Page, PageSessions>()
   readonly #ledger = new NodeLedger()
   #places = new Map<string, ElementPlace>()
+  readonly #partsToRead = new PartsToRead()
+  /** The key of the top document of the last capture. */
+  #topDocument: string | undefined
   /** The WebMCP tools of the last capture, by action id. */
   #pageTools = new Map<string, PageTool>()
   #dialog: Dialog | null = null
@@ -176,17 +181,24 @@ export class BrowserTile implements Surface {
       const tree: UiNode = { id: 'page', kind: 'box', role: 'document', children: [{ id: 'dialog', kind: 'box', role: 'alertdialog', name: `${dialog.type()}: ${dialog.message().slice(0, 2000)}` }] }
       return sealFrame({ surface: this.id, route: page.url(), tree, state, contracts: [BROWSER_ACTIONS.contract('handle_dialog'), BROWSER_ACTIONS.contract('tabs')] })
     }
-    const [capture, tools] = await Promise.all([capturePage(page, this.#sessionsOf(page)), discoverPageTools(page)])
+    const [capture, tools] = await Promise.all([capturePage(page, this.#sessionsOf(page), this.#partsToRead.of), discoverPageTools(page)])
     this.#pageTools = new Map(tools.map((tool) => [tool.id, tool]))
     if (tools.length > 0) state.pageTools = tools.map((tool) => ({ id: tool.id, description: tool.description, input: Object.keys((tool.inputSchema.properties ?? {}) as JsonObject), ...(tool.consequential ? { consequential: true } : {}) }))
     const built = buildPageTree(capture, this.#ledger)
     this.#ledger.keepScopes(built.liveDocuments)
     this.#places = built.places
+    this.#partsToRead.update(built.unread, built.liveDocuments)
+    this.#topDocument = capture.documents[0]?.key
     const used = new Set(built.targets.map((target) => target.contract))
     const contracts = BROWSER_ACTIONS.contracts.filter((contract) => (ELEMENT_ACTIONS.has(contract.id) ? used.has(contract.id) || (contract.id === 'upload' && this.#chooser !== null) : contract.id !== 'handle_dialog'))
     const targets: TargetSpec[] = [...built.targets]
     if (this.#chooser !== null && used.has('upload')) targets.push({ contract: 'upload' })
     return sealFrame({ surface: this.id, route: capture.url, tree: built.tree, layout: built.layout, state, contracts: [...contracts, ...tools.map(pageToolContract)], targets, capabilities: { screenshot: true } as JsonObject })
+  }
+
+  /** Reads parts of a huge page the last frame left unread (see PartsToRead). */
+  readUnread(request: UnreadRequest): boolean {
+    return this.#partsToRead.read(request)
   }
 
   async perform(call: ActionCall, ctx: PerformContext): Promise<JsonValue | undefined> {
@@ -504,9 +516,14 @@ export class BrowserTile implements Surface {
     if (found.result.type === 'number') throw new TesseraError(found.result.value === 0 ? 'not_found' : 'conflict', `the selector ${selector} names ${String(found.result.value)} elements; name exactly one (or use a @ref)`, { expected: 1, found: found.result.value as number })
     const described = await session.send('DOM.describeNode', { objectId: found.result.objectId })
     await session.send('Runtime.releaseObject', { objectId: found.result.objectId ?? '' }).catch(() => undefined)
-    for (const [nodeId, place] of this.#places) {
-      if (place.document.owner === undefined && place.backendNodeId === described.node.backendNodeId) return { target: nodeId }
+    const placed = (): string | undefined => [...this.#places].find(([, place]) => place.document.owner === undefined && place.backendNodeId === described.node.backendNodeId)?.[0]
+    let target = placed()
+    // In a part of a huge page not read yet: read it (from now on) and look again.
+    if (target === undefined && this.#topDocument !== undefined && this.#partsToRead.anyUnread && this.#partsToRead.want(this.#topDocument, described.node.backendNodeId)) {
+      await this.snapshot()
+      target = placed()
     }
+    if (target !== undefined) return { target }
     throw new TesseraError('not_found', `the selector ${selector} names a <${described.node.localName}> that takes no action on this page`, { expected: 'an interactive element', found: described.node.localName })
   }
 

@@ -1,4 +1,4 @@
-import { type FacadeTool, type ToolAnswer, type ToolContext, outlinePage, stringArg } from '@tessera/kit'
+import { type FacadeTool, type ToolAnswer, type ToolContext, outlinePage, outlineReading, stringArg } from '@tessera/kit'
 import { type JsonObject, type JsonValue, TesseraError, isRef } from '@tessera/protocol'
 import { pageDelta } from './page-delta.js'
 import { WAIT_STATES } from './browser-schemas.js'
@@ -115,7 +115,8 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
       const surface = ctx.tile(KIND, stringArg(args, 'tile'))
       const expand = stringArg(args, 'target') ?? stringArg(args, 'expand')
       const offset = typeof args.offset === 'number' ? args.offset : undefined
-      return { text: outlinePage(await ctx.frame(surface), { expand, offset, find: stringArg(args, 'find') }) }
+      const options = { expand, offset, find: stringArg(args, 'find') }
+      return { text: await outlineReading(await ctx.frame(surface), options, (request) => ctx.frame(surface, request)) }
     },
   },
   facade('browser_click', 'Click an element.', schema({ element, target, doubleClick: { type: 'boolean' }, button: { type: 'string', enum: ['left', 'right', 'middle'] }, modifiers: { type: 'array', items: { type: 'string', enum: ['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'] } } }, ['target']), 'destructive', async (args, ctx, surface) => {

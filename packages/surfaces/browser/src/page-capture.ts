@@ -1,4 +1,7 @@
+import type { UnreadPart } from '@tessera/protocol'
 import type { CDPSession, Frame as PlaywrightFrame, Page } from 'playwright-core'
+import { PARTIAL_READ_NODES, readAxInParts } from './ax-parts.js'
+import { DomRanges, type SnapshotNodes } from './dom-ranges.js'
 
 /** One node of `Accessibility.getFullAXTree`, as far as the frame uses it. */
 export interface AxNode {
@@ -11,6 +14,8 @@ export interface AxNode {
   properties?: Array<{ name: string; value: { value?: unknown } }>
   childIds?: string[]
   backendDOMNodeId?: number
+  /** Not read: a part of a huge document out of view, with what its DOM holds (see readAxInParts). */
+  unread?: UnreadPart
 }
 
 /** What the DOM snapshot says of one element: its tag, attributes, bounds and whether it listens for clicks. */
@@ -38,6 +43,10 @@ export interface CapturedDocument {
   session: CDPSession
   /** For a document of an out-of-process iframe: that iframe, whose place on the page offsets its coordinates. */
   remoteFrame?: PlaywrightFrame
+  /** For a document read in parts: its DOM as ranges, to tell which unread parts say some words. */
+  ranges?: DomRanges
+  /** For a document read in parts: the parts an agent expanded, each the elements it groups, kept as one part. */
+  parts?: ReadonlyArray<readonly number[]>
 }
 
 export interface PageCapture {
@@ -63,13 +72,7 @@ interface SnapshotDocument {
   frameId: number
   scrollOffsetX?: number
   scrollOffsetY?: number
-  nodes: {
-    nodeName?: number[]
-    backendNodeId?: number[]
-    attributes?: number[][]
-    isClickable?: { index: number[] }
-    contentDocumentIndex?: { index: number[]; value: number[] }
-  }
+  nodes: SnapshotNodes & { contentDocumentIndex?: { index: number[]; value: number[] } }
   layout: { nodeIndex: number[]; bounds: number[][] }
 }
 
@@ -197,15 +200,25 @@ export class PageSessions {
   }
 }
 
-/** One session's documents: its DOM snapshot and the accessibility tree of each of its frames, in bulk. */
-async function captureSession(session: CDPSession, offset: { x: number; y: number }, remoteFrame?: PlaywrightFrame): Promise<{ documents: CapturedDocument[]; scroll: { x: number; y: number } }> {
+/** What of a document to read whatever its place: elements by backend node id (a selector named one), and parts (runs of siblings an agent expanded, by their elements). */
+export type WantedParts = (documentKey: string) => { elements: readonly number[]; parts: ReadonlyArray<readonly number[]> }
+
+/**
+ * One session's documents: its DOM snapshot and the accessibility tree of each of its frames,
+ * in bulk; a huge top document's tree in parts (what `view` shows, what is wanted, the rest
+ * unread).
+ */
+async function captureSession(session: CDPSession, offset: { x: number; y: number }, view: { width: number; height: number }, wanted: WantedParts, remoteFrame?: PlaywrightFrame): Promise<{ documents: CapturedDocument[]; scroll: { x: number; y: number } }> {
   const tree = (await session.send('Page.getFrameTree')) as { frameTree: FrameTree }
   const loaders = loaderIds(tree.frameTree)
-  // Asked together: the renderer answers one after the other, but no round trip waits on another.
-  const axTrees = new Map([...loaders.keys()].map((frameId) => [frameId, session.send('Accessibility.getFullAXTree', { frameId }).catch(() => ({ nodes: [] })) as Promise<{ nodes: AxNode[] }>]))
   const snapshot = (await session.send('DOMSnapshot.captureSnapshot', { computedStyles: [], includeDOMRects: false })) as Snapshot
   const docs = domFacts(snapshot, offset)
   const keyOf = (frameId: string): string => `${frameId}/${loaders.get(frameId)?.loaderId ?? ''}`
+  const topDoc = snapshot.documents[0]
+  const inParts = remoteFrame === undefined && topDoc !== undefined && (topDoc.nodes.backendNodeId?.length ?? 0) > PARTIAL_READ_NODES ? docs[0] : undefined
+  // Asked together: the renderer answers one after the other, but no round trip waits on another.
+  const full = (frameId: string): Promise<{ nodes: AxNode[] }> => session.send('Accessibility.getFullAXTree', { frameId }).catch(() => ({ nodes: [] })) as Promise<{ nodes: AxNode[] }>
+  const axTrees = new Map([...loaders.keys()].filter((frameId) => frameId !== inParts?.frameId).map((frameId) => [frameId, full(frameId)]))
   const owners = new Map<number, { documentKey: string; backendNodeId: number }>()
   for (const doc of docs) {
     for (const [backendNodeId, fact] of doc.facts) {
@@ -214,9 +227,19 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
   }
   const documents = await Promise.all(
     docs.map(async (doc, index) => {
-      const ax = (await (axTrees.get(doc.frameId) ?? session.send('Accessibility.getFullAXTree', { frameId: doc.frameId }).catch(() => ({ nodes: [] })))) as { nodes: AxNode[] }
+      let ranges: DomRanges | undefined
+      let expanded: ReadonlyArray<readonly number[]> | undefined
+      let ax: AxNode[]
+      if (doc === inParts && topDoc !== undefined) {
+        ranges = new DomRanges(topDoc.nodes, topDoc.layout, snapshot.strings)
+        const parts = ranges
+        const asked = wanted(keyOf(doc.frameId))
+        const indexes = [...asked.elements, ...asked.parts.flat()].flatMap((backendNodeId) => parts.indexOf(backendNodeId) ?? []).sort((a, b) => a - b)
+        ax = await readAxInParts(session, doc.frameId, parts, { ...doc.scroll, ...view }, { indexes })
+        expanded = asked.parts
+      } else ax = (await (axTrees.get(doc.frameId) ?? full(doc.frameId))).nodes
       const owner = owners.get(index)
-      return { key: keyOf(doc.frameId), frameId: doc.frameId, url: doc.url, ax: ax.nodes, dom: doc.facts, session, ...(owner === undefined ? {} : { owner }), ...(remoteFrame === undefined ? {} : { remoteFrame }) }
+      return { key: keyOf(doc.frameId), frameId: doc.frameId, url: doc.url, ax, dom: doc.facts, session, ...(owner === undefined ? {} : { owner }), ...(remoteFrame === undefined ? {} : { remoteFrame }), ...(ranges === undefined ? {} : { ranges }), ...(expanded === undefined ? {} : { parts: expanded }) }
     }),
   )
   // Trees of frames this process does not hold (another site's) were asked for nothing: let them settle unread.
@@ -230,12 +253,13 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
  * node. Out-of-process iframes are captured through their own sessions and hung under their
  * iframe elements.
  */
-export async function capturePage(page: Page, sessions: PageSessions): Promise<PageCapture> {
+export async function capturePage(page: Page, sessions: PageSessions, wanted: WantedParts = () => ({ elements: [], parts: [] })): Promise<PageCapture> {
   const main = await sessions.main()
+  const size = page.viewportSize() ?? { width: 1280, height: 720 }
   // No wait for a rendering step first: the accessibility tree brings itself up to date when
   // asked (a node unhidden or renamed a moment before reads as it is now, measured on
   // Chromium 156), and a navigation or an action has already waited for a quiet DOM.
-  const [top, remote, title] = await Promise.all([captureSession(main, { x: 0, y: 0 }), sessions.remote(), page.title().catch(() => '')])
+  const [top, remote, title] = await Promise.all([captureSession(main, { x: 0, y: 0 }, size, wanted), sessions.remote(), page.title().catch(() => '')])
   const documents = [...top.documents]
   for (const { session, frame } of remote) {
     const element = await frame.frameElement().catch(() => null)
@@ -243,7 +267,7 @@ export async function capturePage(page: Page, sessions: PageSessions): Promise<P
     await element?.dispose().catch(() => undefined)
     // The element's box is in viewport coordinates; page coordinates add the top document's scroll.
     const offset = box === null ? { x: 0, y: 0 } : { x: box.x + top.scroll.x, y: box.y + top.scroll.y }
-    const captured = await captureSession(session, offset, frame).catch(() => null)
+    const captured = await captureSession(session, offset, size, wanted, frame).catch(() => null)
     if (captured === null || captured.documents.length === 0) continue
     const root = captured.documents[0] as CapturedDocument
     const owner = await main.send('DOM.getFrameOwner', { frameId: root.frameId }).catch(() => null)
@@ -251,6 +275,5 @@ export async function capturePage(page: Page, sessions: PageSessions): Promise<P
     if (owner !== null && ownerDoc !== undefined) root.owner = { documentKey: ownerDoc.key, backendNodeId: owner.backendNodeId }
     documents.push(...captured.documents)
   }
-  const size = page.viewportSize() ?? { width: 1280, height: 720 }
   return { url: page.url(), title, viewport: { x: top.scroll.x, y: top.scroll.y, width: size.width, height: size.height }, documents }
 }

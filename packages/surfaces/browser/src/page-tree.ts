@@ -1,6 +1,8 @@
-import { type Layout, type NodeStates, Risk, type TargetSpec, type UiNode, maxRisk } from '@tessera/protocol'
+import { type Layout, type NodeStates, Risk, type TargetSpec, type UiNode, type UnreadPart, maxRisk } from '@tessera/protocol'
 import { type NodeLedger, consequentialWord } from '@tessera/kit'
 import type { AxNode, CapturedDocument, DomFacts, PageCapture } from './page-capture.js'
+import type { UnreadPlace } from './parts-to-read.js'
+import { PART_LINES } from './ax-parts.js'
 
 /** What the tile remembers of an element of the last capture: where it lives, for acting on it. */
 export interface ElementPlace {
@@ -19,6 +21,8 @@ export interface PageTree {
   places: Map<string, ElementPlace>
   /** The documents this capture showed: the ledger forgets the elements of any other. */
   liveDocuments: Set<string>
+  /** The parts of a huge document this capture left unread, by node id. */
+  unread: Map<string, UnreadPlace>
 }
 
 /** Roles whose nodes are the click targets of a page. */
@@ -102,6 +106,7 @@ interface Walk {
   layout: Layout
   targets: TargetSpec[]
   places: Map<string, ElementPlace>
+  unread: Map<string, UnreadPlace>
   pageOrigin: string | null
 }
 
@@ -124,21 +129,90 @@ export function buildPageTree(capture: PageCapture, ledger: NodeLedger): PageTre
   const documents = new Map(capture.documents.map((doc) => [doc.key, doc]))
   const children = new Map<string, CapturedDocument>()
   for (const doc of capture.documents) if (doc.owner !== undefined) children.set(`${doc.owner.documentKey}#${doc.owner.backendNodeId}`, doc)
-  const walk: Walk = { capture, ledger, documents, children, layout: {}, targets: [], places: new Map(), pageOrigin: originOf(capture.url, capture.url) }
+  const walk: Walk = { capture, ledger, documents, children, layout: {}, targets: [], places: new Map(), unread: new Map(), pageOrigin: originOf(capture.url, capture.url) }
   const top = capture.documents[0]
   const rootId = 'page'
   walk.layout[rootId] = capture.viewport
   const inherited: Inherited = { formRisk: undefined, formName: undefined, dialogName: undefined, secret: false, inGrid: false }
   const body = top === undefined ? [] : documentNodes(top, walk, inherited)
   const tree: UiNode = { id: rootId, kind: 'box', role: 'document', ...(capture.title ? { name: text(capture.title) } : {}), ...(body.length > 0 ? { children: body } : {}) }
-  return { tree, layout: walk.layout, targets: walk.targets, places: walk.places, liveDocuments: new Set(documents.keys()) }
+  return { tree, layout: walk.layout, targets: walk.targets, places: walk.places, liveDocuments: new Set(documents.keys()), unread: walk.unread }
 }
 
 function documentNodes(doc: CapturedDocument, walk: Walk, inherited: Inherited): UiNode[] {
   const byId = new Map(doc.ax.map((node) => [node.nodeId, node]))
   const root = doc.ax[0]
   if (root === undefined) return []
-  return (root.childIds ?? []).flatMap((id) => visit(byId.get(id), byId, doc, walk, inherited))
+  return siblingNodes(root.childIds ?? [], byId, doc, walk, inherited)
+}
+
+/**
+ * The nodes of some siblings. In a document read in parts, runs of siblings left unread are
+ * grouped into parts (role `part`) of up to PART_LINES lines, each with what it holds; a part
+ * an agent expanded stays one part, now read, so the offsets of folds around it hold.
+ */
+function siblingNodes(ids: readonly string[], byId: Map<string, AxNode>, doc: CapturedDocument, walk: Walk, inherited: Inherited): UiNode[] {
+  if (doc.ranges === undefined) return ids.flatMap((id) => visit(byId.get(id), byId, doc, walk, inherited))
+  const expanded = new Map((doc.parts ?? []).map((elements) => [elements[0] as number, new Set(elements)]))
+  const out: UiNode[] = []
+  let run: AxNode[] = []
+  const flush = (): void => {
+    if (run.length > 0) out.push(unreadPart(run, doc, walk))
+    run = []
+  }
+  for (let k = 0; k < ids.length; k++) {
+    const child = byId.get(ids[k] as string)
+    const members = child?.backendDOMNodeId === undefined ? undefined : expanded.get(child.backendDOMNodeId)
+    if (child !== undefined && members !== undefined) {
+      flush()
+      const read: UiNode[] = []
+      let j = k
+      for (; j < ids.length; j++) {
+        const member = byId.get(ids[j] as string)
+        if (member?.backendDOMNodeId === undefined || !members.has(member.backendDOMNodeId)) break
+        read.push(...visit(member, byId, doc, walk, inherited))
+      }
+      k = j - 1
+      out.push(partNode(child.backendDOMNodeId as number, doc, walk, read.length > 0 ? { children: read } : {}))
+      continue
+    }
+    if (child?.unread !== undefined) {
+      const lines = run.reduce((n, member) => n + (member.unread?.lines ?? 0), 0)
+      if (run.length > 0 && lines + child.unread.lines > PART_LINES) flush()
+      run.push(child)
+      continue
+    }
+    flush()
+    out.push(...visit(child, byId, doc, walk, inherited))
+  }
+  flush()
+  return out
+}
+
+/** A part: siblings grouped under one id, their first element's, that stays while that element lives. */
+function partNode(first: number, doc: CapturedDocument, walk: Walk, fields: Partial<UiNode>): UiNode {
+  return { id: walk.ledger.idOf(doc.key, `part:${first}`), kind: 'box', role: 'part', ...fields }
+}
+
+/** Siblings not read yet, as one part that says what they hold and where they are drawn. */
+function unreadPart(run: readonly AxNode[], doc: CapturedDocument, walk: Walk): UiNode {
+  const elements = run.map((node) => node.backendDOMNodeId as number)
+  const heading = run.find((node) => node.unread?.heading !== undefined)?.unread?.heading
+  const words = run.find((node) => node.unread?.words !== undefined)?.unread?.words
+  const unread: UnreadPart = {
+    lines: run.reduce((n, node) => n + (node.unread?.lines ?? 0), 0),
+    actions: run.reduce((n, node) => n + (node.unread?.actions ?? 0), 0),
+    ...(heading !== undefined ? { heading } : words !== undefined ? { words } : {}),
+  }
+  const node = partNode(elements[0] as number, doc, walk, { unread })
+  walk.unread.set(node.id, { document: doc, elements })
+  const boxes = elements.flatMap((element) => doc.ranges?.box(element) ?? [])
+  if (boxes.length > 0) {
+    const x = Math.min(...boxes.map((box) => box.x))
+    const y = Math.min(...boxes.map((box) => box.y))
+    walk.layout[node.id] = { x, y, width: Math.max(...boxes.map((box) => box.x + box.width)) - x, height: Math.max(...boxes.map((box) => box.y + box.height)) - y }
+  }
+  return node
 }
 
 function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: CapturedDocument, walk: Walk, inherited: Inherited): UiNode[] {
@@ -150,7 +224,7 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   // Chromium demotes some declared roles (an option wrapped in a list item) to generic; the page said what it is.
   const declared = dom?.attributes.get('role')?.trim().split(/\s+/)[0]
   if (axRole === 'generic' && declared !== undefined && CLICKABLE.has(declared)) axRole = declared
-  const kids = (next: Inherited): UiNode[] => (node.childIds ?? []).flatMap((id) => visit(byId.get(id), byId, doc, walk, next))
+  const kids = (next: Inherited): UiNode[] => siblingNodes(node.childIds ?? [], byId, doc, walk, next)
   if (backendId === undefined) return kids(inherited)
   if (node.ignored) {
     // Hidden from screen readers (aria-hidden) yet on screen and clickable — a spinner's arrows: still something a person can click.

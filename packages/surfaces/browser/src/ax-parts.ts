@@ -1,0 +1,83 @@
+import type { CDPSession } from 'playwright-core'
+import type { DomRanges, Rect } from './dom-ranges.js'
+import type { AxNode } from './page-capture.js'
+
+/**
+ * A document with more DOM nodes than this has its accessibility tree read in parts: the whole
+ * tree of a 50,000-node manual is 19 MB of JSON that DevTools carries at about 8 MB/s, while
+ * an agent reads what is in view and a few folds.
+ */
+export const PARTIAL_READ_NODES = 15_000
+/** A part that holds at most this many lines is read whole (in view) or left unread whole (out of view): one expansion shows it. */
+export const PART_LINES = 200
+/** The tree's first levels, read in one call; below them each level is one round of calls made together. */
+const FIRST_DEPTH = 3
+const MAX_LEVELS = 24
+/** Rendered this far beyond the viewport, a part still counts as in view (a line half scrolled in). */
+const VIEW_MARGIN = 100
+
+/** Which parts to read whatever their place: nodes of the DOM snapshot, ascending. */
+export interface PartsWanted {
+  indexes: readonly number[]
+}
+
+type Decision = 'read' | 'unread' | 'open' | 'done'
+
+/**
+ * One document's accessibility tree, read in parts: the first levels at once, then level by
+ * level only where a part is too big to decide on; a part in view (or wanted) and small
+ * enough is read whole in one call, a part out of view is left unread with what the DOM
+ * snapshot says it holds (`unread`). Node ids are Chromium's, stable while the tree lives,
+ * so the parts fit together.
+ */
+export async function readAxInParts(session: CDPSession, frameId: string, ranges: DomRanges, viewport: Rect, wanted: PartsWanted): Promise<AxNode[]> {
+  const first = (await session.send('Accessibility.getFullAXTree', { frameId, depth: FIRST_DEPTH })) as { nodes: AxNode[] }
+  const byId = new Map<string, AxNode>()
+  const order: AxNode[] = []
+  const add = (node: AxNode): void => {
+    if (!byId.has(node.nodeId)) order.push(node)
+    byId.set(node.nodeId, node)
+  }
+  for (const node of first.nodes) add(node)
+  const frontier = (): AxNode[] => [...byId.values()].filter((node) => (node.childIds ?? []).some((id) => !byId.has(id)))
+  const view = { x: viewport.x - VIEW_MARGIN, y: viewport.y - VIEW_MARGIN, width: viewport.width + 2 * VIEW_MARGIN, height: viewport.height + 2 * VIEW_MARGIN }
+  const decide = (node: AxNode): Decision => {
+    const role = node.role?.value
+    if (role === 'StaticText' || role === 'InlineTextBox') return 'done'
+    const index = ranges.indexOf(node.backendDOMNodeId)
+    if (index === undefined) return 'open'
+    const lines = ranges.lines(index)
+    if (lines === 0 || !ranges.drawn(index)) return 'read'
+    const needed = ranges.holdsAny(index, wanted.indexes) || ranges.shows(index, view)
+    if (lines <= PART_LINES) return needed ? 'read' : 'unread'
+    return 'open'
+  }
+  let pending = frontier()
+  for (let level = 0; pending.length > 0 && level < MAX_LEVELS; level++) {
+    const next: AxNode[] = []
+    await Promise.all(
+      pending.map(async (node) => {
+        const decision = level === MAX_LEVELS - 1 ? 'read' : decide(node)
+        if (decision === 'done') return
+        if (decision === 'unread') {
+          const index = ranges.indexOf(node.backendDOMNodeId) as number
+          add({ ...node, childIds: [], unread: ranges.part(index) })
+          return
+        }
+        if (decision === 'read' && node.backendDOMNodeId !== undefined) {
+          const part = (await session.send('Accessibility.queryAXTree', { backendNodeId: node.backendDOMNodeId }).catch(() => ({ nodes: [] }))) as { nodes: AxNode[] }
+          for (const found of part.nodes) add(found)
+          return
+        }
+        const children = (await session.send('Accessibility.getChildAXNodes', { id: node.nodeId, frameId }).catch(() => ({ nodes: [] }))) as { nodes: AxNode[] }
+        for (const child of children.nodes) {
+          add(child)
+          if ((child.childIds ?? []).length > 0) next.push(child)
+        }
+      }),
+    )
+    pending = next.filter((node) => (node.childIds ?? []).some((id) => !byId.has(id)))
+  }
+  // The root first, as a whole tree's answer has it; the rest in the order met.
+  return order.map((node) => byId.get(node.nodeId) as AxNode)
+}

@@ -1,0 +1,328 @@
+import type { UnreadPart } from '@tessera/protocol'
+
+/** What the ranges read of one document of a DOM snapshot (`DOMSnapshot.captureSnapshot`). */
+export interface SnapshotNodes {
+  parentIndex?: number[]
+  nodeName?: number[]
+  nodeValue?: number[]
+  backendNodeId?: number[]
+  attributes?: number[][]
+  isClickable?: { index: number[] }
+}
+
+export interface SnapshotLayout {
+  nodeIndex: number[]
+  bounds: number[][]
+}
+
+export interface Rect {
+  x: number
+  y: number
+  width: number
+  height: number
+}
+
+/** Elements that sit inside a line of text: their text reads as one with their block's. */
+const INLINE = new Set(['A', 'ABBR', 'B', 'BDI', 'BDO', 'CITE', 'CODE', 'DATA', 'DFN', 'EM', 'FONT', 'I', 'KBD', 'LABEL', 'MARK', 'Q', 'S', 'SAMP', 'SMALL', 'SPAN', 'STRONG', 'SUB', 'SUP', 'TIME', 'TT', 'U', 'VAR', 'BR', 'WBR', 'NOBR'])
+/** Elements a person can act on, whatever the page does with them. */
+const CONTROLS = new Set(['BUTTON', 'SELECT', 'TEXTAREA', 'SUMMARY'])
+/** Roles a page gives elements it makes into controls. */
+const CONTROL_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton'])
+/** Lists and tables keep a line of their own in an outline. */
+const CONTAINERS = new Set(['UL', 'OL', 'DL', 'TABLE', 'MENU'])
+const HEADINGS = new Set(['H1', 'H2', 'H3', 'H4', 'H5', 'H6'])
+/** Rows of a list or a table: several things in one prints as a line of its own. */
+const ROWS = new Set(['LI', 'TR', 'DT', 'DD'])
+/** A row of at most this many leaves prints on one line (the outline's packing). */
+const PACKED = 6
+/** An element with this many children or more keeps a line of its own (the outline's repeated runs). */
+const REPEATED = 10
+/** Attributes whose words a find matches besides the text (an icon button's name is its label). */
+const SEARCHED_ATTRIBUTES = new Set(['aria-label', 'title', 'alt', 'placeholder', 'value'])
+const LABEL_CHARS = 60
+
+/** The first index of sorted `list` that is ≥ `value`. */
+function lowerBound(list: readonly number[], value: number): number {
+  let lo = 0
+  let hi = list.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if ((list[mid] as number) < value) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/**
+ * One document of a DOM snapshot as ranges: the snapshot lists nodes in document order, so an
+ * element's subtree is the run of nodes from it to `end`. What a part of the page holds (its
+ * lines and actions, roughly as an outline prints them; its first heading; whether its text
+ * says some words; whether any of it is on screen) is then a sum over a range, without
+ * reading its accessibility tree.
+ */
+export class DomRanges {
+  readonly #strings: readonly string[]
+  readonly #nodes: SnapshotNodes
+  readonly #end: Int32Array
+  readonly #byBackend = new Map<number, number>()
+  /** Lines of each node and what it holds, as an outline prints them (on the high side). */
+  readonly #lines: Int32Array
+  /** Actions before each node, summed in document order. */
+  readonly #actions: Int32Array
+  /** The box around each node and everything under it, in page coordinates (empty: +∞/−∞). */
+  readonly #top: Float64Array
+  readonly #bottom: Float64Array
+  readonly #left: Float64Array
+  readonly #right: Float64Array
+  readonly #headings: number[] = []
+  readonly #texts: number[] = []
+  #searchable: string[] | null = null
+
+  constructor(nodes: SnapshotNodes, layout: SnapshotLayout, strings: readonly string[], offset: { x: number; y: number } = { x: 0, y: 0 }) {
+    this.#strings = strings
+    this.#nodes = nodes
+    const parent = nodes.parentIndex ?? []
+    const backend = nodes.backendNodeId ?? []
+    const n = backend.length
+    this.#end = new Int32Array(n)
+    this.#top = new Float64Array(n).fill(Infinity)
+    this.#left = new Float64Array(n).fill(Infinity)
+    this.#bottom = new Float64Array(n).fill(-Infinity)
+    this.#right = new Float64Array(n).fill(-Infinity)
+    const laidOut = new Uint8Array(n)
+    for (let l = 0; l < layout.nodeIndex.length; l++) {
+      const i = layout.nodeIndex[l] as number
+      const box = layout.bounds[l]
+      if (box === undefined || i >= n) continue
+      laidOut[i] = 1
+      const [x = 0, y = 0, w = 0, h = 0] = box
+      if (w === 0 && h === 0) continue
+      this.#top[i] = Math.min(this.#top[i] as number, y + offset.y)
+      this.#left[i] = Math.min(this.#left[i] as number, x + offset.x)
+      this.#bottom[i] = Math.max(this.#bottom[i] as number, y + h + offset.y)
+      this.#right[i] = Math.max(this.#right[i] as number, x + w + offset.x)
+    }
+    // Children come after their parent: one pass backwards sums every subtree.
+    const size = new Int32Array(n).fill(1)
+    for (let i = n - 1; i > 0; i--) {
+      const p = parent[i] ?? -1
+      if (p < 0) continue
+      size[p] = (size[p] as number) + (size[i] as number)
+      this.#top[p] = Math.min(this.#top[p] as number, this.#top[i] as number)
+      this.#left[p] = Math.min(this.#left[p] as number, this.#left[i] as number)
+      this.#bottom[p] = Math.max(this.#bottom[p] as number, this.#bottom[i] as number)
+      this.#right[p] = Math.max(this.#right[p] as number, this.#right[i] as number)
+    }
+    for (let i = 0; i < n; i++) {
+      this.#end[i] = i + (size[i] as number)
+      this.#byBackend.set(backend[i] as number, i)
+    }
+    this.#lines = new Int32Array(n)
+    this.#actions = new Int32Array(n + 1)
+    this.#weigh(parent, laidOut)
+  }
+
+  get size(): number {
+    return this.#end.length
+  }
+
+  indexOf(backendNodeId: number | undefined): number | undefined {
+    return backendNodeId === undefined ? undefined : this.#byBackend.get(backendNodeId)
+  }
+
+  backendOf(index: number): number | undefined {
+    return this.#nodes.backendNodeId?.[index]
+  }
+
+  /** Whether node `outer`'s subtree holds node `inner`. */
+  holds(outer: number, inner: number): boolean {
+    return inner >= outer && inner < (this.#end[outer] as number)
+  }
+
+  /** Whether the subtree of `index` holds any of `sorted` (node indexes, ascending). */
+  holdsAny(index: number, sorted: readonly number[]): boolean {
+    const k = lowerBound(sorted, index)
+    return k < sorted.length && (sorted[k] as number) < (this.#end[index] as number)
+  }
+
+  /** Whether any of the subtree of `index` is drawn inside `rect`. */
+  shows(index: number, rect: Rect): boolean {
+    return (this.#top[index] as number) < rect.y + rect.height && (this.#bottom[index] as number) > rect.y && (this.#left[index] as number) < rect.x + rect.width && (this.#right[index] as number) > rect.x
+  }
+
+  /** The box around everything drawn of an element and what it holds, by backend node id. */
+  box(backendNodeId: number): Rect | undefined {
+    const index = this.#byBackend.get(backendNodeId)
+    if (index === undefined || !this.drawn(index)) return undefined
+    const x = this.#left[index] as number
+    const y = this.#top[index] as number
+    return { x, y, width: (this.#right[index] as number) - x, height: (this.#bottom[index] as number) - y }
+  }
+
+  /** Whether any of the subtree of `index` is drawn at all. */
+  drawn(index: number): boolean {
+    return Number.isFinite(this.#top[index] as number)
+  }
+
+  /** What the subtree of `index` holds, as an outline would count it (lines on the high side). */
+  part(index: number): UnreadPart {
+    const end = this.#end[index] as number
+    const lines = this.#lines[index] as number
+    const actions = (this.#actions[end] as number) - (this.#actions[index] as number)
+    return { lines, actions, ...this.#label(index) }
+  }
+
+  lines(index: number): number {
+    return this.#lines[index] as number
+  }
+
+  /** Whether the text of the subtree of `index` (or a label, title, alt text, placeholder or value in it) holds `words`, any case. */
+  says(index: number, words: string): boolean {
+    if (index < 0 || index >= this.#end.length) return false
+    const wanted = words.toLowerCase()
+    const searchable = this.#searchableTexts()
+    const end = this.#end[index] as number
+    for (let i = index; i < end; i++) if ((searchable[i] as string).includes(wanted)) return true
+    return false
+  }
+
+  #tag(i: number): string {
+    return this.#strings[this.#nodes.nodeName?.[i] ?? -1] ?? ''
+  }
+
+  #value(i: number): string {
+    const v = this.#nodes.nodeValue?.[i] ?? -1
+    return v < 0 ? '' : (this.#strings[v] ?? '')
+  }
+
+  #attribute(i: number, name: string): string | undefined {
+    const flat = this.#nodes.attributes?.[i] ?? []
+    for (let a = 0; a + 1 < flat.length; a += 2) if ((this.#strings[flat[a] as number] ?? '').toLowerCase() === name) return this.#strings[flat[a + 1] as number] ?? ''
+    return undefined
+  }
+
+  /** A control (its text is its name, not lines of its own), an element the page listens to, or neither. */
+  #actionable(i: number, clickable: ReadonlySet<number>): 'control' | 'listener' | undefined {
+    const tag = this.#tag(i)
+    if (tag.startsWith('#') || tag === 'HTML' || tag === 'BODY') return undefined
+    if (this.#control(i, tag)) return 'control'
+    // A page that listens on a whole region (a delegated handler) makes no control of its text.
+    return clickable.has(i) ? 'listener' : undefined
+  }
+
+  #control(i: number, tag: string): boolean {
+    if (CONTROLS.has(tag)) return true
+    if (tag === 'A') return this.#attribute(i, 'href') !== undefined
+    if (tag === 'INPUT') return this.#attribute(i, 'type')?.toLowerCase() !== 'hidden'
+    const role = this.#attribute(i, 'role')?.trim().split(/\s+/)[0]
+    return (role !== undefined && CONTROL_ROLES.has(role)) || this.#attribute(i, 'contenteditable') !== undefined
+  }
+
+  /**
+   * Lines and actions per node. Its own line: an element one can act on is one; a run of text
+   * within one block (texts split by inline elements read as one) is one, and another after
+   * each control in it. Then, from the leaves up, what an outline adds: a list or a table has
+   * a line of its own, and so has an element of ten children or more (a repeated run); a row
+   * (list item, table row, term) of several things is a line of its own, with them on it when
+   * they are a few leaves. Only what is drawn counts.
+   */
+  #weigh(parent: readonly number[], laidOut: Uint8Array): void {
+    const n = this.#end.length
+    const clickable = new Set(this.#nodes.isClickable?.index ?? [])
+    const inControl = new Uint8Array(n)
+    const blockOf = new Int32Array(n)
+    const textLast = new Uint8Array(n)
+    const own = new Int32Array(n)
+    const elementChildren = new Int32Array(n)
+    for (let i = 0; i < n; i++) {
+      const p = parent[i] ?? -1
+      const tag = this.#tag(i)
+      const isText = tag === '#text'
+      const inline = isText || INLINE.has(tag)
+      blockOf[i] = inline && p >= 0 ? (blockOf[p] as number) : i
+      inControl[i] = p >= 0 && (inControl[p] === 1 || this.#actionableCached(p, clickable) === 'control') ? 1 : 0
+      if (p >= 0 && !tag.startsWith('#')) elementChildren[p] = (elementChildren[p] as number) + 1
+      let actions = 0
+      if (laidOut[i] === 1) {
+        const block = p >= 0 ? (blockOf[p] as number) : i
+        if (isText) {
+          if (this.#value(i).trim() !== '') {
+            this.#texts.push(i)
+            if (inControl[i] === 0 && textLast[block] === 0) {
+              own[i] = 1
+              textLast[block] = 1
+            }
+          }
+        } else if (!tag.startsWith('#')) {
+          if (this.#actionableCached(i, clickable) !== undefined) {
+            actions = 1
+            if (inControl[i] === 0) {
+              own[i] = 1
+              textLast[block] = 0
+            }
+          }
+          if (HEADINGS.has(tag)) this.#headings.push(i)
+        }
+      }
+      this.#actions[i + 1] = (this.#actions[i] as number) + actions
+    }
+    // From the leaves up: children come after their parent, so one pass backwards sees every child before it.
+    const inner = new Int32Array(n)
+    const deep = new Uint8Array(n)
+    for (let i = n - 1; i >= 0; i--) {
+      const tag = this.#tag(i)
+      const held = inner[i] as number
+      let lines = own[i] as number
+      // A control is one line, whatever it holds.
+      if (lines === 1 && this.#actionableCached(i, clickable) === 'control') lines = 1
+      else if (laidOut[i] === 1 && (CONTAINERS.has(tag) || (elementChildren[i] as number) >= REPEATED)) lines += 1 + held
+      else if (laidOut[i] === 1 && ROWS.has(tag) && held >= 2) lines += held <= PACKED && deep[i] === 0 ? 1 : 1 + held
+      else lines += held
+      this.#lines[i] = lines
+      const p = parent[i] ?? -1
+      if (p < 0) continue
+      inner[p] = (inner[p] as number) + lines
+      if (lines >= 2 || (lines >= 1 && (ROWS.has(tag) || CONTAINERS.has(tag)))) deep[p] = 1
+    }
+  }
+
+  readonly #actionableMemo = new Map<number, 'control' | 'listener' | undefined>()
+
+  #actionableCached(i: number, clickable: ReadonlySet<number>): 'control' | 'listener' | undefined {
+    if (this.#actionableMemo.has(i)) return this.#actionableMemo.get(i)
+    const known = this.#actionable(i, clickable)
+    this.#actionableMemo.set(i, known)
+    return known
+  }
+
+  /** Its first heading's words, else its first words. */
+  #label(index: number): { heading: string } | { words: string } | undefined {
+    const end = this.#end[index] as number
+    const h = lowerBound(this.#headings, index)
+    const heading = h < this.#headings.length && (this.#headings[h] as number) < end ? (this.#headings[h] as number) : undefined
+    const from = heading ?? index
+    const upTo = heading === undefined ? end : (this.#end[heading] as number)
+    let words = ''
+    for (let t = lowerBound(this.#texts, from); t < this.#texts.length && (this.#texts[t] as number) < upTo && words.length < LABEL_CHARS; t++) {
+      words = `${words} ${this.#value(this.#texts[t] as number)}`.replace(/\s+/g, ' ')
+      if (heading === undefined) break
+    }
+    const trimmed = words.trim()
+    if (trimmed === '') return undefined
+    const label = trimmed.length > LABEL_CHARS ? `${trimmed.slice(0, LABEL_CHARS - 1)}…` : trimmed
+    return heading === undefined ? { words: label } : { heading: label }
+  }
+
+  #searchableTexts(): string[] {
+    if (this.#searchable !== null) return this.#searchable
+    const out: string[] = []
+    for (let i = 0; i < this.#end.length; i++) {
+      let words = this.#tag(i) === '#text' ? this.#value(i) : ''
+      const flat = this.#nodes.attributes?.[i] ?? []
+      for (let a = 0; a + 1 < flat.length; a += 2) if (SEARCHED_ATTRIBUTES.has((this.#strings[flat[a] as number] ?? '').toLowerCase())) words += ` ${this.#strings[flat[a + 1] as number] ?? ''}`
+      out.push(words.toLowerCase())
+    }
+    this.#searchable = out
+    return out
+  }
+}

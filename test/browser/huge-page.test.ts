@@ -1,0 +1,109 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { connectHttpClient, resultText, useTestHub } from '../support/hub.js'
+import { type CorpusServer, serveCorpus } from './corpus/corpus.js'
+import { refOf } from '../support/outline-refs.js'
+
+/** A fold line of an outline: what it says it holds and how to expand it. */
+interface Fold {
+  line: string
+  target: string
+  offset: number | undefined
+}
+
+function foldsOf(outline: string): Fold[] {
+  return outline.split('\n').flatMap((line) => {
+    const found = /^\s*… about .*: expand "(@[a-z0-9]+)"(?: offset (\d+))?$/.exec(line)
+    return found === null ? [] : [{ line: line.trim(), target: found[1] as string, offset: found[2] === undefined ? undefined : Number(found[2]) }]
+  })
+}
+
+/**
+ * The Bash manual (44,000 DOM nodes, 53,000 accessibility nodes) is read in parts: what is in
+ * view, and the parts an agent expands or searches, never the whole tree at once.
+ */
+describe('a huge page, read in parts over MCP', () => {
+  const t = useTestHub()
+  let corpus: CorpusServer
+  let client: Client
+  const call = async (name: string, args: Record<string, unknown>): Promise<string> => {
+    const answer = await client.callTool({ name, arguments: args })
+    const text = resultText(answer)
+    if (answer.isError === true) throw new Error(`${name} failed: ${text}`)
+    return text
+  }
+
+  beforeAll(async () => {
+    corpus = await serveCorpus()
+    client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
+  })
+  afterAll(async () => {
+    await client.close()
+    await corpus.close()
+  })
+
+  it('shows the viewport and folds the rest unread; an expansion reads its part and its refs act', async () => {
+    const first = await call('browser_navigate', { url: corpus.url('bash-reference') })
+    expect(first).toContain('heading "Bash Reference Manual"')
+    const folds = foldsOf(first)
+    expect(folds.length).toBeGreaterThan(10)
+    // Every fold says where it starts; the frame holds parts not read yet.
+    expect(folds.every((fold) => / from "/.test(fold.line))).toBe(true)
+    const frame = JSON.parse(await call('surface_snapshot', { surface: (/^(browser-\d+)/.exec(first) as RegExpExecArray)[1], format: 'json' })) as { tree: unknown }
+    expect(JSON.stringify(frame.tree)).toContain('"unread":{')
+
+    // Expanding two folds, one after the other: each shows its own part, read, whatever the other did to the page's frame.
+    const [a, b] = [folds[3] as Fold, folds[8] as Fold]
+    const label = (fold: Fold): string => (/from "([^"]+)"/.exec(fold.line) as RegExpExecArray)[1] as string
+    const shownA = await call('browser_snapshot', { target: a.target, offset: a.offset })
+    expect(shownA).toContain(label(a).replace(/…$/, ''))
+    expect(shownA).not.toMatch(/^\s*… about .* unread/m)
+    const shownB = await call('browser_snapshot', { target: b.target, offset: b.offset })
+    expect(shownB).toContain(label(b).replace(/…$/, ''))
+    // The same fold of the first outline still shows the same part.
+    expect(await call('browser_snapshot', { target: a.target, offset: a.offset })).toContain(label(a).replace(/…$/, ''))
+
+    // A link read by the first expansion still acts after the second: the page jumps to its section.
+    const link = refOf(shownA, 'link')
+    const clicked = await call('browser_click', { element: 'a link in the manual', target: link })
+    expect(clicked).not.toContain('failed')
+  })
+
+  it('cuts its folds so that each one\'s expansion shows it whole: the estimates are on the high side', async () => {
+    const first = await call('browser_navigate', { url: corpus.url('bash-reference') })
+    const folds = foldsOf(first)
+    // Ten folds spread over the page, from the first to the last.
+    const sample = Array.from({ length: 10 }, (_, k) => folds[Math.round((k * (folds.length - 1)) / 9)] as Fold)
+    for (const fold of sample) {
+      const shown = await call('browser_snapshot', { target: fold.target, offset: fold.offset })
+      expect(shown, fold.line).not.toMatch(/^\s*… .*(outline cut)/m)
+      expect(shown, fold.line).not.toMatch(/^\s*… about .* unread/m)
+      // Where the expansion stops, if it does: not before the next fold of the same element begins.
+      const next = folds.slice(folds.indexOf(fold) + 1).find((other) => other.target === fold.target)
+      const more = new RegExp(`^… .* more: expand "${fold.target}" offset (\\d+)$`, 'm').exec(shown)
+      if (next !== undefined && more !== null) expect(Number(more[1]), fold.line).toBeGreaterThanOrEqual(next.offset ?? 0)
+    }
+  })
+
+  it('fails a fold of a page that has gone with a typed error', async () => {
+    const folds = foldsOf(await call('browser_navigate', { url: corpus.url('bash-reference') }))
+    await call('browser_navigate', { url: corpus.url('todomvc-react') })
+    const fold = folds.find((candidate) => candidate.offset === undefined) ?? (folds[0] as Fold)
+    const answer = await client.callTool({ name: 'browser_snapshot', arguments: { target: fold.target } })
+    expect(answer.isError).toBe(true)
+    expect(resultText(answer)).toMatch(/not_found.*no element @/)
+  })
+
+  it('finds words anywhere on the page, reading only the parts that say them', async () => {
+    await call('browser_navigate', { url: corpus.url('bash-reference') })
+    const found = await call('browser_snapshot', { find: 'Readline Killing Commands' })
+    expect(found).toMatch(/link "[0-9.]* ?Readline Killing Commands" @e\d+/)
+    expect(found).not.toContain('nothing on the page says')
+  })
+
+  it('acts on an element far below the view named by a CSS selector', async () => {
+    await call('browser_navigate', { url: corpus.url('bash-reference') })
+    const hovered = await call('browser_hover', { element: 'the index entry for yanking text', target: 'a[href="#index-yanking-text"]' })
+    expect(hovered).not.toContain('takes no action')
+  })
+})
