@@ -3,11 +3,12 @@ import type { DomRanges, Rect } from './dom-ranges.js'
 import type { AxNode } from './page-capture.js'
 
 /**
- * A document with more DOM nodes than this has its accessibility tree read in parts: the whole
- * tree of a 50,000-node manual is 19 MB of JSON that DevTools carries at about 8 MB/s, while
- * an agent reads what is in view and a few folds.
+ * A document with more elements than this (about 15,000 DOM nodes with their texts) has its
+ * accessibility tree read in parts: the whole tree of Bash's manual (19,000 elements) is 19 MB
+ * of JSON that DevTools carries at about 8 MB/s, while an agent reads what is in view and a
+ * few folds.
  */
-export const PARTIAL_READ_NODES = 15_000
+export const PARTIAL_READ_ELEMENTS = 6_000
 /** A part that holds at most this many lines is read whole (in view) or left unread whole (out of view): one expansion shows it. */
 export const PART_LINES = 200
 /** The tree's first levels, read in one call; below them each level is one round of calls made together. */

@@ -1,6 +1,6 @@
 import type { UnreadPart } from '@tessera/protocol'
 import type { CDPSession, Frame as PlaywrightFrame, Page } from 'playwright-core'
-import { PARTIAL_READ_NODES, readAxInParts } from './ax-parts.js'
+import { PARTIAL_READ_ELEMENTS, readAxInParts } from './ax-parts.js'
 import { DomRanges, type SnapshotNodes } from './dom-ranges.js'
 
 /** One node of `Accessibility.getFullAXTree`, as far as the frame uses it. */
@@ -209,16 +209,21 @@ export type WantedParts = (documentKey: string) => { elements: readonly number[]
  * unread).
  */
 async function captureSession(session: CDPSession, offset: { x: number; y: number }, view: { width: number; height: number }, wanted: WantedParts, remoteFrame?: PlaywrightFrame): Promise<{ documents: CapturedDocument[]; scroll: { x: number; y: number } }> {
-  const tree = (await session.send('Page.getFrameTree')) as { frameTree: FrameTree }
+  // How big the top document is decides how its tree is read; a count of its elements is one quick call.
+  const [tree, elements] = await Promise.all([
+    session.send('Page.getFrameTree') as Promise<{ frameTree: FrameTree }>,
+    remoteFrame !== undefined ? 0 : session.send('Runtime.evaluate', { expression: 'document.getElementsByTagName("*").length', returnByValue: true }).then((answer) => Number(answer.result.value) || 0, () => 0),
+  ])
   const loaders = loaderIds(tree.frameTree)
+  const topFrame = tree.frameTree.frame.id
+  const inParts = elements > PARTIAL_READ_ELEMENTS
+  // Asked together with the DOM snapshot: the renderer answers one after the other, but no round trip waits on another.
+  const full = (frameId: string): Promise<{ nodes: AxNode[] }> => session.send('Accessibility.getFullAXTree', { frameId }).catch(() => ({ nodes: [] })) as Promise<{ nodes: AxNode[] }>
+  const axTrees = new Map([...loaders.keys()].filter((frameId) => !inParts || frameId !== topFrame).map((frameId) => [frameId, full(frameId)]))
   const snapshot = (await session.send('DOMSnapshot.captureSnapshot', { computedStyles: [], includeDOMRects: false })) as Snapshot
   const docs = domFacts(snapshot, offset)
   const keyOf = (frameId: string): string => `${frameId}/${loaders.get(frameId)?.loaderId ?? ''}`
   const topDoc = snapshot.documents[0]
-  const inParts = remoteFrame === undefined && topDoc !== undefined && (topDoc.nodes.backendNodeId?.length ?? 0) > PARTIAL_READ_NODES ? docs[0] : undefined
-  // Asked together: the renderer answers one after the other, but no round trip waits on another.
-  const full = (frameId: string): Promise<{ nodes: AxNode[] }> => session.send('Accessibility.getFullAXTree', { frameId }).catch(() => ({ nodes: [] })) as Promise<{ nodes: AxNode[] }>
-  const axTrees = new Map([...loaders.keys()].filter((frameId) => frameId !== inParts?.frameId).map((frameId) => [frameId, full(frameId)]))
   const owners = new Map<number, { documentKey: string; backendNodeId: number }>()
   for (const doc of docs) {
     for (const [backendNodeId, fact] of doc.facts) {
@@ -230,7 +235,7 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
       let ranges: DomRanges | undefined
       let expanded: ReadonlyArray<readonly number[]> | undefined
       let ax: AxNode[]
-      if (doc === inParts && topDoc !== undefined) {
+      if (inParts && index === 0 && doc.frameId === topFrame && topDoc !== undefined) {
         ranges = new DomRanges(topDoc.nodes, topDoc.layout, snapshot.strings)
         const parts = ranges
         const asked = wanted(keyOf(doc.frameId))
