@@ -34,6 +34,8 @@ const BROWSER_DIST = join(REPO, 'packages/surfaces/browser/dist/index.js')
 /** The goals of the browser surface. */
 const MAX_RATIO = 0.2
 const TIMED_SNAPSHOTS = 5
+const MAX_TIMED = 21
+const TIMED_WINDOW_MS = 1000
 /** After a navigation, before the measured snapshot, for each peer alike: pages that build themselves after load get the time to. */
 const SETTLE_MS = 500
 /** At most this many misses of a page are looked up with `find`, a call each. */
@@ -68,11 +70,17 @@ async function timed(fn) {
   return { value, ms: performance.now() - start }
 }
 
-/** `fn` run `n` times: the first answer, and the sorted times. */
+/**
+ * `fn` run `n` times, and on while it is quick (up to MAX_TIMED runs within TIMED_WINDOW_MS):
+ * a snapshot of a small page takes milliseconds, and five of those make a median that a
+ * hiccup of the machine moves. Every peer is timed by the same rule. The first answer, and the
+ * sorted times.
+ */
 async function repeated(n, fn) {
   const times = []
   let first
-  for (let i = 0; i < n; i++) {
+  const started = performance.now()
+  for (let i = 0; i < n || (i < MAX_TIMED && performance.now() - started < TIMED_WINDOW_MS); i++) {
     const { value, ms } = await timed(fn)
     if (i === 0) first = value
     times.push(ms)
@@ -87,7 +95,7 @@ async function callText(client, name, args) {
   return text
 }
 
-/** Playwright MCP on one page: navigate, then 5 snapshots (the first one's YAML is what is counted). */
+/** Playwright MCP on one page: navigate, then at least 5 snapshots (the first one's YAML is what is counted). */
 async function playwrightPage(pw, url) {
   // Its navigate answer links to a file of the snapshot instead of carrying it: the page is read with a browser_snapshot right after.
   const { ms: navigateMs } = await timed(async () => {
@@ -108,7 +116,7 @@ function hubTile(tessera) {
   return tessera.hub.ctx.surfaces.surface(tile.id)
 }
 
-/** Tessera on one page: navigate (the first opens the tile), 5 snapshots, then one expansion of every fold line of the first. */
+/** Tessera on one page: navigate (the first opens the tile), at least 5 snapshots, then one expansion of every fold line of the first. */
 async function tesseraPage(tessera, url) {
   const { ms: navigateMs } = await timed(() => callText(tessera.client, 'browser_navigate', { url }))
   await sleep(SETTLE_MS)

@@ -1,32 +1,14 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectHttpClient, resultText, useTestHub } from '../support/hub.js'
-import { type CorpusServer, serveCorpus } from './corpus/corpus.js'
+import { describe, expect, it } from 'vitest'
+import { useCorpusClient } from './corpus-client.js'
 import { refNear, refOf } from '../support/outline-refs.js'
 
 /** Tasks on real pages of the corpus, over MCP with the official SDK client, as an agent does them. */
 describe('tasks on real pages, through the gateway', () => {
-  const t = useTestHub()
-  let corpus: CorpusServer
-  let client: Client
-  const call = async (name: string, args: Record<string, unknown>): Promise<string> => {
-    const answer = await client.callTool({ name, arguments: args })
-    const text = resultText(answer)
-    if (answer.isError === true) throw new Error(`${name} failed: ${text}`)
-    return text
-  }
-
-  beforeAll(async () => {
-    corpus = await serveCorpus()
-    client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
-  })
-  afterAll(async () => {
-    await client.close()
-    await corpus.close()
-  })
+  const at = useCorpusClient()
+  const call = (name: string, args: Record<string, unknown>): Promise<string> => at.call(name, args)
 
   it('TodoMVC (React, client routing): add three, complete one, filter Active, clear completed', async () => {
-    let page = await call('browser_navigate', { url: corpus.url('todomvc-react') })
+    let page = await call('browser_navigate', { url: at.corpus.url('todomvc-react') })
     const input = refOf(page, 'textbox', 'What needs to be done?')
     for (const todo of ['buy milk', 'walk the dog', 'write docs']) await call('browser_type', { element: 'new todo', target: input, text: todo, submit: true })
     page = await call('browser_snapshot', {})
@@ -47,7 +29,7 @@ describe('tasks on real pages, through the gateway', () => {
   })
 
   it('jQuery UI selectmenu (a custom dropdown): opens it and picks an option', async () => {
-    let page = await call('browser_navigate', { url: corpus.url('jqui-selectmenu') })
+    let page = await call('browser_navigate', { url: at.corpus.url('jqui-selectmenu') })
     const speed = refNear(page, '"Select a speed"', 'combobox')
     expect(page).toMatch(/"Select a speed"\ncombobox:? "Medium"/)
     page = await call('browser_click', { element: 'speed', target: speed })

@@ -1,7 +1,6 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectHttpClient, resultText, useTestHub } from '../support/hub.js'
-import { type CorpusServer, serveCorpus } from './corpus/corpus.js'
+import { describe, expect, it } from 'vitest'
+import { resultText } from '../support/hub.js'
+import { useCorpusClient } from './corpus-client.js'
 import { refOf } from '../support/outline-refs.js'
 
 /** A fold line of an outline: what it says it holds and how to expand it. */
@@ -23,27 +22,11 @@ function foldsOf(outline: string): Fold[] {
  * view, and the parts an agent expands or searches, never the whole tree at once.
  */
 describe('a huge page, read in parts over MCP', () => {
-  const t = useTestHub()
-  let corpus: CorpusServer
-  let client: Client
-  const call = async (name: string, args: Record<string, unknown>): Promise<string> => {
-    const answer = await client.callTool({ name, arguments: args })
-    const text = resultText(answer)
-    if (answer.isError === true) throw new Error(`${name} failed: ${text}`)
-    return text
-  }
-
-  beforeAll(async () => {
-    corpus = await serveCorpus()
-    client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
-  })
-  afterAll(async () => {
-    await client.close()
-    await corpus.close()
-  })
+  const at = useCorpusClient()
+  const call = (name: string, args: Record<string, unknown>): Promise<string> => at.call(name, args)
 
   it('shows the viewport and folds the rest unread; an expansion reads its part and its refs act', async () => {
-    const first = await call('browser_navigate', { url: corpus.url('bash-reference') })
+    const first = await call('browser_navigate', { url: at.corpus.url('bash-reference') })
     expect(first).toContain('heading "Bash Reference Manual"')
     const folds = foldsOf(first)
     expect(folds.length).toBeGreaterThan(10)
@@ -70,7 +53,7 @@ describe('a huge page, read in parts over MCP', () => {
   })
 
   it('cuts its folds so that each one\'s expansion shows it whole: the estimates are on the high side', async () => {
-    const first = await call('browser_navigate', { url: corpus.url('bash-reference') })
+    const first = await call('browser_navigate', { url: at.corpus.url('bash-reference') })
     const folds = foldsOf(first)
     // Ten folds spread over the page, from the first to the last.
     const sample = Array.from({ length: 10 }, (_, k) => folds[Math.round((k * (folds.length - 1)) / 9)] as Fold)
@@ -86,23 +69,23 @@ describe('a huge page, read in parts over MCP', () => {
   })
 
   it('fails a fold of a page that has gone with a typed error', async () => {
-    const folds = foldsOf(await call('browser_navigate', { url: corpus.url('bash-reference') }))
-    await call('browser_navigate', { url: corpus.url('todomvc-react') })
+    const folds = foldsOf(await call('browser_navigate', { url: at.corpus.url('bash-reference') }))
+    await call('browser_navigate', { url: at.corpus.url('todomvc-react') })
     const fold = folds.find((candidate) => candidate.offset === undefined) ?? (folds[0] as Fold)
-    const answer = await client.callTool({ name: 'browser_snapshot', arguments: { target: fold.target } })
+    const answer = await at.client.callTool({ name: 'browser_snapshot', arguments: { target: fold.target } })
     expect(answer.isError).toBe(true)
     expect(resultText(answer)).toMatch(/not_found.*no element @/)
   })
 
   it('finds words anywhere on the page, reading only the parts that say them', async () => {
-    await call('browser_navigate', { url: corpus.url('bash-reference') })
+    await call('browser_navigate', { url: at.corpus.url('bash-reference') })
     const found = await call('browser_snapshot', { find: 'Readline Killing Commands' })
     expect(found).toMatch(/link "[0-9.]* ?Readline Killing Commands" @e\d+/)
     expect(found).not.toContain('nothing on the page says')
   })
 
   it('acts on an element far below the view named by a CSS selector', async () => {
-    await call('browser_navigate', { url: corpus.url('bash-reference') })
+    await call('browser_navigate', { url: at.corpus.url('bash-reference') })
     const hovered = await call('browser_hover', { element: 'the index entry for yanking text', target: 'a[href="#index-yanking-text"]' })
     expect(hovered).not.toContain('takes no action')
   })
