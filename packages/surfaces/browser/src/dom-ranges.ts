@@ -78,7 +78,8 @@ export class DomRanges {
   readonly #texts: number[] = []
   #searchable: string[] | null = null
 
-  constructor(nodes: SnapshotNodes, layout: SnapshotLayout, strings: readonly string[], offset: { x: number; y: number } = { x: 0, y: 0 }) {
+  /** From the top document's snapshot, whose bounds are page coordinates already. */
+  constructor(nodes: SnapshotNodes, layout: SnapshotLayout, strings: readonly string[]) {
     this.#strings = strings
     this.#nodes = nodes
     const parent = nodes.parentIndex ?? []
@@ -97,10 +98,10 @@ export class DomRanges {
       laidOut[i] = 1
       const [x = 0, y = 0, w = 0, h = 0] = box
       if (w === 0 && h === 0) continue
-      this.#top[i] = Math.min(this.#top[i] as number, y + offset.y)
-      this.#left[i] = Math.min(this.#left[i] as number, x + offset.x)
-      this.#bottom[i] = Math.max(this.#bottom[i] as number, y + h + offset.y)
-      this.#right[i] = Math.max(this.#right[i] as number, x + w + offset.x)
+      this.#top[i] = Math.min(this.#top[i] as number, y)
+      this.#left[i] = Math.min(this.#left[i] as number, x)
+      this.#bottom[i] = Math.max(this.#bottom[i] as number, y + h)
+      this.#right[i] = Math.max(this.#right[i] as number, x + w)
     }
     // Children come after their parent: one pass backwards sums every subtree.
     const size = new Int32Array(n).fill(1)
@@ -122,21 +123,8 @@ export class DomRanges {
     this.#weigh(parent, laidOut)
   }
 
-  get size(): number {
-    return this.#end.length
-  }
-
   indexOf(backendNodeId: number | undefined): number | undefined {
     return backendNodeId === undefined ? undefined : this.#byBackend.get(backendNodeId)
-  }
-
-  backendOf(index: number): number | undefined {
-    return this.#nodes.backendNodeId?.[index]
-  }
-
-  /** Whether node `outer`'s subtree holds node `inner`. */
-  holds(outer: number, inner: number): boolean {
-    return inner >= outer && inner < (this.#end[outer] as number)
   }
 
   /** Whether the subtree of `index` holds any of `sorted` (node indexes, ascending). */
@@ -172,6 +160,7 @@ export class DomRanges {
     return { lines, actions, ...this.#label(index) }
   }
 
+  /** The lines of the subtree of `index`, as an outline would print them (on the high side). */
   lines(index: number): number {
     return this.#lines[index] as number
   }
