@@ -138,17 +138,19 @@ function build(node: UiNode, ctx: Context, rowOfList = false, parent?: string): 
   if (node.unread !== undefined) return [unreadItem(node, ctx, parent)]
   const actions = ctx.actions.get(node.id)
   const own = ctx.frame.layout[node.id]
-  const repeated = isRepeatedList(node)
+  // A part groups siblings by size, not by kind: it is no list itself, and its rows are its parent's.
+  const part = node.role === PART
+  const repeated = !part && isRepeatedList(node)
   const kids: Item[] = []
   // The rows of a long list stay rows (one line each, packed), so they can be counted and paged.
-  const holdsRows = repeated || CONTAINERS.has(node.role ?? '')
+  const holdsRows = part ? rowOfList : repeated || CONTAINERS.has(node.role ?? '')
   for (const child of node.children ?? []) for (const item of build(child, ctx, holdsRows, node.id)) kids.push(item)
   // A live region or an alert with nothing in it yet says nothing.
   const empty = node.kind !== 'text' && node.name === undefined && node.value === undefined && kids.length === 0 && actions === undefined
   // A row of a list that holds several things (a checkbox, a label, a delete button) stays one line, so they read together.
-  const row = rowOfList && node.kind !== 'text' && kids.length >= 2
+  const row = rowOfList && !part && node.kind !== 'text' && kids.length >= 2
   // A part of a huge page stays one item, read or not, so the offsets of folds around it hold.
-  const keep = node.role === PART || (!empty && (meaningful(node, actions) || repeated || row))
+  const keep = part || (!empty && (meaningful(node, actions) || repeated || row))
   // Texts and pictures that only repeat what the element's name or value already says are not said twice (a logo link's image).
   if (keep && node.kind !== 'text' && (node.name !== undefined || node.value !== undefined)) {
     const said = `${node.name ?? ''} ${typeof node.value === 'string' ? node.value : ''}`
