@@ -20,6 +20,7 @@ import {
   type Principal,
   TesseraError,
   type TraceEvent,
+  type UnreadRequest,
   resolvedTargets,
   scopeFrame,
 } from '@tessera/protocol'
@@ -348,8 +349,12 @@ export class McpSession {
     const own = this.#ctx.surfaces.kinds.list().find((kind) => kind.kind === this.#ctx.surfaces.list().find((tile) => tile.id === whole.surface)?.kind)?.outline
     if (own !== undefined && args.bounds !== true && args.scope === undefined && args.max_nodes === undefined) {
       const options = { expand: typeof args.expand === 'string' ? args.expand : undefined, offset: typeof args.offset === 'number' ? args.offset : undefined }
-      // What the expansion shows of parts the surface has not read yet (a huge page's folds) is read first.
-      const text = await outlineReading(whole, options, (request) => this.#ctx.gateway.frames.readUnread(whole.surface, request), own)
+      // What the expansion shows of parts the surface has not read yet (a huge page's folds) is read first; the frame it reads is observed like the first.
+      const read = async (request: UnreadRequest): Promise<Frame> => {
+        await this.#ctx.gateway.frames.readUnread(whole.surface, request)
+        return this.#ctx.gateway.observe(whole.surface, { session: this.traceSession })
+      }
+      const text = await outlineReading(whole, options, read, own)
       return { content: [{ type: 'text', text }], structuredContent: { frameId: whole.id, surface: whole.surface, route: whole.route } }
     }
     const expand = typeof args.expand === 'string' ? args.expand : undefined
