@@ -138,13 +138,21 @@ export class DomRanges {
     return (this.#top[index] as number) < rect.y + rect.height && (this.#bottom[index] as number) > rect.y && (this.#left[index] as number) < rect.x + rect.width && (this.#right[index] as number) > rect.x
   }
 
-  /** The box around everything drawn of an element and what it holds, by backend node id. */
-  box(backendNodeId: number): Rect | undefined {
-    const index = this.#byBackend.get(backendNodeId)
-    if (index === undefined || !this.drawn(index)) return undefined
-    const x = this.#left[index] as number
-    const y = this.#top[index] as number
-    return { x, y, width: (this.#right[index] as number) - x, height: (this.#bottom[index] as number) - y }
+  /** The box around everything drawn of these elements and what they hold, by backend node id; undefined when none is drawn. */
+  box(backendNodeIds: readonly number[]): Rect | undefined {
+    let top = Infinity
+    let left = Infinity
+    let bottom = -Infinity
+    let right = -Infinity
+    for (const backendNodeId of backendNodeIds) {
+      const index = this.#byBackend.get(backendNodeId)
+      if (index === undefined) continue
+      top = Math.min(top, this.#top[index] as number)
+      left = Math.min(left, this.#left[index] as number)
+      bottom = Math.max(bottom, this.#bottom[index] as number)
+      right = Math.max(right, this.#right[index] as number)
+    }
+    return Number.isFinite(top) ? { x: left, y: top, width: right - left, height: bottom - top } : undefined
   }
 
   /** Whether any of the subtree of `index` is drawn at all. */
@@ -261,12 +269,13 @@ export class DomRanges {
     for (let i = n - 1; i >= 0; i--) {
       const tag = this.#tag(i)
       const held = inner[i] as number
-      let lines = own[i] as number
-      // A control is one line, whatever it holds.
-      if (lines === 1 && this.#actionableCached(i, clickable) === 'control') lines = 1
-      else if (laidOut[i] === 1 && (CONTAINERS.has(tag) || (elementChildren[i] as number) >= REPEATED)) lines += 1 + held
-      else if (laidOut[i] === 1 && ROWS.has(tag) && held >= 2) lines += held <= PACKED && deep[i] === 0 ? 1 : 1 + held
-      else lines += held
+      const mine = own[i] as number
+      let lines: number
+      // A control is its own line, whatever it holds.
+      if (mine === 1 && this.#actionableCached(i, clickable) === 'control') lines = 1
+      else if (laidOut[i] === 1 && (CONTAINERS.has(tag) || (elementChildren[i] as number) >= REPEATED)) lines = mine + 1 + held
+      else if (laidOut[i] === 1 && ROWS.has(tag) && held >= 2) lines = mine + (held <= PACKED && deep[i] === 0 ? 1 : 1 + held)
+      else lines = mine + held
       this.#lines[i] = lines
       const p = parent[i] ?? -1
       if (p < 0) continue

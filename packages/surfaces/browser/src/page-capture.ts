@@ -236,11 +236,11 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
       let expanded: ReadonlyArray<readonly number[]> | undefined
       let ax: AxNode[]
       if (inParts && index === 0 && doc.frameId === topFrame && topDoc !== undefined) {
-        ranges = new DomRanges(topDoc.nodes, topDoc.layout, snapshot.strings)
-        const parts = ranges
+        const parts = new DomRanges(topDoc.nodes, topDoc.layout, snapshot.strings)
         const asked = wanted(keyOf(doc.frameId))
         const indexes = [...asked.elements, ...asked.parts.flat()].flatMap((backendNodeId) => parts.indexOf(backendNodeId) ?? []).sort((a, b) => a - b)
         ax = await readAxInParts(session, doc.frameId, parts, { ...doc.scroll, ...view }, { indexes })
+        ranges = parts
         expanded = asked.parts
       } else ax = (await (axTrees.get(doc.frameId) ?? full(doc.frameId))).nodes
       const owner = owners.get(index)

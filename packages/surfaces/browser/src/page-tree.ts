@@ -206,12 +206,8 @@ function unreadPart(run: readonly AxNode[], doc: CapturedDocument, walk: Walk): 
   }
   const node = partNode(elements[0] as number, doc, walk, { unread })
   walk.unread.set(node.id, { document: doc, elements })
-  const boxes = elements.flatMap((element) => doc.ranges?.box(element) ?? [])
-  if (boxes.length > 0) {
-    const x = Math.min(...boxes.map((box) => box.x))
-    const y = Math.min(...boxes.map((box) => box.y))
-    walk.layout[node.id] = { x, y, width: Math.max(...boxes.map((box) => box.x + box.width)) - x, height: Math.max(...boxes.map((box) => box.y + box.height)) - y }
-  }
+  const box = doc.ranges?.box(elements)
+  if (box !== undefined) walk.layout[node.id] = box
   return node
 }
 
