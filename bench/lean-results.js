@@ -73,8 +73,12 @@ export async function benchLeanResults() {
   const hub = await startHub(loadHubConfig({ overrides: { dataDir, port: 0 }, env: {} }))
   const demo = join(dataDir, 'demo-files')
   const token = readFileSync(join(dataDir, 'agent.token'), 'utf8').trim()
-  const tessera = new Client({ name: 'tessera-bench', version: '1' })
-  await tessera.connect(new StreamableHTTPClientTransport(new URL(hub.mcpUrl), { fetch: sessionFetch, requestInit: { headers: { authorization: `Bearer ${token}` } } }))
+  const connect = async (url) => {
+    const client = new Client({ name: 'tessera-bench', version: '1' })
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: sessionFetch, requestInit: { headers: { authorization: `Bearer ${token}` } } }))
+    return client
+  }
+  const tessera = await connect(hub.mcpUrl)
   const rows = []
   let ok = true
   let dc
@@ -89,6 +93,12 @@ export async function benchLeanResults() {
       rows.push([`peer: Playwright MCP ${pw.version} \`tools/list\`: tools / tokens`, `${pw.tools.length} / ${pwTokens.toLocaleString('en')}`])
       rows.push(['**ratio Tessera / Playwright MCP, `tools/list` tokens**', fmt(oursTokens / pwTokens, 2)])
       ok &&= oursTokens <= pwTokens
+      // What an agent that only browses reads: a session opened on /mcp?tools=browser.
+      const browsing = await connect(`${hub.mcpUrl}?tools=browser`)
+      const browserTools = (await browsing.listTools()).tools
+      await browsing.close()
+      const browserTokens = tokens(JSON.stringify(browserTools))
+      rows.push(['`tools/list` of a session on `/mcp?tools=browser` (the generic tools and the browser\'s): tools / tokens; ratio to Playwright MCP', `${browserTools.length} / ${browserTokens.toLocaleString('en')}; ${fmt(browserTokens / pwTokens, 2)}`])
     } catch (error) {
       rows.push(['peer: Playwright MCP', `not measured — ${error instanceof Error ? error.message : String(error)}`])
     }

@@ -165,3 +165,56 @@ describe('tools.exclude', () => {
     await expect(startTestHub({ tools: { exclude: ['terminals'] } })).rejects.toMatchObject({ code: 'invalid_request', details: { found: 'terminals' } })
   })
 })
+
+describe('a session chooses its tools (?tools=)', () => {
+  const t = useTestHub()
+  const GENERIC = ['surfaces_list', 'surface_snapshot', 'action_request', 'surface_act', 'approval_status', 'trace_tail']
+
+  it('lists the generic tools and the named kinds only, refuses the others, and leaves other sessions whole', async () => {
+    const all = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
+    const browsing = await connectHttpClient(`${t.hub.mcpUrl}?tools=browser`, t.agentToken)
+    const mixed = await connectHttpClient(`${t.hub.mcpUrl}?tools=${encodeURIComponent(' files , app,navigate_map')}`, t.agentToken)
+    try {
+      const everything = (await all.listTools()).tools
+      const browser = (await browsing.listTools()).tools
+      expect(browser.map((tool) => tool.name).filter((name) => !name.startsWith('browser_'))).toEqual(GENERIC)
+      expect(browser.filter((tool) => tool.name.startsWith('browser_')).length).toBe(everything.filter((tool) => tool.name.startsWith('browser_')).length)
+      // What a browsing agent carries in every turn: well under half of the whole list.
+      expect(tokens(JSON.stringify(browser))).toBeLessThan(0.5 * tokens(JSON.stringify(everything)))
+      const names = (await mixed.listTools()).tools.map((tool) => tool.name)
+      expect(names.filter((name) => !GENERIC.includes(name)).sort()).toEqual([...everything.map((tool) => tool.name).filter((name) => name.startsWith('file_') || name.startsWith('claims__')), 'navigate_map'].sort())
+
+      // A tool left off the list cannot be called either; the generic ones reach every tile.
+      // (file_list has an outputSchema, so its error travels in _meta.)
+      const refused = (await browsing.callTool({ name: 'file_list', arguments: {} })) as { isError?: boolean; _meta?: Record<string, unknown> }
+      expect(refused.isError).toBe(true)
+      expect(refused._meta?.['tessera/error']).toMatchObject({ code: 'not_found', message: expect.stringContaining('tools=browser') })
+      const app = (await browsing.callTool({ name: 'claims__open-claim', arguments: { claimId: 'c-1004' } })) as { isError?: boolean; structuredContent?: { error?: { code: string } } }
+      expect(app.structuredContent?.error?.code).toBe('not_found')
+      const snapshot = await browsing.callTool({ name: 'surface_snapshot', arguments: { surface: 'files' } })
+      expect(snapshot.isError).not.toBe(true)
+      const listed = await mixed.callTool({ name: 'file_list', arguments: {} })
+      expect(listed.isError).not.toBe(true)
+    } finally {
+      await Promise.all([all.close(), browsing.close(), mixed.close()])
+    }
+  })
+
+  it('refuses a session whose choice names no kind and no tool, saying what it accepts', async () => {
+    const response = await fetch(`${t.hub.mcpUrl}?tools=browser,terminals`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.agentToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'hostile', version: '1' } } }),
+    })
+    expect(response.status).toBe(400)
+    const body = (await response.json()) as { error: { code: number; message: string; data: { code: string; details: { expected: string[]; found: string } } } }
+    expect(body.error.message).toContain('"terminals"')
+    expect(body.error.data).toMatchObject({ code: 'invalid_request', details: { found: 'terminals' } })
+    expect(body.error.data.details.expected).toEqual(expect.arrayContaining(['browser', 'terminal', 'files', 'desktop', 'terminal_execute']))
+    await expect(connectHttpClient(`${t.hub.mcpUrl}?tools=%00`, t.agentToken)).rejects.toThrow(/expected a kind or a tool name/)
+    // The hub goes on serving.
+    const client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
+    expect((await client.listTools()).tools.length).toBeGreaterThan(40)
+    await client.close()
+  })
+})

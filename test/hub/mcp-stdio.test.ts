@@ -20,10 +20,10 @@ interface StdioClient {
   stderr(): string
 }
 
-/** The official SDK client spawning `tessera mcp --data DIR`, as Claude Desktop would. */
-async function connectStdio(dataDir: string): Promise<StdioClient> {
+/** The official SDK client spawning `tessera mcp --data DIR [more]`, as Claude Desktop would. */
+async function connectStdio(dataDir: string, more: string[] = []): Promise<StdioClient> {
   const env = Object.fromEntries(Object.entries(cliEnv()).filter((entry): entry is [string, string] => entry[1] !== undefined))
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cliPath, 'mcp', '--data', dataDir], cwd: repoRoot, env, stderr: 'pipe' })
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cliPath, 'mcp', '--data', dataDir, ...more], cwd: repoRoot, env, stderr: 'pipe' })
   let stderr = ''
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const client = new Client({ name: 'tessera-stdio-test', version: '1.0.0' })
@@ -149,5 +149,27 @@ describe('tessera mcp over stdio, official SDK client', () => {
     const started = Date.now()
     await expect(stdio.client.callTool({ name: 'surfaces_list', arguments: {} }, undefined, { timeout: 10_000 })).rejects.toThrow(/refused or failed/)
     expect(Date.now() - started).toBeLessThan(5_000)
+  })
+
+  it('--tools lists the generic tools and the named kinds, in process and through a bridge; an unknown name stops it with what it accepts', async () => {
+    const generic = ['surfaces_list', 'surface_snapshot', 'action_request', 'surface_act', 'approval_status', 'trace_tail']
+    const alone = await connectStdio(tempDir(), ['--tools', 'app'])
+    clients.push(alone)
+    expect((await alone.client.listTools()).tools.map((t) => t.name)).toEqual([...generic, 'claims__export-claims', 'claims__open-claim'])
+
+    const dataDir = tempDir()
+    const running = await startCliHub(dataDir)
+    hubs.push(running)
+    const bridged = await connectStdio(dataDir, ['--tools', 'files'])
+    clients.push(bridged)
+    const names = (await bridged.client.listTools()).tools.map((t) => t.name)
+    expect(names.filter((name) => !generic.includes(name))).toEqual(['file_list', 'file_navigate', 'file_find', 'file_read', 'file_write', 'file_edit'])
+    const refused = await bridged.client.callTool({ name: 'claims__open-claim', arguments: { claimId: 'c-1004' } })
+    expect(refused.isError).toBe(true)
+    expect(text(refused)).toContain('tools=files')
+
+    const wrong = await runCli(['mcp', '--data', tempDir(), '--tools', 'files,fiels'])
+    expect(wrong.code).not.toBe(0)
+    expect(wrong.stderr).toMatch(/--tools: expected a kind or a tool name, found "fiels"/)
   })
 })

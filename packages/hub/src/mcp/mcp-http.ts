@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
-import type { Principal } from '@tessera/protocol'
+import { type ErrorShape, type Principal, TesseraError } from '@tessera/protocol'
 import type { HubContext } from '../startup/hub-context.js'
 import { McpSession } from './mcp-session.js'
 import { quickAnswer } from './quick-answer.js'
+import { ToolScope } from './tool-scope.js'
 
 interface Live {
   transport: WebStandardStreamableHTTPServerTransport
@@ -52,8 +53,8 @@ function onBodyEnd(response: Response, ended: () => void): Response {
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
 }
 
-function jsonRpcError(status: number, code: number, message: string): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), { status, headers: { 'content-type': 'application/json' } })
+function jsonRpcError(status: number, code: number, message: string, data?: ErrorShape): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message, ...(data === undefined ? {} : { data }) }, id: null }), { status, headers: { 'content-type': 'application/json' } })
 }
 
 /**
@@ -103,6 +104,14 @@ export class McpHttpEndpoint {
     if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) {
       return jsonRpcError(400, -32000, 'expected an initialize request (POST without mcp-session-id) to open a session')
     }
+    // The tools this session lists: `?tools=browser,files` on the URL the client connects to.
+    let tools: ToolScope
+    try {
+      tools = ToolScope.parse(new URL(request.url).searchParams.get('tools'), this.#ctx.tools, '?tools=')
+    } catch (error) {
+      if (!(error instanceof TesseraError)) throw error
+      return jsonRpcError(400, -32602, error.message, error.toJSON())
+    }
     if (!this.#reserve(principal)) {
       return jsonRpcError(
         429,
@@ -110,7 +119,7 @@ export class McpHttpEndpoint {
         `"${principal.id}" already holds ${this.#perPrincipal} MCP sessions, every one in use; end one (DELETE /mcp with its mcp-session-id) or let one finish (limits.mcpSessionsPerPrincipal)`,
       )
     }
-    const session = new McpSession(this.#ctx, principal, `mcp-${randomUUID()}`)
+    const session = new McpSession(this.#ctx, principal, `mcp-${randomUUID()}`, tools)
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => session.traceSession.slice('mcp-'.length),
       // Each call answers on its own event stream: progress while a command runs or a person

@@ -9,6 +9,8 @@ import { toolNameFor } from './tool-names.js'
 /** A per-action tool: one business action of one tile of a kind that asks for them. */
 export interface ActionTool {
   surface: string
+  /** The kind of the tile (a session's ToolScope keeps or leaves tools by kind). */
+  kind: string
   action: string
   tool: Tool
 }
@@ -26,7 +28,7 @@ function annotations(risk: Risk, title?: string): Tool['annotations'] {
   return { ...hints, destructiveHint: false }
 }
 
-function actionTool(surface: string, contract: ActionContract, risk: Risk, enabled: boolean): ActionTool {
+function actionTool(surface: string, kind: string, contract: ActionContract, risk: Risk, enabled: boolean): ActionTool {
   const conditions = [
     contract.preconditions.length ? `Requires: ${contract.preconditions.join('; ')}.` : '',
     contract.postconditions.length ? `Ensures: ${contract.postconditions.join('; ')}.` : '',
@@ -35,6 +37,7 @@ function actionTool(surface: string, contract: ActionContract, risk: Risk, enabl
   const disabled = enabled ? '' : ' Currently disabled.'
   return {
     surface,
+    kind,
     action: contract.id,
     tool: {
       name: toolNameFor(surface, contract.id),
@@ -56,30 +59,47 @@ export class ToolCatalog {
   readonly #facades = new Map<string, FacadeTool>()
   readonly #perAction: ReadonlySet<string>
   readonly #excluded: ReadonlySet<string>
+  /** Each façade and map tool's kind; the generic tools belong to none. */
+  readonly #kindOf = new Map<string, string>()
+  /** What a setting may name: a kind, or any tool the hub defines. */
+  readonly #known: ReadonlySet<string>
 
   /** `exclude`: kinds whose tools are left out, or tools by name (config `tools.exclude`). */
   constructor(kinds: KindRegistry, exclude: readonly string[] = []) {
     const generic = new Set(GENERIC_TOOLS.map((tool) => tool.name))
-    const kindNames = new Set(kinds.list().map((kind) => kind.kind))
-    const known = new Set([...generic, ...kindNames, ...MAP_TOOLS.map((tool) => tool.name), ...kinds.list().flatMap((kind) => (kind.facadeTools ?? []).map((tool) => tool.name))])
-    for (const entry of exclude) {
-      // An app tile's action tools (`claims__approve-payout`) exist only once it is open.
-      if (!known.has(entry) && !entry.includes('__')) {
-        throw new TesseraError('invalid_request', `tools.exclude: expected a kind or a tool name, found "${entry}"`, { expected: [...known].sort(), found: entry })
-      }
-    }
-    this.#excluded = new Set(exclude)
-    for (const tool of MAP_TOOLS) if (!this.#excluded.has(tool.name)) this.#facades.set(tool.name, tool)
+    for (const tool of MAP_TOOLS) this.#kindOf.set(tool.name, 'map')
     for (const kind of kinds.list()) {
       for (const facade of kind.facadeTools ?? []) {
-        if (generic.has(facade.name) || this.#facades.has(facade.name)) {
+        if (generic.has(facade.name) || this.#kindOf.has(facade.name)) {
           throw new TesseraError('conflict', `the tool "${facade.name}" of kind "${kind.kind}" is already defined`, { found: facade.name })
         }
-        if (this.#excluded.has(kind.kind) || this.#excluded.has(facade.name)) continue
-        this.#facades.set(facade.name, facade)
+        this.#kindOf.set(facade.name, kind.kind)
       }
     }
+    this.#known = new Set([...generic, ...kinds.list().map((kind) => kind.kind), 'map', ...this.#kindOf.keys()])
+    this.check(exclude, 'tools.exclude')
+    this.#excluded = new Set(exclude)
+    for (const tool of MAP_TOOLS) if (!this.#excluded.has('map') && !this.#excluded.has(tool.name)) this.#facades.set(tool.name, tool)
+    for (const kind of kinds.list()) {
+      if (this.#excluded.has(kind.kind)) continue
+      for (const facade of kind.facadeTools ?? []) if (!this.#excluded.has(facade.name)) this.#facades.set(facade.name, facade)
+    }
     this.#perAction = new Set(kinds.list().filter((kind) => kind.perActionTools === true && !this.#excluded.has(kind.kind)).map((kind) => kind.kind))
+  }
+
+  /** Throws `invalid_request` naming `setting` unless every entry is a kind or a tool of this hub. */
+  check(entries: readonly string[], setting: string): void {
+    for (const entry of entries) {
+      // An app tile's action tools (`claims__approve-payout`) exist only once it is open.
+      if (!this.#known.has(entry) && !entry.includes('__')) {
+        throw new TesseraError('invalid_request', `${setting}: expected a kind or a tool name, found "${entry}"`, { expected: [...this.#known].sort(), found: entry })
+      }
+    }
+  }
+
+  /** The kind a façade or map tool belongs to; undefined for a generic tool (or one this catalog does not define). */
+  kindOf(name: string): string | undefined {
+    return this.#kindOf.get(name)
   }
 
   facade(name: string): FacadeTool | undefined {
@@ -107,17 +127,17 @@ export class ToolCatalog {
     return [...GENERIC_TOOLS.filter((tool) => !this.#excluded.has(tool.name)), ...facades]
   }
 
-  /** The per-action tools of frames whose tiles asked for them; each contract once per surface. */
-  actionTools(frames: readonly Frame[]): ActionTool[] {
+  /** The per-action tools of the frames of tiles that asked for them; each contract once per surface. */
+  actionTools(tiles: ReadonlyArray<{ kind: string; frame: Frame }>): ActionTool[] {
     const tools: ActionTool[] = []
-    for (const frame of frames) {
+    for (const { kind, frame } of tiles) {
       const seen = new Set<string>()
       for (const resolved of resolvedTargets(frame)) {
         if (seen.has(resolved.contract.id)) continue
         seen.add(resolved.contract.id)
         if (this.#excluded.has(toolNameFor(frame.surface, resolved.contract.id))) continue
         const enabled = frame.targets.some((target) => target.contract === resolved.contract.id && target.enabled)
-        tools.push(actionTool(frame.surface, resolved.contract, resolved.risk, enabled))
+        tools.push(actionTool(frame.surface, kind, resolved.contract, resolved.risk, enabled))
       }
     }
     return tools

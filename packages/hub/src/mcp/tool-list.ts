@@ -4,6 +4,7 @@ import type { Gateway } from '@tessera/gateway'
 import type { HubEvents } from '../startup/hub-events.js'
 import type { SurfaceManager } from '../tiles/surface-manager.js'
 import type { ActionTool, ToolCatalog } from './tool-catalog.js'
+import { ToolScope } from './tool-scope.js'
 
 interface Listing {
   tools: Tool[]
@@ -52,8 +53,10 @@ export class ToolList {
     }
   }
 
-  async tools(): Promise<Tool[]> {
-    return (await this.#current()).tools
+  /** The tools a session with this scope lists. */
+  async tools(scope: ToolScope = ToolScope.ALL): Promise<Tool[]> {
+    const listing = await this.#current()
+    return listing.tools.filter((tool) => scope.has(tool.name, this.#catalog.kindOf(tool.name) ?? listing.actions.get(tool.name)?.kind))
   }
 
   /** The action tool of an app tile by name; rebuilt once if unknown (the UI may just have changed). */
@@ -87,11 +90,11 @@ export class ToolList {
   }
 
   async #build(): Promise<Listing> {
-    const frames: Frame[] = []
+    const frames: Array<{ kind: string; frame: Frame }> = []
     for (const tile of this.#surfaces.list()) {
       if (!this.#catalog.perAction(tile.kind)) continue
       try {
-        frames.push(await this.#gateway.frames.current(tile.id))
+        frames.push({ kind: tile.kind, frame: await this.#gateway.frames.current(tile.id) })
       } catch {
         // A tile that cannot render offers no action tools; surfaces_list shows its error.
       }

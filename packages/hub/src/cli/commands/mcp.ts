@@ -8,6 +8,7 @@ import { loadHubConfig } from '../../config/hub-config.js'
 import { runningHub } from '../../startup/hub-file.js'
 import { startHub } from '../../startup/start-hub.js'
 import { McpSession } from '../../mcp/mcp-session.js'
+import { ToolScope } from '../../mcp/tool-scope.js'
 
 /**
  * Runs `stop` once when the client goes away: stdin ends (the SDK's stdio server transport
@@ -43,14 +44,18 @@ export function registerMcpCommand(program: Command): void {
     .command('mcp')
     .option('--data <dir>', 'data folder of the hub')
     .option('--token <token>', 'token to use against a running hub (default: the local agent token)')
-    .action(async (options: { data?: string; token?: string }) => {
+    .option('--tools <list>', 'list only the generic tools and these kinds or tools, comma-separated (browser,files,terminal,desktop,map,app); default all')
+    .action(async (options: { data?: string; token?: string; tools?: string }) => {
       const config = loadHubConfig({ overrides: { ...(options.data ? { dataDir: options.data } : {}), port: 0 } })
       const running = runningHub(config.dataDir)
       const stdio = new StdioServerTransport()
       if (running !== null) {
         const token = options.token ?? process.env.TESSERA_TOKEN ?? (await readLocalToken(config.dataDir, 'agent'))
         if (!token) throw new TesseraError('unauthorized', `no agent token found in ${config.dataDir}; pass --token`)
-        const http = new StreamableHTTPClientTransport(new URL(running.mcpUrl), { fetch: sessionFetch, requestInit: { headers: { authorization: `Bearer ${token}` } } })
+        const url = new URL(running.mcpUrl)
+        // The running hub checks the choice when the session opens, as for any HTTP client.
+        if (options.tools !== undefined) url.searchParams.set('tools', options.tools)
+        const http = new StreamableHTTPClientTransport(url, { fetch: sessionFetch, requestInit: { headers: { authorization: `Bearer ${token}` } } })
         const stop = onClientGone(async () => {
           // End the hub-side session too, or it would outlive this bridge.
           await http.terminateSession().catch(() => undefined)
@@ -75,8 +80,15 @@ export function registerMcpCommand(program: Command): void {
         return
       }
       const hub = await startHub(config)
+      let tools: ToolScope
+      try {
+        tools = ToolScope.parse(options.tools, hub.ctx.tools, '--tools')
+      } catch (error) {
+        await hub.stop()
+        throw error
+      }
       const agent = { id: 'agent', roles: ['agent' as const] }
-      const session = new McpSession(hub.ctx, agent, `mcp-stdio-${process.pid}`)
+      const session = new McpSession(hub.ctx, agent, `mcp-stdio-${process.pid}`, tools)
       const stop = onClientGone(async () => {
         await session.close().catch(() => undefined)
         await hub.stop()
