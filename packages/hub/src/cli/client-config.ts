@@ -26,5 +26,8 @@ export function clientConfigText(input: ClientConfigInput): string {
     'Any MCP client:',
     `  stdio: ${process.execPath} ${input.cliPath} mcp --data ${data}`,
     `  Streamable HTTP: ${input.mcpUrl}  (header Authorization: Bearer <agent token>)`,
+    '',
+    'An agent that only browses reads fewer tools:',
+    `  ${input.mcpUrl}?tools=browser  (stdio: mcp --tools browser; any kinds, comma-separated)`,
   ].join('\n')
 }
