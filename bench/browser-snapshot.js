@@ -336,8 +336,8 @@ export async function benchBrowserSnapshot() {
       const t = runs.tessera
       const ratio = t.tokens / p.tokens
       ok &&= p.ok && t.ok && ratio <= MAX_RATIO && t.calls <= p.calls
-      const how = (r) => `${r.calls} calls (${r.snapshots ?? 0} snapshot${r.snapshots === 1 ? '' : 's'}${r.expansions ? `, ${r.expansions} expansions` : ''}${r.retries ? `, ${r.retries} retries` : ''}), ${r.tokens.toLocaleString('en')} tokens${r.ok ? '' : `, **not done**${r.error ? `: ${r.error}` : ''}`}`
-      rows.push([`task \`${page.name}\`: Playwright MCP · Tessera · ratio of tokens`, `${how(p)} · ${how(t)} · **${fmt(ratio, 2)}**`])
+      const how = (r) => `${r.calls} calls (${r.snapshots ?? 0} snapshot${r.snapshots === 1 ? '' : 's'}${r.expansions ? `, ${r.expansions} expansions` : ''}${r.retries ? `, ${r.retries} retries` : ''}), ${r.tokens.toLocaleString('en')} tokens, ${Math.round(r.ms ?? 0).toLocaleString('en')} ms${r.ok ? '' : `, **not done**${r.error ? `: ${r.error}` : ''}`}`
+      rows.push([`task \`${page.name}\`: Playwright MCP · Tessera (calls, tokens read, time waiting on answers) · ratio of tokens`, `${how(p)} · ${how(t)} · **${fmt(ratio, 2)}**`])
     }
   } catch (error) {
     // A peer or Chromium that cannot start: the rest of `npm run bench` still runs, and the table says why.

@@ -52,6 +52,8 @@ export class Agent {
   snapshots = 0
   expansions = 0
   retries = 0
+  /** Time spent waiting on the peer's answers (ms). */
+  ms = 0
   /** What it has read that names elements, oldest first. */
   views = []
   /** Tessera refs a later delta removed. */
@@ -68,7 +70,9 @@ export class Agent {
   }
 
   async call(name, args) {
+    const started = performance.now()
     const result = await this.client.callTool({ name, arguments: args })
+    this.ms += performance.now() - started
     const text = textOf(result)
     this.calls += 1
     this.tokens += tokens(text)
@@ -139,7 +143,7 @@ export async function todoTask(agent, url, pageState) {
   const state = await pageState()
   const expected = TODOS.slice(1)
   const ok = JSON.stringify(state.todos) === JSON.stringify(expected) && /#\/active$/.test(state.url) && state.completed === 0 && !state.clearShown
-  return { ok, state, calls: agent.calls, tokens: agent.tokens, snapshots: agent.snapshots, expansions: agent.expansions, retries: agent.retries, log: agent.log }
+  return { ok, state, calls: agent.calls, tokens: agent.tokens, ms: agent.ms, snapshots: agent.snapshots, expansions: agent.expansions, retries: agent.retries, log: agent.log }
 }
 
 /** Run in the page: the todos it shows, its route, and what still says a todo is completed. */
