@@ -90,6 +90,26 @@ describe('a huge page, read in parts over MCP', () => {
     expect(found).not.toContain('nothing on the page says')
   })
 
+  it('reads a find\'s parts for its answer only, and a ref read before the page moved on still acts', async () => {
+    const first = await call('browser_navigate', { url: at.corpus.url('bash-reference') })
+    const tile = (/^(browser-\d+)/.exec(first) as RegExpExecArray)[1] as string
+    const unreadParts = async (): Promise<number> => (await call('surface_snapshot', { surface: tile, format: 'json' })).match(/"unread":\{/g)?.length ?? 0
+    const before = await unreadParts()
+    const found = await call('browser_snapshot', { find: 'BASH_VERSINFO' })
+    const match = refOf(found, 'link')
+    expect(await unreadParts()).toBeLessThan(before)
+    // The next capture reads only what is in view again: a common word does not keep the page slow.
+    const topLink = refOf(first, 'link')
+    await call('browser_hover', { element: 'the first link of the contents', target: topLink })
+    expect(await unreadParts()).toBe(before)
+    // The find's ref still acts (a failed call throws): its part is read again. The page jumps far down to its entry…
+    const jumped = await call('browser_click', { element: 'the BASH_VERSINFO link found', target: match })
+    expect(jumped.split('\n')[0]).toMatch(/#\S*VERSINFO/)
+    // …and a ref from the first view, now scrolled out of it, acts too.
+    const back = await call('browser_click', { element: 'the first link of the contents', target: topLink })
+    expect(back.split('\n')[0]).toMatch(/#\S+ frame/)
+  })
+
   it('acts on an element far below the view named by a CSS selector', async () => {
     await call('browser_navigate', { url: at.corpus.url('bash-reference') })
     const hovered = await call('browser_hover', { element: 'the index entry for yanking text', target: 'a[href="#index-yanking-text"]' })

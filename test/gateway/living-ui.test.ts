@@ -1,5 +1,5 @@
 import { Gateway, openMemoryStore } from '@tessera/gateway'
-import { type ActionCall, type Frame, type JsonValue, type Surface, type UiNode, sealFrame } from '@tessera/protocol'
+import { type ActionCall, type Frame, type JsonValue, type Surface, type UiNode, type UnreadRequest, sealFrame } from '@tessera/protocol'
 import { describe, expect, it } from 'vitest'
 import { agent } from '../support/principals.js'
 
@@ -109,5 +109,86 @@ describe('a request on a living UI is judged per target', () => {
     const action = await gateway.request({ surface: 'page', action: 'remove', target: refOf(next, 'a'), frameId: next.id }, agent)
     expect(action.status).toBe('completed')
     expect(page.snapshots).toBe(3)
+  })
+})
+
+/**
+ * A long page read in parts: only the rows in view are in the frame; the rest is one unread
+ * part. Scrolling changes which rows are read, as a huge web page's frame does.
+ */
+class LongPage implements Surface {
+  readonly id = 'long'
+  readonly kind = 'browser' as const
+  rows = ['a', 'b', 'c', 'd', 'e', 'f']
+  view = ['a', 'b', 'c']
+  /** Rows read besides the view, because an agent named them. */
+  readonly kept = new Set<string>()
+  readonly #refs = new Map<string, string>()
+  asked: string[][] = []
+
+  async snapshot(): Promise<Frame> {
+    const read = this.rows.filter((row) => this.view.includes(row) || this.kept.has(row))
+    const unread = this.rows.filter((row) => !read.includes(row))
+    const frame = sealFrame({
+      surface: this.id,
+      route: '/long',
+      tree: {
+        id: 'root',
+        kind: 'box',
+        role: 'main',
+        children: [
+          ...read.map((row): UiNode => ({ id: `row-${row}`, kind: 'box', role: 'button', name: `Remove ${row}` })),
+          ...(unread.length > 0 ? [{ id: 'rest', kind: 'box' as const, role: 'part', unread: { lines: unread.length, actions: unread.length } }] : []),
+        ],
+      },
+      state: { rows: this.rows },
+      contracts: [{ id: 'remove', kind: 'delete', title: 'Remove row', risk: 'write' }],
+      targets: read.map((row) => ({ contract: 'remove', nodeId: `row-${row}` })),
+    })
+    for (const target of frame.targets) this.#refs.set(target.ref, (target.nodeId as string).slice('row-'.length))
+    return frame
+  }
+
+  readUnread(request: UnreadRequest): boolean {
+    this.asked.push([...(request.refs ?? [])])
+    const rows = (request.refs ?? []).map((ref) => this.#refs.get(ref.replace(/^@/, ''))).filter((row): row is string => row !== undefined && this.rows.includes(row) && !this.kept.has(row))
+    for (const row of rows) this.kept.add(row)
+    return rows.length > 0
+  }
+
+  async perform(call: ActionCall): Promise<JsonValue> {
+    const row = (call.target.nodeId as string).slice('row-'.length)
+    this.rows = this.rows.filter((candidate) => candidate !== row)
+    return { removed: row }
+  }
+
+  async close(): Promise<void> {}
+}
+
+describe('a ref to an element the frame left unread', () => {
+  it('is read again and acted on while the element lives; one that went is stale as ever', async () => {
+    const gateway = new Gateway({ store: openMemoryStore(), session: 'long' })
+    const page = new LongPage()
+    gateway.addSurface(page)
+    const seen = await gateway.observe('long')
+    const refOfRow = (row: string): string => seen.targets.find((t) => t.nodeId === `row-${row}`)?.ref as string
+    // The page scrolls on: rows a–c go unread.
+    page.view = ['d', 'e', 'f']
+    gateway.frames.invalidate('long')
+    const result = await gateway.request({ surface: 'long', action: 'remove', target: refOfRow('a'), frameId: seen.id }, agent)
+    expect(result.status).toBe('completed')
+    expect(result.output).toEqual({ removed: 'a' })
+    expect(page.asked).toEqual([[refOfRow('a')]])
+    // b is removed by the page itself: asking to read it finds nothing, and the request is stale.
+    page.rows = page.rows.filter((row) => row !== 'b')
+    gateway.frames.invalidate('long')
+    const gone = await gateway.request({ surface: 'long', action: 'remove', target: refOfRow('b'), frameId: seen.id }, agent)
+    expect(gone).toMatchObject({ status: 'stale_frame', error: { message: expect.stringContaining('is gone since frame') } })
+    expect(page.asked.at(-1)).toEqual([refOfRow('b')])
+    // A ref the frame shows asks for nothing.
+    const shown = (await gateway.frames.current('long')).targets.find((t) => t.nodeId === 'row-d')?.ref as string
+    const asked = page.asked.length
+    expect((await gateway.request({ surface: 'long', action: 'remove', target: shown }, agent)).status).toBe('completed')
+    expect(page.asked.length).toBe(asked)
   })
 })

@@ -19,6 +19,7 @@ import {
   inputForTarget,
   isSensitive,
   resolveTarget,
+  showsRef,
   storedFrame,
   printable,
   type TraceEventDraft,
@@ -418,6 +419,9 @@ export class Gateway {
     let frame: Frame
     try {
       frame = await this.frames.current(req.surface.id)
+      // A ref the frame does not show may name an element that lives in a part the surface
+      // has not read now (a huge page scrolled on): the surface reads it again, if it can.
+      if (req.target !== undefined && req.surface.readUnread !== undefined && !showsRef(frame, req.target)) frame = await this.frames.readUnread(req.surface.id, { refs: [req.target] })
     } catch (error) {
       return { end: { status: 'no_frame', error: toErrorShape(error, 'the surface could not produce a frame') } }
     }

@@ -463,9 +463,10 @@ const MAX_READINGS = 3
 
 /**
  * The unread parts (nodes with `unread`) an outline with these options would show: the
- * expanded element itself, or those among the children its expansion prints; for a find,
- * every part whose text holds the words. Undefined when it shows none (the viewport view's
- * parts in view are read by the surface itself).
+ * expanded element itself, or those among the children its expansion prints; the part that
+ * holds the expanded element when the frame lacks it; for a find, every part whose text
+ * holds the words. Undefined when it shows none (the viewport view's parts in view are read
+ * by the surface itself).
  */
 export function unreadShown(frame: Frame, options: PageOutlineOptions = {}): UnreadRequest | undefined {
   const index = frameIndex(frame)
@@ -475,7 +476,8 @@ export function unreadShown(frame: Frame, options: PageOutlineOptions = {}): Unr
   const ctx = contextFor(frame, options)
   const id = ctx.refs.resolve(options.expand)
   const scope = id === undefined ? undefined : index.nodes.get(id)
-  if (scope === undefined) return undefined
+  // Not in this frame: its element may live in a part unread now (the page scrolled on).
+  if (scope === undefined) return { refs: [options.expand] }
   if (scope.unread !== undefined) return { nodes: [scope.id] }
   const { children } = expansionItems(scope, ctx)
   const start = Math.min(options.offset ?? 0, children.length)

@@ -46,10 +46,12 @@ export interface TerminalStream {
   stop(): void
 }
 
-/** Which unread parts of a surface to read: by node id, or those whose text holds some words. */
+/** Which unread parts of a surface to read: by node id, those whose text holds some words, and those holding the elements of refs the frame does not show. */
 export interface UnreadRequest {
   nodes?: readonly string[]
   text?: string
+  /** Refs an agent holds that the current frame lacks: parts holding their elements, if those still live, are read again. */
+  refs?: readonly string[]
 }
 
 /** The one seam every kind of UI plugs into. */
@@ -77,9 +79,9 @@ export interface Surface {
    */
   revealsSecrets?(call: ActionCall): boolean
   /**
-   * Reads parts its frames left unread (nodes with `unread`): these by node id, and every
-   * one whose text holds `text`. They stay read while they last, so the next snapshot shows
-   * them whole. Returns whether there was anything to read.
+   * Reads parts its frames left unread (nodes with `unread`): these by node id, and those
+   * holding the elements of `refs`, from the next snapshot on while they last; and every one
+   * whose text holds `text`, for the next snapshot. Returns whether there was anything to read.
    */
   readUnread?(request: UnreadRequest): boolean
   capture?(): Promise<Uint8Array>

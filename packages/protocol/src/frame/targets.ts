@@ -75,6 +75,12 @@ export function inputForTarget(target: ActionTarget, input: JsonValue): JsonValu
   return { ...given, ...target.input }
 }
 
+/** Whether some target of the frame answers to `ref` (`@e12` or `e12`, or its node id), whatever its action. */
+export function showsRef(frame: Frame, ref: string): boolean {
+  const wanted = ref.startsWith('@') ? ref.slice(1) : ref
+  return frame.targets.some((target) => target.ref === wanted || target.nodeId === wanted)
+}
+
 /**
  * The target of `action` a request means: the one whose ref is `ref` (an outline's `@n1k2`
  * or the contract id of a surface-wide action), or the only one when no ref is given.

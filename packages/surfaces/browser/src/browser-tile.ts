@@ -181,13 +181,14 @@ export class BrowserTile implements Surface {
       const tree: UiNode = { id: 'page', kind: 'box', role: 'document', children: [{ id: 'dialog', kind: 'box', role: 'alertdialog', name: `${dialog.type()}: ${dialog.message().slice(0, 2000)}` }] }
       return sealFrame({ surface: this.id, route: page.url(), tree, state, contracts: [BROWSER_ACTIONS.contract('handle_dialog'), BROWSER_ACTIONS.contract('tabs')] })
     }
-    const [capture, tools] = await Promise.all([capturePage(page, this.#sessionsOf(page), this.#partsToRead.of), discoverPageTools(page)])
+    const plan = this.#partsToRead.plan()
+    const [capture, tools] = await Promise.all([capturePage(page, this.#sessionsOf(page), plan.of), discoverPageTools(page)])
     this.#pageTools = new Map(tools.map((tool) => [tool.id, tool]))
     if (tools.length > 0) state.pageTools = tools.map((tool) => ({ id: tool.id, description: tool.description, input: Object.keys((tool.inputSchema.properties ?? {}) as JsonObject), ...(tool.consequential ? { consequential: true } : {}) }))
     const built = buildPageTree(capture, this.#ledger)
     this.#ledger.keepScopes(built.liveDocuments)
     this.#places = built.places
-    this.#partsToRead.update(built.unread, built.liveDocuments)
+    this.#partsToRead.update(plan, built.unread, built.liveDocuments)
     this.#topDocument = capture.documents[0]?.key
     const used = new Set(built.targets.map((target) => target.contract))
     const contracts = BROWSER_ACTIONS.contracts.filter((contract) => (ELEMENT_ACTIONS.has(contract.id) ? used.has(contract.id) || (contract.id === 'upload' && this.#chooser !== null) : contract.id !== 'handle_dialog'))
@@ -198,7 +199,14 @@ export class BrowserTile implements Surface {
 
   /** Reads parts of a huge page the last frame left unread (see PartsToRead). */
   readUnread(request: UnreadRequest): boolean {
-    return this.#partsToRead.read(request)
+    let added = this.#partsToRead.read(request)
+    // A ref the frame does not show may name an element alive in a part unread now (scrolled
+    // out of view, read once by a find): read that part again. Refs are the ledger's ids.
+    for (const ref of request.refs ?? []) {
+      const place = this.#ledger.locate(ref.replace(/^@/, ''))
+      if (place !== undefined && typeof place.key === 'number' && this.#partsToRead.readHolding(place.scope, place.key)) added = true
+    }
+    return added
   }
 
   async perform(call: ActionCall, ctx: PerformContext): Promise<JsonValue | undefined> {
@@ -519,7 +527,7 @@ export class BrowserTile implements Surface {
     const placed = (): string | undefined => [...this.#places].find(([, place]) => place.document.owner === undefined && place.backendNodeId === described.node.backendNodeId)?.[0]
     let target = placed()
     // In a part of a huge page not read yet: read it (from now on) and look again.
-    if (target === undefined && this.#topDocument !== undefined && this.#partsToRead.anyUnread && this.#partsToRead.want(this.#topDocument, described.node.backendNodeId)) {
+    if (target === undefined && this.#topDocument !== undefined && this.#partsToRead.readHolding(this.#topDocument, described.node.backendNodeId)) {
       await this.snapshot()
       target = placed()
     }

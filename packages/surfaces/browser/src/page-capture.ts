@@ -200,8 +200,8 @@ export class PageSessions {
   }
 }
 
-/** What of a document to read whatever its place: elements by backend node id (a selector named one), and parts (runs of siblings an agent expanded, by their elements). */
-export type WantedParts = (documentKey: string) => { elements: readonly number[]; parts: ReadonlyArray<readonly number[]> }
+/** What of a document to read whatever its place: parts (runs of siblings an agent expanded, searched or acts in), by their elements. */
+export type WantedParts = (documentKey: string) => { parts: ReadonlyArray<readonly number[]> }
 
 /**
  * One session's documents: its DOM snapshot and the accessibility tree of each of its frames,
@@ -238,7 +238,7 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
       if (inParts && index === 0 && doc.frameId === topFrame && topDoc !== undefined) {
         const parts = new DomRanges(topDoc.nodes, topDoc.layout, snapshot.strings)
         const asked = wanted(keyOf(doc.frameId))
-        const indexes = [...asked.elements, ...asked.parts.flat()].flatMap((backendNodeId) => parts.indexOf(backendNodeId) ?? []).sort((a, b) => a - b)
+        const indexes = asked.parts.flat().flatMap((backendNodeId) => parts.indexOf(backendNodeId) ?? []).sort((a, b) => a - b)
         ax = await readAxInParts(session, doc.frameId, parts, { ...doc.scroll, ...view }, { indexes })
         ranges = parts
         expanded = asked.parts
@@ -258,7 +258,7 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
  * node. Out-of-process iframes are captured through their own sessions and hung under their
  * iframe elements.
  */
-export async function capturePage(page: Page, sessions: PageSessions, wanted: WantedParts = () => ({ elements: [], parts: [] })): Promise<PageCapture> {
+export async function capturePage(page: Page, sessions: PageSessions, wanted: WantedParts = () => ({ parts: [] })): Promise<PageCapture> {
   const main = await sessions.main()
   const size = page.viewportSize() ?? { width: 1280, height: 720 }
   // No wait for a rendering step first: the accessibility tree brings itself up to date when

@@ -1,5 +1,5 @@
 import type { UnreadRequest } from '@tessera/protocol'
-import type { CapturedDocument } from './page-capture.js'
+import type { CapturedDocument, WantedParts } from './page-capture.js'
 
 /** Where an unread part of the last capture is: its document and the elements (a run of siblings) it groups. */
 export interface UnreadPlace {
@@ -10,67 +10,88 @@ export interface UnreadPlace {
 /** A find reads at most this many parts: an outline lists fewer matches than that. */
 const MAX_FOUND_PARTS = 60
 
+/** Parts by document, each by its first element. */
+type PartsByDocument = Map<string, Map<number, readonly number[]>>
+
+/** What one capture reads beyond the view, and which of the parts read once it took. */
+export interface ReadingPlan {
+  of: WantedParts
+  /** Parts a find asked for, handed to this capture: it reads them, and no later one does. */
+  readonly once: ReadonlyArray<{ documentKey: string; first: number }>
+}
+
+function add(parts: PartsByDocument, documentKey: string, elements: readonly number[]): boolean {
+  const first = elements[0]
+  if (first === undefined) return false
+  let known = parts.get(documentKey)
+  if (known === undefined) {
+    known = new Map()
+    parts.set(documentKey, known)
+  }
+  if (known.has(first)) return false
+  known.set(first, elements)
+  return true
+}
+
 /**
- * The parts of a huge page an agent asked to read (a fold it expanded, a find, an element a
- * selector named): read by every capture from then on, so that refs in them keep working,
- * and forgotten with their document.
+ * The parts of a huge page to read besides what is in view. A part an agent expanded, or one
+ * holding an element it acts on (by ref or selector), is read by every capture from then on:
+ * its refs keep working, and it stays one part, so the offsets of folds around it hold. A part
+ * a find read is read for that one capture: a common word would otherwise keep dozens of parts
+ * read for good and every later capture slow; a ref from the find's answer still acts, as its
+ * part is read again when the ref is used. All is forgotten with the document.
  */
 export class PartsToRead {
-  readonly #wanted = new Map<string, Set<number>>()
-  /** Per document, the parts asked for, by their first element: each stays one part once read, so folds keep their offsets. */
-  readonly #parts = new Map<string, Map<number, readonly number[]>>()
+  readonly #kept: PartsByDocument = new Map()
+  readonly #once: PartsByDocument = new Map()
   #unread = new Map<string, UnreadPlace>()
 
-  /** What to read in a document, for `capturePage`. */
-  readonly of = (documentKey: string): { elements: readonly number[]; parts: ReadonlyArray<readonly number[]> } => ({
-    elements: [...(this.#wanted.get(documentKey) ?? [])],
-    parts: [...(this.#parts.get(documentKey)?.values() ?? [])],
-  })
+  /** What the next capture reads: the parts kept, and those a find asked for until a capture takes them. */
+  plan(): ReadingPlan {
+    const once = [...this.#once].flatMap(([documentKey, parts]) => [...parts.keys()].map((first) => ({ documentKey, first })))
+    const onceNow = new Map([...this.#once].map(([documentKey, parts]) => [documentKey, [...parts.values()]]))
+    return {
+      once,
+      of: (documentKey) => ({ parts: [...(this.#kept.get(documentKey)?.values() ?? []), ...(onceNow.get(documentKey) ?? [])] }),
+    }
+  }
 
-  /** What the last capture left unread, by node id; documents no longer shown are forgotten. */
-  update(unread: ReadonlyMap<string, UnreadPlace>, liveDocuments: ReadonlySet<string>): void {
+  /**
+   * What the capture of `plan` left unread, by node id; the parts a find asked for are read
+   * now, and documents no longer shown are forgotten.
+   */
+  update(plan: ReadingPlan, unread: ReadonlyMap<string, UnreadPlace>, liveDocuments: ReadonlySet<string>): void {
     this.#unread = new Map(unread)
-    for (const key of this.#wanted.keys()) if (!liveDocuments.has(key)) this.#wanted.delete(key)
-    for (const key of this.#parts.keys()) if (!liveDocuments.has(key)) this.#parts.delete(key)
+    for (const { documentKey, first } of plan.once) this.#once.get(documentKey)?.delete(first)
+    for (const parts of [this.#kept, this.#once]) for (const key of parts.keys()) if (!liveDocuments.has(key)) parts.delete(key)
   }
 
-  /** Whether the last capture left anything unread. */
-  get anyUnread(): boolean {
-    return this.#unread.size > 0
-  }
-
-  /** Reads this part from the next capture on; whether it was not asked for yet. */
-  #wantPart(place: UnreadPlace): boolean {
-    const first = place.elements[0]
-    if (first === undefined) return false
-    let parts = this.#parts.get(place.document.key)
-    if (parts === undefined) {
-      parts = new Map()
-      this.#parts.set(place.document.key, parts)
+  /** Reads, from the next capture on, the unread part that holds this element; whether there was one not yet asked for. */
+  readHolding(documentKey: string, backendNodeId: number): boolean {
+    for (const place of this.#unread.values()) {
+      const ranges = place.document.ranges
+      if (place.document.key !== documentKey || ranges === undefined) continue
+      const index = ranges.indexOf(backendNodeId)
+      if (index === undefined) return false
+      const holds = place.elements.some((element) => {
+        const top = ranges.indexOf(element)
+        return top !== undefined && ranges.holdsAny(top, [index])
+      })
+      if (holds) return add(this.#kept, documentKey, place.elements)
     }
-    if (parts.has(first)) return false
-    parts.set(first, place.elements)
-    return true
+    return false
   }
 
-  /** Reads this element from the next capture on; whether it was not asked for yet. */
-  want(documentKey: string, backendNodeId: number): boolean {
-    let set = this.#wanted.get(documentKey)
-    if (set === undefined) {
-      set = new Set()
-      this.#wanted.set(documentKey, set)
-    }
-    if (set.has(backendNodeId)) return false
-    set.add(backendNodeId)
-    return true
-  }
-
-  /** The unread parts a request names, and those whose text says its words (up to MAX_FOUND_PARTS); whether any is new. */
+  /**
+   * The unread parts a request names (kept), and those whose text says its words (up to
+   * MAX_FOUND_PARTS, for the next capture only); whether any is new. `refs` are resolved by
+   * the caller, which knows its ledger (readHolding).
+   */
   read(request: UnreadRequest): boolean {
     let added = false
     for (const id of request.nodes ?? []) {
       const place = this.#unread.get(id)
-      if (place !== undefined && this.#wantPart(place)) added = true
+      if (place !== undefined && add(this.#kept, place.document.key, place.elements)) added = true
     }
     const words = request.text?.trim()
     if (words !== undefined && words !== '') {
@@ -80,7 +101,8 @@ export class PartsToRead {
         const ranges = place.document.ranges
         if (ranges === undefined || !place.elements.some((element) => ranges.says(ranges.indexOf(element) ?? -1, words))) continue
         found++
-        if (this.#wantPart(place)) added = true
+        const kept = this.#kept.get(place.document.key)?.has(place.elements[0] ?? -1) === true
+        if (!kept && add(this.#once, place.document.key, place.elements)) added = true
       }
     }
     return added
