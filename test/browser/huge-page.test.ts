@@ -105,7 +105,11 @@ describe('a huge page, read in parts over MCP', () => {
     // The find's ref still acts (a failed call throws): its part is read again. The page jumps far down to its entry…
     const jumped = await call('browser_click', { element: 'the BASH_VERSINFO link found', target: match })
     expect(jumped.split('\n')[0]).toMatch(/#\S*VERSINFO/)
-    // …and a ref from the first view, now scrolled out of it, acts too.
+    // …and refs from the first view, now scrolled out of it, still work: a fold of the contents expands…
+    const fold = /… \d+ lines.* from "([^"]+)": expand "(@e\d+)" offset (\d+)$/m.exec(first) as RegExpExecArray
+    expect(fold, first).not.toBeNull()
+    expect(await call('browser_snapshot', { target: fold[2], offset: Number(fold[3]) })).toContain(`link "${fold[1]}"`)
+    // …and its first link clicks.
     const back = await call('browser_click', { element: 'the first link of the contents', target: topLink })
     expect(back.split('\n')[0]).toMatch(/#\S+ frame/)
   })
