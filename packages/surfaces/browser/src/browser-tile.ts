@@ -203,7 +203,9 @@ export class BrowserTile implements Surface {
     // A ref the frame does not show may name an element alive in a part unread now (scrolled
     // out of view, read once by a find): read that part again. Refs are the ledger's ids.
     for (const ref of request.refs ?? []) {
-      const place = this.#ledger.locate(ref.replace(/^@/, ''))
+      const id = ref.replace(/^@/, '')
+      // Only an element can be acted on: a text's id (`t12`) never makes a part read.
+      const place = id.startsWith('e') ? this.#ledger.locate(id) : undefined
       if (place !== undefined && typeof place.key === 'number' && this.#partsToRead.readHolding(place.scope, place.key)) added = true
     }
     return added
