@@ -1,6 +1,7 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { officePipeOf } from '@tessera/surface-desktop'
 import { afterAll, describe, expect, it } from 'vitest'
 import { removeDir } from '../support/hub.js'
 import { startCliHub } from '../support/run-cli.js'
@@ -40,6 +41,13 @@ describe('a hub that dies without closing its tiles', () => {
     expect(running.join('\n')).toMatch(/gnome-calculato/)
     expect(running.join('\n')).toMatch(/oosplash/)
     expect(running.join('\n')).toMatch(/soffice\.bin/)
+    // LibreOffice's single-instance socket in /tmp, named after its profile: the tile's watch removes it too.
+    const office = running.find((line) => line.endsWith(' soffice.bin')) as string
+    const pipe = officePipeOf(readFileSync(`/proc/${office.split(' ')[0]}/cmdline`, 'utf8').split('\0')) as string
+    expect(pipe).toBeDefined()
+    const made = Date.now() + 15_000
+    while (!existsSync(pipe) && Date.now() < made) await new Promise((done) => setTimeout(done, 200))
+    expect(existsSync(pipe)).toBe(true)
     process.kill(hub.child.pid as number, 'SIGKILL')
     const deadline = Date.now() + 15_000
     let left = sessionProcesses(sessions)
@@ -48,5 +56,6 @@ describe('a hub that dies without closing its tiles', () => {
       left = sessionProcesses(sessions)
     }
     expect(left).toEqual([])
+    expect(existsSync(pipe)).toBe(false)
   }, 60_000)
 })

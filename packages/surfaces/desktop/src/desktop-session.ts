@@ -125,11 +125,15 @@ export class DesktopSession {
     }
   }
 
-  /** Starts a program in this session, as a child of this process in a group of its own, ended with the session. */
-  launch(command: readonly string[], env: Readonly<Record<string, string>> = {}): LaunchedApp {
+  /**
+   * Starts a program in this session, as a child of this process in a group of its own, ended
+   * with the session. `leftover`: a file the program leaves behind when it is ended by signal
+   * (LibreOffice's socket in /tmp), removed once it has ended — even when this process died.
+   */
+  launch(command: readonly string[], env: Readonly<Record<string, string>> = {}, leftover?: string): LaunchedApp {
     const [file, ...args] = command
     if (file === undefined) throw new TesseraError('invalid_input', 'expected a command to start, found an empty list', { found: [] })
-    const child = spawnWatched(file, args, { env: { ...this.appEnv(), ...env }, cwd: join(this.dir, 'home'), stdio: ['ignore', 'ignore', 'pipe'] })
+    const child = spawnWatched(file, args, { env: { ...this.appEnv(), ...env }, cwd: join(this.dir, 'home'), stdio: ['ignore', 'ignore', 'pipe'], ...(leftover === undefined ? {} : { leftover }) })
     // What an app says on stderr is kept short: its last lines explain a failed start.
     let said = ''
     let devtools: string | undefined
@@ -221,27 +225,31 @@ export function missingSessionPackages(): string[] {
  * the hub's end of its stdin closes: a hub that dies without closing its tiles (SIGKILL, a
  * crash) takes its displays, buses and apps with it instead of leaving them running. The
  * shell exits with the program's status, so the child's exit is the program's. The program's
- * stdin is /dev/null; fd 9 carries the watch and is closed for the program.
+ * stdin is /dev/null; fd 9 carries the watch and is closed for the program. The first
+ * argument names a file to remove once the program has ended (empty: none).
  */
 const WATCHED = [
+  'left=$1; shift',
   'exec 9<&0',
   '"$@" </dev/null 9<&- & p=$!',
   // The watch outlives the TERM it sends (it ignores TERM, as its sleep does): a program that
-  // ignores TERM (LibreOffice's oosplash) is killed 3 s later.
-  "(trap '' TERM; read _ <&9; kill -TERM 0; sleep 3; kill -KILL 0) & w=$!",
+  // ignores TERM (LibreOffice's oosplash) is killed 3 s later, its leftover removed first, as
+  // nothing of the group is left to do it after.
+  `(trap '' TERM; read _ <&9; kill -TERM 0; sleep 3; [ -z "$left" ] || rm -f "$left"; kill -KILL 0) & w=$!`,
   'exec 9<&-',
   // Ended with its group, the shell still reaps the program and the watch: no zombies are
   // left for an init that does not reap (a container's PID 1). The watch is left to follow
   // up with KILL when the program ignores TERM; once the program is gone it goes too.
   `trap 'kill -TERM $p 2>/dev/null; wait $p' TERM`,
   'wait $p; s=$?',
+  '[ -z "$left" ] || rm -f "$left"',
   'kill -KILL $w 2>/dev/null; wait $w 2>/dev/null',
   'exit $s',
 ].join('\n')
 
-function spawnWatched(file: string, args: readonly string[], options: { env: NodeJS.ProcessEnv; cwd?: string; stdio: Array<'ignore' | 'pipe'> }): ChildProcess {
+function spawnWatched(file: string, args: readonly string[], options: { env: NodeJS.ProcessEnv; cwd?: string; stdio: Array<'ignore' | 'pipe'>; leftover?: string }): ChildProcess {
   const [, ...rest] = options.stdio
-  return spawn('/bin/sh', ['-c', WATCHED, 'tessera-watch', file, ...args], { env: options.env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }), stdio: ['pipe', ...rest], detached: true })
+  return spawn('/bin/sh', ['-c', WATCHED, 'tessera-watch', options.leftover ?? '', file, ...args], { env: options.env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }), stdio: ['pipe', ...rest], detached: true })
 }
 
 function spawnOwn(dir: string, file: string, args: readonly string[], env: NodeJS.ProcessEnv, stdio: Array<'ignore' | 'pipe'> = ['ignore', 'pipe', 'pipe']): ChildProcess {

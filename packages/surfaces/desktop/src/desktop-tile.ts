@@ -136,7 +136,7 @@ export class DesktopTile implements Surface {
       const devtools = this.#options.openPart !== undefined && isChromiumFamily(this.#command[0] ?? '')
       const args = [...this.#command, ...(profileArg === undefined ? [] : [profileArg.replace('{profile}', profile)]), ...(devtools ? ['--remote-debugging-port=0'] : [])]
       this.#leftPipe = officePipeOf(args)
-      this.#app = session.launch(args, { ...this.#options.env, ...profileEnv })
+      this.#app = session.launch(args, { ...this.#options.env, ...profileEnv }, this.#leftPipe)
       // A Chromium app is ready when its page is: its AT-SPI window comes later (~0.5–1 s here). One whose port cannot be attached is waited for on AT-SPI.
       if (devtools) await this.#attachDevtools()
       if (this.#page === null) await this.#waitForWindow()

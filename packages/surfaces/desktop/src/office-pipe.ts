@@ -10,7 +10,8 @@ const USER_INSTALLATION = /^-env:UserInstallation=(.+)$/
  * its documents over: `/tmp/OSL_PIPE_<uid>_SingleOfficeIPC_<digest>`, the digest being the MD5
  * of its user installation URL as UTF-16 code units, each byte in hex without a leading zero
  * (measured on LibreOffice 7.4). It deletes the socket only when it quits on its own; a tile's
- * app ends by signal, so without this every Calc tile would leave one behind. Undefined for
+ * app ends by signal, so without this every Calc tile would leave one behind: the tile removes
+ * it once the app has ended, and the app's watch does when the hub died first. Undefined for
  * any other program, or one started without a profile of its own.
  */
 export function officePipeOf(args: readonly string[], uid: number = process.getuid?.() ?? 0): string | undefined {
