@@ -17,7 +17,7 @@ type PartsByDocument = Map<string, Map<number, readonly number[]>>
 export interface ReadingPlan {
   of: WantedParts
   /** Parts a find asked for, handed to this capture: it reads them, and no later one does. */
-  readonly once: ReadonlyArray<{ documentKey: string; first: number }>
+  readonly once: PartsByDocument
 }
 
 function add(parts: PartsByDocument, documentKey: string, elements: readonly number[]): boolean {
@@ -48,12 +48,8 @@ export class PartsToRead {
 
   /** What the next capture reads: the parts kept, and those a find asked for until a capture takes them. */
   plan(): ReadingPlan {
-    const once = [...this.#once].flatMap(([documentKey, parts]) => [...parts.keys()].map((first) => ({ documentKey, first })))
-    const onceNow = new Map([...this.#once].map(([documentKey, parts]) => [documentKey, [...parts.values()]]))
-    return {
-      once,
-      of: (documentKey) => ({ parts: [...(this.#kept.get(documentKey)?.values() ?? []), ...(onceNow.get(documentKey) ?? [])] }),
-    }
+    const once: PartsByDocument = new Map([...this.#once].map(([documentKey, parts]) => [documentKey, new Map(parts)]))
+    return { once, of: (documentKey) => ({ parts: [...(this.#kept.get(documentKey)?.values() ?? []), ...(once.get(documentKey)?.values() ?? [])] }) }
   }
 
   /**
@@ -62,7 +58,7 @@ export class PartsToRead {
    */
   update(plan: ReadingPlan, unread: ReadonlyMap<string, UnreadPlace>, liveDocuments: ReadonlySet<string>): void {
     this.#unread = new Map(unread)
-    for (const { documentKey, first } of plan.once) this.#once.get(documentKey)?.delete(first)
+    for (const [documentKey, parts] of plan.once) for (const first of parts.keys()) this.#once.get(documentKey)?.delete(first)
     for (const parts of [this.#kept, this.#once]) for (const key of parts.keys()) if (!liveDocuments.has(key)) parts.delete(key)
   }
 
