@@ -30,6 +30,30 @@ function firstRef(line: string): string | undefined {
   return / @([ne][0-9a-z.]+)/.exec(line.replace(/"(?:[^"\\]|\\.)*"/g, '""'))?.[1]
 }
 
+/** What a line says besides whether its element has focus (quoted page text blanked, so a page cannot write a state), and whether it has. */
+function focusApart(line: string): { rest: string; focused: boolean } {
+  let focused = false
+  const rest = line
+    .replace(/"(?:[^"\\]|\\.)*"/g, '""')
+    .replace(/ \(([^()]*)\)/g, (_, words: string) => {
+      const kept = words.split(', ').filter((word) => word !== 'focused')
+      if (kept.length < words.split(', ').length) focused = true
+      return kept.length === 0 ? '' : ` (${kept.join(', ')})`
+    })
+  return { rest, focused }
+}
+
+/**
+ * An element whose line changed only because focus left it: the agent learns where focus
+ * went from the line of the element that has it now, and this line would read as a change
+ * with no visible difference.
+ */
+function onlyLostFocus(was: string, now: string): boolean {
+  const before = focusApart(was)
+  const after = focusApart(now)
+  return before.focused && !after.focused && before.rest === after.rest
+}
+
 /**
  * What an action changed on the page, as the lines of the outline that came (`+`), went
  * (`-`) and changed (`~`: an element still there under its ref, as it reads now — the agent
@@ -44,8 +68,8 @@ export function pageDelta(before: string, after: string): string {
   const withoutRef = (line: string): string => line.trim().replace(/ @[ne][0-9a-z.]+/g, '')
   const added = parts.filter((part) => part.added).flatMap((part) => part.value)
   const renewed = new Set(added.map(withoutRef))
-  const removedRefs = new Set(parts.filter((part) => part.removed).flatMap((part) => part.value.map(firstRef)))
-  const stayed = new Set(added.map(firstRef).filter((ref) => ref !== undefined && removedRefs.has(ref)))
+  const removedByRef = new Map(parts.filter((part) => part.removed).flatMap((part) => part.value.map((line) => [firstRef(line), line] as const)))
+  const stayed = new Set(added.map(firstRef).filter((ref) => ref !== undefined && removedByRef.has(ref)))
   const changed: string[] = []
   let changedCount = 0
   for (const part of parts) {
@@ -55,12 +79,13 @@ export function pageDelta(before: string, after: string): string {
       const ref = firstRef(line)
       const same = ref !== undefined && stayed.has(ref)
       if (part.removed && (same || renewed.has(withoutRef(line)))) continue
+      if (same && onlyLostFocus(removedByRef.get(ref) ?? '', line)) continue
       changed.push(`${same ? '~' : part.added ? '+' : '-'} ${line.trimStart()}`)
     }
   }
   const tail = now.tail.filter((line) => !was.tail.includes(line))
   const header = deltaHeader(was.header, now.header)
-  if (changedCount === 0) return [header, 'page unchanged', ...tail].join('\n')
+  if (changed.length === 0) return [header, 'page unchanged', ...tail].join('\n')
   if (changedCount > Math.max(was.body.length, now.body.length) * WHOLE_PAGE_SHARE * 2) return after
   const fence = after.split('\n').find((line) => line.startsWith('--- page ')) ?? '--- page ---'
   const end = after.split('\n').find((line) => line.startsWith('--- end ')) ?? '--- end ---'

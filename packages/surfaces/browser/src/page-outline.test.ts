@@ -160,4 +160,19 @@ describe('a page as the agent reads it', () => {
     expect(delta).toContain('+ "ask @nicolas again" link "Profile" @e9')
     expect(delta).toContain('~ button "Save" @e5 (focused)')
   })
+
+  it('leaves out a line whose only change is that focus left it, but not one a page text could fake', () => {
+    const outline = (lines: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', 'heading "Todos"', 'link "All" @e1', ...lines, '--- end abcdef ---'].join('\n')
+    const before = outline(['textbox "New" @e2 (focused)', 'checkbox @e3 (checked, focused) "Milk" button "x" @e4', 'button "Save" @e5'])
+    const moved = pageDelta(before, outline(['textbox "New" @e2', 'checkbox @e3 (checked) "Milk" button "x" @e4', 'button "Save" @e5 (focused)']))
+    expect(moved).toContain('~ button "Save" @e5 (focused)')
+    expect(moved).not.toContain('@e2')
+    expect(moved).not.toContain('@e3')
+    // Focus went nowhere the outline shows: nothing visible changed.
+    expect(pageDelta(before, outline(['textbox "New" @e2', 'checkbox @e3 (checked, focused) "Milk" button "x" @e4', 'button "Save" @e5']))).toContain('page unchanged')
+    // A state lost with focus is a change; so is a page text that only looked like a state.
+    expect(pageDelta(before, outline(['textbox "New" @e2', 'checkbox @e3 "Milk" button "x" @e4', 'button "Save" @e5']))).toContain('~ checkbox @e3 "Milk" button "x" @e4')
+    const quoted = outline(['textbox "New (focused)" @e2', 'button "Save" @e5'])
+    expect(pageDelta(quoted, outline(['textbox "New ()" @e2', 'button "Save" @e5']))).toContain('~ textbox "New ()" @e2')
+  })
 })
