@@ -36,7 +36,7 @@ async function playwrightMcpTools() {
   const pw = await startPlaywrightMcp()
   try {
     const { tools } = await pw.client.listTools()
-    return { version: pw.version, tools }
+    return { version: pw.version, tools, instructions: pw.client.getInstructions() ?? '' }
   } finally {
     await pw.close()
   }
@@ -96,9 +96,14 @@ export async function benchLeanResults() {
       // What an agent that only browses reads: a session opened on /mcp?tools=browser.
       const browsing = await connect(`${hub.mcpUrl}?tools=browser`)
       const browserTools = (await browsing.listTools()).tools
+      const browserInstructions = tokens(browsing.getInstructions() ?? '')
       await browsing.close()
       const browserTokens = tokens(JSON.stringify(browserTools))
       rows.push(['`tools/list` of a session on `/mcp?tools=browser` (the generic tools and the browser\'s): tools / tokens; ratio to Playwright MCP', `${browserTools.length} / ${browserTokens.toLocaleString('en')}; ${fmt(browserTokens / pwTokens, 2)}`])
+      // Read once per session, like the tool list: the instructions follow the session's choice of kinds.
+      const allInstructions = tokens(tessera.getInstructions() ?? '')
+      rows.push(['server instructions read at `initialize`, tokens: Tessera, all kinds / a `?tools=browser` session; Playwright MCP', `${allInstructions} / ${browserInstructions}; ${tokens(pw.instructions)}`])
+      rows.push(['a browsing session\'s `tools/list` and instructions together, tokens: Tessera `?tools=browser` / Playwright MCP (ratio)', `${(browserTokens + browserInstructions).toLocaleString('en')} / ${(pwTokens + tokens(pw.instructions)).toLocaleString('en')} (${fmt((browserTokens + browserInstructions) / (pwTokens + tokens(pw.instructions)), 2)})`])
     } catch (error) {
       rows.push(['peer: Playwright MCP', `not measured — ${error instanceof Error ? error.message : String(error)}`])
     }

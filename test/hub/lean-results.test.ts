@@ -195,6 +195,17 @@ describe('a session chooses its tools (?tools=)', () => {
       expect(snapshot.isError).not.toBe(true)
       const listed = await mixed.callTool({ name: 'file_list', arguments: {} })
       expect(listed.isError).not.toBe(true)
+
+      // The server instructions speak of the kinds the session reaches, each in its kind's own words.
+      const told = (client: typeof all): string => client.getInstructions() ?? ''
+      for (const prefix of ['terminal_*', 'file_*', 'browser_*', 'gui_*', '<tile>__<action>']) expect(told(all)).toContain(prefix)
+      expect(told(browsing)).toContain('browser_*: tile argument tile')
+      for (const prefix of ['terminal_*', 'file_*', 'gui_*', '<tile>__<action>']) expect(told(browsing)).not.toContain(prefix)
+      expect(told(mixed)).toContain('file_*')
+      expect(told(mixed)).toContain('<tile>__<action>')
+      expect(told(mixed)).not.toContain('browser_*')
+      for (const client of [all, browsing, mixed]) expect(told(client)).toContain('(untrusted)')
+      expect(tokens(told(browsing))).toBeLessThan(tokens(told(all)))
     } finally {
       await Promise.all([all.close(), browsing.close(), mixed.close()])
     }

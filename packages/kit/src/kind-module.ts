@@ -52,6 +52,12 @@ export interface SurfaceKindModule<C = unknown> {
   contracts: readonly ActionContract[]
   facadeTools?: readonly FacadeTool[]
   /**
+   * What an agent should know once about this kind's tools (which tile they act on, what
+   * they answer with), in a sentence: the hub's MCP instructions carry it for the sessions
+   * that reach the kind, so a tool's description need not repeat it.
+   */
+  guide?: string
+  /**
    * Give each action of each open tile its own MCP tool. Only for kinds whose actions are a
    * short list of business actions (an agent-native app); never for kinds whose actions
    * grow with the UI.

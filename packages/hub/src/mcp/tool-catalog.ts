@@ -5,6 +5,7 @@ import type { KindRegistry } from '../tiles/kind-registry.js'
 import { MAP_TOOLS } from '../tiles/map-tools.js'
 import { GENERIC_TOOLS } from './generic-tools.js'
 import { toolNameFor } from './tool-names.js'
+import type { ToolScope } from './tool-scope.js'
 
 /** A per-action tool: one business action of one tile of a kind that asks for them. */
 export interface ActionTool {
@@ -63,6 +64,8 @@ export class ToolCatalog {
   readonly #kindOf = new Map<string, string>()
   /** What a setting may name: a kind, or any tool the hub defines. */
   readonly #known: ReadonlySet<string>
+  /** Each kind's guide for agents, in the registry's order, with the tools that reach the kind. */
+  readonly #guides: ReadonlyArray<{ kind: string; guide: string; tools: readonly string[] }>
 
   /** `exclude`: kinds whose tools are left out, or tools by name (config `tools.exclude`). */
   constructor(kinds: KindRegistry, exclude: readonly string[] = []) {
@@ -85,6 +88,17 @@ export class ToolCatalog {
       for (const facade of kind.facadeTools ?? []) if (!this.#excluded.has(facade.name)) this.#facades.set(facade.name, facade)
     }
     this.#perAction = new Set(kinds.list().filter((kind) => kind.perActionTools === true && !this.#excluded.has(kind.kind)).map((kind) => kind.kind))
+    this.#guides = kinds.list().flatMap((kind) => {
+      if (kind.guide === undefined || this.#excluded.has(kind.kind)) return []
+      const tools = (kind.facadeTools ?? []).map((facade) => facade.name).filter((name) => this.#facades.has(name))
+      // A kind whose every tool is left out has nothing its guide could speak of.
+      return tools.length > 0 || this.#perAction.has(kind.kind) ? [{ kind: kind.kind, guide: kind.guide, tools }] : []
+    })
+  }
+
+  /** The guides of the kinds a session reaches, for its server instructions. */
+  guides(scope: ToolScope): string[] {
+    return this.#guides.filter((entry) => scope.reaches(entry.kind, entry.tools)).map((entry) => entry.guide)
   }
 
   /** Throws `invalid_request` naming `setting` unless every entry is a kind or a tool of this hub. */

@@ -30,6 +30,12 @@ export class ToolScope {
     return this.#chosen === null || kind === undefined || this.#chosen.has(kind) || this.#chosen.has(name)
   }
 
+  /** Whether the session reaches anything of a kind: the kind was chosen, or one of `tools`, its tools. */
+  reaches(kind: string, tools: readonly string[]): boolean {
+    const chosen = this.#chosen
+    return chosen === null || chosen.has(kind) || tools.some((name) => chosen.has(name))
+  }
+
   /** How the choice reads in a message: `tools=browser,files`. */
   toString(): string {
     return this.#chosen === null ? 'all tools' : `tools=${[...this.#chosen].join(',')}`

@@ -21,6 +21,7 @@ export const appKind = defineKind<AppConfig>({
   configSchema: AppConfig,
   contracts: [],
   perActionTools: true,
+  guide: "An app tile's actions are tools too: <tile>__<action>.",
   async open(config, env) {
     const spec = config.module.startsWith('.') || config.module.startsWith('/') || config.module.startsWith('data:') ? env.resolvePath(config.module) : config.module
     const { app } = await loadAppModule(spec)

@@ -39,6 +39,7 @@ export const browserKind = defineKind<BrowserConfig>({
   openSchema: z.strictObject({ url: z.string().min(1).max(8192).optional(), title: z.string().max(200).optional(), profile: BrowserConfig.shape.profile }),
   contracts: BROWSER_ACTIONS.contracts,
   facadeTools: BROWSER_TOOLS,
+  guide: 'browser_*: tile argument tile; answers are what changed on the page (snapshot: delta, full or none); element is the element in words, for a person who may approve.',
   outline: (frame, options) => outlinePage(frame, options),
   async open(config, env) {
     checkOriginPatterns(config.origins ?? [])

@@ -47,6 +47,7 @@ export const desktopKind = defineKind<DesktopConfig>({
   // A VNC tile's actions (key, type_text, click_at) are a part of these.
   contracts: DESKTOP_ACTIONS.contracts,
   facadeTools: GUI_TOOLS,
+  guide: 'gui_*: tile argument tile_id.',
   outline: (frame, request) => outlineDesktop(frame, request),
   async open(config, env) {
     const missing = missingSessionPackages()

@@ -54,6 +54,7 @@ export const filesKind = defineKind<FilesConfig>({
   facadeTools: FACADES.map(([name, action, description, text, lean]) =>
     actionFacade({ name, kind: 'files', contract: FILE_ACTIONS.contract(action), maxRisk: FILE_ACTIONS.maxRisk(action), description, text, lean }),
   ),
+  guide: 'file_*: tile argument surface; answers are the output alone.',
   async open(config, env) {
     const roots = config.roots.map((root) => {
       const path = env.resolvePath(root.path ?? (root.copyOf === undefined ? root.name : `data:${root.name}-files`))

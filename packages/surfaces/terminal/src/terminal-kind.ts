@@ -202,6 +202,7 @@ export const terminalKind = defineKind<TerminalConfig>({
   openSchema: TerminalOpen,
   contracts: TERMINAL_ACTIONS.contracts,
   facadeTools: terminalTools,
+  guide: 'terminal_*: tile argument terminal_id; answers are the output alone.',
   async open(config, env) {
     return TerminalSurface.create({
       id: env.id,
