@@ -56,7 +56,7 @@ function onlyLostFocus(was: string, now: string): boolean {
 
 /**
  * What an action changed on the page, as the lines of the outline that came (`+`), went
- * (`-`) and changed (`~`: an element still there under its ref, as it reads now — the agent
+ * (`-`: the outermost line of what vanished, with a count of the lines under it) and changed (`~`: an element still there under its ref, as it reads now — the agent
  * has the old line), fenced like the outline because they are the page's text; the whole new
  * outline when most of it changed (a navigation), and one line when nothing did.
  */
@@ -75,13 +75,27 @@ export function pageDelta(before: string, after: string): string {
   for (const part of parts) {
     if (!part.added && !part.removed) continue
     changedCount += part.value.length
+    // A vanished element's line speaks for what it held: the lines under it, gone with it, are counted on it.
+    let gone: { indent: number; at: number; inside: number } | undefined
+    const close = (): void => {
+      if (gone !== undefined && gone.inside > 0) changed[gone.at] += ` (+${gone.inside} inside)`
+      gone = undefined
+    }
     for (const line of part.value) {
+      const indent = line.length - line.trimStart().length
+      if (gone !== undefined && indent <= gone.indent) close()
       const ref = firstRef(line)
       const same = ref !== undefined && stayed.has(ref)
       if (part.removed && (same || renewed.has(withoutRef(line)))) continue
       if (same && onlyLostFocus(removedByRef.get(ref) ?? '', line)) continue
+      if (part.removed && gone !== undefined) {
+        gone.inside += 1
+        continue
+      }
       changed.push(`${same ? '~' : part.added ? '+' : '-'} ${line.trimStart()}`)
+      if (part.removed) gone = { indent, at: changed.length - 1, inside: 0 }
     }
+    close()
   }
   const tail = now.tail.filter((line) => !was.tail.includes(line))
   const header = deltaHeader(was.header, now.header)

@@ -161,6 +161,20 @@ describe('a page as the agent reads it', () => {
     expect(delta).toContain('~ button "Save" @e5 (focused)')
   })
 
+  it('shows a vanished element by its outermost line, with a count of what went with it', () => {
+    const outline = (lines: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', 'heading "Speed"', ...lines, '"Pick one"', '--- end abcdef ---'].join('\n')
+    const open = outline(['combobox "Medium" @e3 (expanded)', 'listbox "Medium" @e9', '  option "Slow" @e10', '  option "Medium" @e11', '  group "More" @e12', '    option "Fast" @e13', 'dialog "Help" @e20', '  "Read this"'])
+    const closed = pageDelta(open, outline(['combobox "Fast" @e3 (collapsed)', 'dialog "Help" @e20', '  "Read this"']))
+    expect(closed).toContain('- listbox "Medium" @e9 (+4 inside)')
+    expect(closed).not.toMatch(/^- option/m)
+    expect(closed).toContain('~ combobox "Fast" @e3 (collapsed)')
+    // What stays under an element that changed is not counted on anything; what went from it is listed.
+    const emptied = pageDelta(open, outline(['combobox "Medium" @e3 (expanded)', 'listbox "Medium" @e9', '  option "Slow" @e10', 'dialog "Help" @e20', '  "Read this"']))
+    expect(emptied).toContain('- option "Medium" @e11')
+    expect(emptied).toContain('- group "More" @e12 (+1 inside)')
+    expect(emptied).not.toContain('listbox')
+  })
+
   it('leaves out a line whose only change is that focus left it, but not one a page text could fake', () => {
     const outline = (lines: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', 'heading "Todos"', 'link "All" @e1', ...lines, '--- end abcdef ---'].join('\n')
     const before = outline(['textbox "New" @e2 (focused)', 'checkbox @e3 (checked, focused) "Milk" button "x" @e4', 'button "Save" @e5'])
