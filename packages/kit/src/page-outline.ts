@@ -408,15 +408,19 @@ function emitChildren(list: readonly Item[], depth: number, ctx: Context, parent
  * keep their fields on lines of their own).
  */
 function packs(item: Item, children: readonly Item[]): boolean {
-  if (item.node.role === PART || children.length === 0 || children.length > PACK_MAX || LANDMARKS.has(item.node.role ?? '')) return false
-  return children.every((child) => child.children.length === 0) && children.filter((child) => child.actions !== undefined).length <= 3
+  if (item.node.role === PART || children.length === 0 || LANDMARKS.has(item.node.role ?? '')) return false
+  if (!children.every((child) => child.children.length === 0)) return false
+  // A data table's row of many cells reads as one line, as long as the line stays short (see packedLine).
+  if (children.length > PACK_MAX) return children.every((child) => child.actions === undefined)
+  return children.filter((child) => child.actions !== undefined).length <= 3
 }
 
-/** The element and its children as one line (`role "name" @ref: child child …`), when they pack and the line stays short or is all text. */
+/** The element and its children as one line (`role "name" @ref: child child …`), when they pack and the line stays short or is a few texts. */
 function packedLine(item: Item): string | undefined {
   if (!packs(item, item.children)) return undefined
   const line = `${inline(item)}: ${item.children.map(inline).join(' ')}`
-  return line.length <= PACK_CHARS + 40 || item.children.every((child) => child.node.kind === 'text') ? line : undefined
+  if (line.length <= PACK_CHARS + 40) return line
+  return item.children.length <= PACK_MAX && item.children.every((child) => child.node.kind === 'text') ? line : undefined
 }
 
 function emitItem(item: Item, depth: number, ctx: Context, viewportFirst: boolean): boolean {

@@ -127,6 +127,38 @@ describe('a page as the agent reads it', () => {
     expect(last).not.toContain('more')
   })
 
+  it('prints a data table row of many cells on one line, but not a row of controls', () => {
+    const layout: Layout = { page: { x: 0, y: 0, width: 800, height: 600 } }
+    const cells = (row: number, texts: string[]): UiNode[] => texts.map((text, i) => ({ id: `c${row}-${i}`, kind: 'box', role: 'cell', children: [{ id: `c${row}-${i}t`, kind: 'text', text }] }))
+    const long = 'a long cell text that goes on and on '.repeat(3)
+    const tree: UiNode = {
+      id: 'page',
+      kind: 'box',
+      role: 'document',
+      children: [
+        {
+          id: 'table',
+          kind: 'box',
+          role: 'table',
+          children: [
+            { id: 'r1', kind: 'box', role: 'row', children: cells(1, ['3', 'Bert', '10/11/1969', 'Broccoli', '$0.79', '18.0', '134 B', 'A']) },
+            { id: 'r2', kind: 'box', role: 'row', children: cells(2, [long, long, long, long, long, long, long]) },
+            { id: 'r3', kind: 'box', role: 'row', children: Array.from({ length: 8 }, (_, i) => ({ id: `b${i}`, kind: 'box' as const, role: 'button', name: `B${i}` })) },
+          ],
+        },
+      ],
+    }
+    for (const node of [tree, ...(tree.children ?? [])]) layout[node.id] = { x: 0, y: 0, width: 800, height: 20 }
+    const targets: TargetSpec[] = Array.from({ length: 8 }, (_, i) => ({ contract: 'click', nodeId: `b${i}` }))
+    const frame = sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/', tree, layout, state: {}, contracts: BROWSER_ACTIONS.contracts.filter((c) => c.id === 'click'), targets })
+    const text = outlinePage(frame)
+    expect(text).toContain('row: "3" "Bert" "10/11/1969" "Broccoli" "$0.79" "18.0" "134 B" "A"\n')
+    // Past a line's length, and for controls, each keeps a line of its own.
+    expect(text).not.toMatch(/row: "a long/)
+    expect(text).not.toMatch(/row: button/)
+    expect(text).toMatch(/^ +button "B7" @/m)
+  })
+
   it('finds elements anywhere on the page by their words, folded or not, in one call', () => {
     const frame = page(120)
     const refs = RefTable.forFrame(frame)
