@@ -72,8 +72,8 @@ interface Item {
   placed: boolean
   /** The node it was a child of: texts of one element read as one, texts of two stay apart. */
   parent: string | undefined
-  /** Its children say its name word for word (a heading holding a link of the same name): the name is not printed twice. */
-  nameSaid: boolean
+  /** The name it prints: what its children do not say of it (a heading holding a link of the same name prints none), see nameBeyond. */
+  name: string | undefined
   /** Its lines and actions are estimates: it is, or holds, a part the surface has not read yet. */
   estimated: boolean
 }
@@ -130,7 +130,7 @@ function meaningful(node: UiNode, actions: NodeActions | undefined): boolean {
 function unreadItem(node: UiNode, ctx: Context, parent: string | undefined): Item {
   const side = sideOf(ctx.frame.layout[node.id], ctx.viewport)
   const unread = node.unread ?? { lines: 1, actions: 0 }
-  const item: Item = { node, ref: ctx.refs.refOf(node.id), children: [], actions: ctx.actions.get(node.id), packed: undefined, lines: Math.max(1, unread.lines), actionCount: unread.actions, inView: side === undefined || side === 'in', side: side ?? 'below', placed: side !== undefined, parent, nameSaid: false, estimated: true }
+  const item: Item = { node, ref: ctx.refs.refOf(node.id), children: [], actions: ctx.actions.get(node.id), packed: undefined, lines: Math.max(1, unread.lines), actionCount: unread.actions, inView: side === undefined || side === 'in', side: side ?? 'below', placed: side !== undefined, parent, name: node.name, estimated: true }
   return item
 }
 
@@ -182,7 +182,7 @@ function build(node: UiNode, ctx: Context, rowOfList = false, parent?: string): 
     side,
     placed,
     parent,
-    nameSaid: actions === undefined && nameSaidBy(node.name, kids),
+    name: actions === undefined ? nameBeyond(node.name, kids) : node.name,
     estimated: kids.some((kid) => kid.estimated),
   }
   // A row of a few leaves prints as one line.
@@ -194,11 +194,19 @@ function build(node: UiNode, ctx: Context, rowOfList = false, parent?: string): 
   return [item]
 }
 
-/** Whether elements (not texts: those that repeat the name are gone already) say `name` word for word between them. */
-function nameSaidBy(name: string | undefined, kids: readonly Item[]): boolean {
-  if (name === undefined || kids.length === 0 || kids.some((kid) => kid.node.kind === 'text' || kid.node.name === undefined)) return false
+/**
+ * What of `name` the elements in it do not say (texts that repeat the name are gone already):
+ * a name made of its content ends with their names, and they say that part on the same line
+ * or the lines below. A heading "People Collapse Add Person" holding those two buttons is
+ * "People"; undefined when they say all of it.
+ */
+function nameBeyond(name: string | undefined, kids: readonly Item[]): string | undefined {
+  if (name === undefined || kids.length === 0 || kids.some((kid) => kid.node.kind === 'text' || kid.node.name === undefined)) return name
   const words = (text: string): string => text.replace(/\s+/g, ' ').trim()
-  return words(kids.map((kid) => kid.node.name ?? '').join(' ')) === words(name)
+  const said = words(kids.map((kid) => kid.node.name ?? '').join(' '))
+  const whole = words(name)
+  if (whole === said) return undefined
+  return said !== '' && whole.endsWith(` ${said}`) ? whole.slice(0, -said.length - 1) : name
 }
 
 /** A list, table or menu whose children repeat one role: kept as a line so its rows can be counted and paged. */
@@ -217,7 +225,7 @@ function inline(item: Item): string {
   // An element the page listens to without giving it a role.
   const role = node.role === 'generic' || node.role === undefined ? 'clickable' : node.role
   const parts: string[] = [role]
-  const name = node.name === undefined || item.nameSaid ? undefined : quote(node.name)
+  const name = item.name === undefined ? undefined : quote(item.name)
   if (name !== undefined && name !== '""') parts.push(name)
   let text = parts.join(' ')
   const secret = node.semantic?.sensitive === true

@@ -127,6 +127,27 @@ describe('a page as the agent reads it', () => {
     expect(last).not.toContain('more')
   })
 
+  it('says a heading\'s name once when it is made of the buttons it holds', () => {
+    const layout: Layout = { page: { x: 0, y: 0, width: 800, height: 600 } }
+    const tree: UiNode = {
+      id: 'page',
+      kind: 'box',
+      role: 'document',
+      children: [
+        { id: 'h', kind: 'box', role: 'heading', name: 'People Collapse Add Person', children: [{ id: 'ht', kind: 'text', text: 'People' }, { id: 'fold', kind: 'box', role: 'button', name: 'Collapse' }, { id: 'add', kind: 'box', role: 'button', name: 'Add Person' }] },
+        { id: 'h2', kind: 'box', role: 'heading', name: 'Pets and more', children: [{ id: 'more', kind: 'box', role: 'button', name: 'Collapse' }] },
+      ],
+    }
+    for (const id of ['page', 'h', 'fold', 'add', 'h2', 'more']) layout[id] = { x: 0, y: 0, width: 800, height: 20 }
+    const targets: TargetSpec[] = ['fold', 'add', 'more'].map((nodeId) => ({ contract: 'click', nodeId }))
+    const frame = sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/', tree, layout, state: {}, contracts: BROWSER_ACTIONS.contracts.filter((c) => c.id === 'click'), targets })
+    const refs = RefTable.forFrame(frame)
+    const text = outlinePage(frame)
+    expect(text).toContain(`heading "People": button "Collapse" @${refs.refOf('fold')} button "Add Person" @${refs.refOf('add')}\n`)
+    // A name that does not end with what its elements say is kept whole.
+    expect(text).toContain(`heading "Pets and more": button "Collapse" @${refs.refOf('more')}`)
+  })
+
   it('prints a data table row of many cells on one line, but not a row of controls', () => {
     const layout: Layout = { page: { x: 0, y: 0, width: 800, height: 600 } }
     const cells = (row: number, texts: string[]): UiNode[] => texts.map((text, i) => ({ id: `c${row}-${i}`, kind: 'box', role: 'cell', children: [{ id: `c${row}-${i}t`, kind: 'text', text }] }))
