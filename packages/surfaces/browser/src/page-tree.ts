@@ -1,4 +1,4 @@
-import { type Layout, type NodeStates, Risk, type TargetSpec, type UiNode, type UnreadPart, maxRisk } from '@tessera/protocol'
+import { type Layout, type NodeStates, Risk, type TargetSpec, type UiNode, type UnreadPart, maxRisk, withoutInvisible } from '@tessera/protocol'
 import { type NodeLedger, consequentialWord } from '@tessera/kit'
 import type { AxNode, CapturedDocument, DomFacts, PageCapture } from './page-capture.js'
 import type { UnreadPlace } from './parts-to-read.js'
@@ -47,7 +47,7 @@ const SECRET_AUTOCOMPLETE = /^(cc-|current-password|new-password|one-time-code)/
 
 function text(value: unknown): string | undefined {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined
-  const s = String(value).replace(/\s+/g, ' ').trim()
+  const s = withoutInvisible(String(value)).replace(/\s+/g, ' ').trim()
   if (s.length === 0) return undefined
   return s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT - 1)}…` : s
 }
