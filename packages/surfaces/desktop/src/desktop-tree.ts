@@ -1,5 +1,5 @@
 import { type NodeLedger, consequentialWord } from '@tessera/kit'
-import type { Layout, NodeStates, TargetSpec, UiNode } from '@tessera/protocol'
+import { type Layout, type NodeStates, type TargetSpec, type UiNode, withoutInvisible } from '@tessera/protocol'
 import type { AccessibleRef } from './atspi-bus.js'
 import type { AccessibleNode, AccessibleTree } from './atspi-tree.js'
 
@@ -81,7 +81,7 @@ export interface AccessiblePlace {
 
 /** A name as the agent should read it: no class names, no word said twice ("4 4" is GTK 4 naming a button after its label twice). */
 export function cleanName(name: string): string | undefined {
-  const one = name.replace(/\s+/g, ' ').trim()
+  const one = withoutInvisible(name).replace(/\s+/g, ' ').trim()
   if (one === '' || CLASS_NAME.test(one)) return undefined
   const half = (one.length - 1) / 2
   if (Number.isInteger(half) && one[half] === ' ' && one.slice(0, half) === one.slice(half + 1)) return one.slice(0, half)
@@ -142,7 +142,7 @@ function convert(node: AccessibleNode, walk: Walk, parentName: string | undefine
   const editable = node.states.has('editable') && (node.interfaces.has('org.a11y.atspi.EditableText') || node.interfaces.has('org.a11y.atspi.Text'))
   const children = node.children.flatMap((child) => convert(child, walk, name ?? parentName))
   // A label that only repeats its control's name (a button's own caption) says nothing new.
-  const text = node.text?.replace(/\s+/g, ' ').trim()
+  const text = node.text === undefined ? undefined : withoutInvisible(node.text).replace(/\s+/g, ' ').trim()
   if (node.role === 'label' && (text === undefined || text === '' || text === parentName || (name !== undefined && name === parentName))) return children
   // A control GTK 4 left unnamed takes its caption's words.
   const caption = name ?? (pressAction !== undefined ? captionOf(node) : undefined)
