@@ -37,6 +37,8 @@ const MAX_LINES = 400
 const PART = 'part'
 /** Children packed onto their parent's line when they are this few leaves. */
 const PACK_MAX = 6
+/** Roles that hold running text, whose texts and links print as one line (see sentenceOf). */
+const RUNNING_TEXT = new Set(['paragraph', 'generic', 'emphasis', 'strong'])
 const PACK_CHARS = 160
 const TEXT_CHARS = 120
 
@@ -168,7 +170,14 @@ function build(node: UiNode, ctx: Context, rowOfList = false, parent?: string): 
   const ownSide = sideOf(own, ctx.viewport)
   const side = ownSide ?? known.find((kid) => kid.side === 'in')?.side ?? known[0]?.side ?? 'in'
   const placed = ownSide !== undefined || known.length > 0
-  if (!keep) return kids
+  if (!keep) {
+    // A sentence with links in it reads as one line: "Created by" link "Oscar Godson" @e150.
+    const sentence = sentenceOf(node, kids)
+    if (sentence === undefined) return kids
+    const inView = placed ? side === 'in' || known.some((kid) => kid.inView) : true
+    const actionCount = kids.reduce((sum, kid) => sum + kid.actionCount, 0)
+    return [{ node, ref: undefined, children: kids, actions: undefined, packed: sentence, lines: 1, actionCount, inView, side, placed, parent, name: undefined, estimated: false }]
+  }
   const item: Item = {
     node,
     ref: actions !== undefined || repeated || (node.children?.length ?? 0) > 0 ? ctx.refs.refOf(node.id) : undefined,
@@ -207,6 +216,19 @@ function nameBeyond(name: string | undefined, kids: readonly Item[]): string | u
   const whole = words(name)
   if (whole === said) return undefined
   return said !== '' && whole.endsWith(` ${said}`) ? whole.slice(0, -said.length - 1) : name
+}
+
+/**
+ * The texts of a paragraph (or an element without a role) and the links between them, on one
+ * line as a person reads them, while it stays short; undefined unless they are such a run:
+ * its own children only, each a text or a link, at least one of each.
+ */
+function sentenceOf(node: UiNode, kids: readonly Item[]): string | undefined {
+  if (!RUNNING_TEXT.has(node.role ?? 'generic') || kids.length < 2) return undefined
+  const inRun = (kid: Item): boolean => kid.parent === node.id && kid.children.length === 0 && kid.node.unread === undefined && (kid.node.kind === 'text' || (kid.node.role === 'link' && kid.actions !== undefined))
+  if (!kids.every(inRun) || !kids.some((kid) => kid.node.kind === 'text') || kids.every((kid) => kid.node.kind === 'text')) return undefined
+  const line = kids.map(inline).join(' ')
+  return line.length <= PACK_CHARS + 40 ? line : undefined
 }
 
 /** A list, table or menu whose children repeat one role: kept as a line so its rows can be counted and paged. */

@@ -148,6 +148,32 @@ describe('a page as the agent reads it', () => {
     expect(text).toContain(`heading "Pets and more": button "Collapse" @${refs.refOf('more')}`)
   })
 
+  it('prints a sentence with links in it as one line, as a person reads it', () => {
+    const layout: Layout = { page: { x: 0, y: 0, width: 800, height: 600 } }
+    const link = (id: string, name: string): UiNode => ({ id, kind: 'box', role: 'link', name })
+    const tree: UiNode = {
+      id: 'page',
+      kind: 'box',
+      role: 'document',
+      children: [
+        { id: 'p1', kind: 'box', role: 'paragraph', children: [{ id: 't1', kind: 'text', text: 'Created by' }, link('a1', 'Tom Dale'), { id: 't2', kind: 'text', text: ',' }, link('a2', 'Addy Osmani')] },
+        // Links alone stay a line each; so does a paragraph holding more than texts and links.
+        { id: 'p2', kind: 'box', role: 'paragraph', children: [link('a3', 'Guides'), link('a4', 'Blog')] },
+        { id: 'p3', kind: 'box', role: 'paragraph', children: [{ id: 't3', kind: 'text', text: 'Save it' }, { id: 'b1', kind: 'box', role: 'button', name: 'Save' }] },
+      ],
+    }
+    for (const id of ['page', 'p1', 'a1', 'a2', 'p2', 'a3', 'a4', 'p3', 'b1']) layout[id] = { x: 0, y: 0, width: 800, height: 20 }
+    const targets: TargetSpec[] = ['a1', 'a2', 'a3', 'a4', 'b1'].map((nodeId) => ({ contract: 'click', nodeId }))
+    const frame = sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/', tree, layout, state: {}, contracts: BROWSER_ACTIONS.contracts.filter((c) => c.id === 'click'), targets })
+    const refs = RefTable.forFrame(frame)
+    const text = outlinePage(frame)
+    expect(text).toContain(`\n"Created by" link "Tom Dale" @${refs.refOf('a1')} "," link "Addy Osmani" @${refs.refOf('a2')}\n`)
+    expect(text).toContain(`\nlink "Guides" @${refs.refOf('a3')}\nlink "Blog" @${refs.refOf('a4')}\n`)
+    expect(text).toContain(`\nbutton "Save" @${refs.refOf('b1')}`)
+    // A find still names each link by itself.
+    expect(outlinePage(frame, { find: 'Addy' })).toContain(`link "Addy Osmani" @${refs.refOf('a2')}`)
+  })
+
   it('prints a data table row of many cells on one line, but not a row of controls', () => {
     const layout: Layout = { page: { x: 0, y: 0, width: 800, height: 600 } }
     const cells = (row: number, texts: string[]): UiNode[] => texts.map((text, i) => ({ id: `c${row}-${i}`, kind: 'box', role: 'cell', children: [{ id: `c${row}-${i}t`, kind: 'text', text }] }))
