@@ -72,7 +72,8 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
   }
   if (mode === 'none') return { text: lines.join('\n') }
   const after = outlinePage(await ctx.frame(surface))
-  return { text: [...lines, before === undefined ? after : pageDelta(before, after)].join('\n') }
+  const acted = steps.flatMap((step) => (step.target === undefined ? [] : [step.target]))
+  return { text: [...lines, before === undefined ? after : pageDelta(before, after, acted)].join('\n') }
 }
 
 function facade(name: string, description: string, inputSchema: JsonObject, risk: FacadeTool['risk'], body: (args: JsonObject, ctx: ToolContext, surface: string) => Promise<ToolAnswer>): FacadeTool {

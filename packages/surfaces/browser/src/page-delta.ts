@@ -44,23 +44,27 @@ function focusApart(line: string): { rest: string; focused: boolean } {
 }
 
 /**
- * An element whose line changed only because focus left it: the agent learns where focus
- * went from the line of the element that has it now, and this line would read as a change
- * with no visible difference.
+ * A line that changed only in where focus is, and says nothing the agent does not know: focus
+ * left the element (the line of the element that has it now says where it went), or came to
+ * the element the agent just acted on (a clicked button takes focus).
  */
-function onlyLostFocus(was: string, now: string): boolean {
+function onlyFocusNews(was: string, now: string, ref: string, acted: ReadonlySet<string>): boolean {
   const before = focusApart(was)
   const after = focusApart(now)
-  return before.focused && !after.focused && before.rest === after.rest
+  if (before.rest !== after.rest || before.focused === after.focused) return false
+  return before.focused || acted.has(ref)
 }
 
 /**
  * What an action changed on the page, as the lines of the outline that came (`+`), went
- * (`-`: the outermost line of what vanished, with a count of the lines under it) and changed (`~`: an element still there under its ref, as it reads now — the agent
- * has the old line), fenced like the outline because they are the page's text; the whole new
- * outline when most of it changed (a navigation), and one line when nothing did.
+ * (`-`: the outermost line of what vanished, with a count of the lines under it) and changed
+ * (`~`: an element still there under its ref, as it reads now — the agent has the old line),
+ * fenced like the outline because they are the page's text; the whole new outline when most
+ * of it changed (a navigation), and one line when nothing did. `acted`: the targets the
+ * action named (`@e5`), whose taking focus is no news.
  */
-export function pageDelta(before: string, after: string): string {
+export function pageDelta(before: string, after: string, acted: readonly string[] = []): string {
+  const actedOn = new Set(acted.map((target) => target.replace(/^@/, '')))
   const was = contentLines(before)
   const now = contentLines(after)
   const parts = diffArrays(was.body, now.body)
@@ -87,7 +91,7 @@ export function pageDelta(before: string, after: string): string {
       const ref = firstRef(line)
       const same = ref !== undefined && stayed.has(ref)
       if (part.removed && (same || renewed.has(withoutRef(line)))) continue
-      if (same && onlyLostFocus(removedByRef.get(ref) ?? '', line)) continue
+      if (same && onlyFocusNews(removedByRef.get(ref) ?? '', line, ref, actedOn)) continue
       if (part.removed && gone !== undefined) {
         gone.inside += 1
         continue

@@ -265,6 +265,9 @@ describe('a page as the agent reads it', () => {
     expect(pageDelta(before, outline(['textbox "New" @e2', 'checkbox @e3 (checked, focused) "Milk" button "x" @e4', 'button "Save" @e5']))).toContain('page unchanged')
     // A state lost with focus is a change; so is a page text that only looked like a state.
     expect(pageDelta(before, outline(['textbox "New" @e2', 'checkbox @e3 "Milk" button "x" @e4', 'button "Save" @e5']))).toContain('~ checkbox @e3 "Milk" button "x" @e4')
+    // Focus that came to the element acted on is no news either; focus that came elsewhere is.
+    expect(pageDelta(before, outline(['textbox "New" @e2', 'checkbox @e3 (checked) "Milk" button "x" @e4', 'button "Save" @e5 (focused)']), ['@e5'])).toContain('page unchanged')
+    expect(pageDelta(before, outline(['textbox "New" @e2', 'checkbox @e3 (checked) "Milk" button "x" @e4', 'button "Save" @e5 (focused)']), ['@e4'])).toContain('~ button "Save" @e5 (focused)')
     const quoted = outline(['textbox "New (focused)" @e2', 'button "Save" @e5'])
     expect(pageDelta(quoted, outline(['textbox "New ()" @e2', 'button "Save" @e5']))).toContain('~ textbox "New ()" @e2')
   })
