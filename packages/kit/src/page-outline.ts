@@ -39,7 +39,8 @@ const PART = 'part'
 const PACK_MAX = 6
 /** Roles that hold running text, whose texts and links print as one line (see sentenceOf). */
 const RUNNING_TEXT = new Set(['paragraph', 'generic', 'emphasis', 'strong'])
-const PACK_CHARS = 160
+/** A packed line (an element and its leaves, a sentence with links) stays at most this long. */
+const PACKED_LINE_CHARS = 200
 const TEXT_CHARS = 120
 
 /** Roles that are only structure when they have no name: their children take their place. */
@@ -228,7 +229,7 @@ function sentenceOf(node: UiNode, kids: readonly Item[]): string | undefined {
   const inRun = (kid: Item): boolean => kid.parent === node.id && kid.children.length === 0 && kid.node.unread === undefined && (kid.node.kind === 'text' || (kid.node.role === 'link' && kid.actions !== undefined))
   if (!kids.every(inRun) || !kids.some((kid) => kid.node.kind === 'text') || kids.every((kid) => kid.node.kind === 'text')) return undefined
   const line = kids.map(inline).join(' ')
-  return line.length <= PACK_CHARS + 40 ? line : undefined
+  return line.length <= PACKED_LINE_CHARS ? line : undefined
 }
 
 /** A list, table or menu whose children repeat one role: kept as a line so its rows can be counted and paged. */
@@ -449,7 +450,7 @@ function packs(item: Item, children: readonly Item[]): boolean {
 function packedLine(item: Item): string | undefined {
   if (!packs(item, item.children)) return undefined
   const line = `${inline(item)}: ${item.children.map(inline).join(' ')}`
-  if (line.length <= PACK_CHARS + 40) return line
+  if (line.length <= PACKED_LINE_CHARS) return line
   return item.children.length <= PACK_MAX && item.children.every((child) => child.node.kind === 'text') ? line : undefined
 }
 
