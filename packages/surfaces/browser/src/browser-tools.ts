@@ -1,5 +1,5 @@
 import { type FacadeTool, type ToolAnswer, type ToolContext, outlinePage, outlineReading, stringArg } from '@tessera/kit'
-import { type JsonObject, type JsonValue, TesseraError, isRef } from '@tessera/protocol'
+import { type JsonObject, type JsonValue, RefTable, TesseraError, isRef } from '@tessera/protocol'
 import { pageDelta } from './page-delta.js'
 import { WAIT_STATES } from './browser-schemas.js'
 
@@ -71,9 +71,12 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
     if (line !== undefined) lines.push(line)
   }
   if (mode === 'none') return { text: lines.join('\n') }
-  const after = outlinePage(await ctx.frame(surface))
+  const frame = await ctx.frame(surface)
+  const after = outlinePage(frame)
+  if (before === undefined) return { text: [...lines, after].join('\n') }
   const acted = steps.flatMap((step) => (step.target === undefined ? [] : [step.target]))
-  return { text: [...lines, before === undefined ? after : pageDelta(before, after, acted)].join('\n') }
+  const refs = RefTable.forFrame(frame)
+  return { text: [...lines, pageDelta(before, after, { acted, present: (ref) => refs.resolve(ref) !== undefined })].join('\n') }
 }
 
 function facade(name: string, description: string, inputSchema: JsonObject, risk: FacadeTool['risk'], body: (args: JsonObject, ctx: ToolContext, surface: string) => Promise<ToolAnswer>): FacadeTool {

@@ -55,16 +55,24 @@ function onlyFocusNews(was: string, now: string, ref: string, acted: ReadonlySet
   return before.focused || acted.has(ref)
 }
 
+/** What a delta knows besides the two outlines. */
+export interface DeltaContext {
+  /** The targets the action named (`@e5`): their taking focus is no news. */
+  acted?: readonly string[]
+  /** Whether an element ref names an element of the page after the action. */
+  present?: (ref: string) => boolean
+}
+
 /**
  * What an action changed on the page, as the lines of the outline that came (`+`), went
  * (`-`: the outermost line of what vanished, with a count of the lines under it) and changed
  * (`~`: an element still there under its ref, as it reads now — the agent has the old line),
  * fenced like the outline because they are the page's text; the whole new outline when most
- * of it changed (a navigation), and one line when nothing did. `acted`: the targets the
- * action named (`@e5`), whose taking focus is no news.
+ * of it changed (a navigation), and one line when nothing did.
  */
-export function pageDelta(before: string, after: string, acted: readonly string[] = []): string {
-  const actedOn = new Set(acted.map((target) => target.replace(/^@/, '')))
+export function pageDelta(before: string, after: string, context: DeltaContext = {}): string {
+  const actedOn = new Set((context.acted ?? []).map((target) => target.replace(/^@/, '')))
+  const present = context.present ?? (() => false)
   const was = contentLines(before)
   const now = contentLines(after)
   const parts = diffArrays(was.body, now.body)
@@ -91,6 +99,10 @@ export function pageDelta(before: string, after: string, acted: readonly string[
       const ref = firstRef(line)
       const same = ref !== undefined && stayed.has(ref)
       if (part.removed && (same || renewed.has(withoutRef(line)))) continue
+      // Still on the page, out of what the outline shows now (scrolled away, folded): not gone.
+      if (part.removed && ref !== undefined && present(ref)) continue
+      // A fold line that went was the outline's, not the page's: the new fold lines say where things are now.
+      if (part.removed && line.trimStart().startsWith('… ')) continue
       if (same && onlyFocusNews(removedByRef.get(ref) ?? '', line, ref, actedOn)) continue
       if (part.removed && gone !== undefined) {
         gone.inside += 1

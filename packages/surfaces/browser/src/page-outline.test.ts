@@ -247,6 +247,14 @@ describe('a page as the agent reads it', () => {
     expect(closed).toContain('- listbox "Medium" @e9 (+4 inside)')
     expect(closed).not.toMatch(/^- option/m)
     expect(closed).toContain('~ combobox "Fast" @e3 (collapsed)')
+    // An element still on the page that only left what the outline shows (a scroll, a jump) did not vanish.
+    const scrolled = pageDelta(open, outline(['combobox "Fast" @e3 (collapsed)', 'dialog "Help" @e20', '  "Read this"']), { present: (ref) => ref === 'e9' })
+    expect(scrolled).not.toContain('listbox')
+    expect(scrolled).toContain('- option "Slow" @e10')
+    // A fold line that went is the outline's own; one that came says where the rest is.
+    const folded = pageDelta(outline(['button "Top" @e1', '… 40 lines, 9 actions below the view, from "Later": expand "@e2"']), outline(['… 3 lines, 1 action above the view, from "Speed": expand "@e0"', 'button "End" @e30']))
+    expect(folded).not.toContain('- … 40 lines')
+    expect(folded).toContain('+ … 3 lines, 1 action above the view')
     // What stays under an element that changed is not counted on anything; what went from it is listed.
     const emptied = pageDelta(open, outline(['combobox "Medium" @e3 (expanded)', 'listbox "Medium" @e9', '  option "Slow" @e10', 'dialog "Help" @e20', '  "Read this"']))
     expect(emptied).toContain('- option "Medium" @e11')
@@ -266,8 +274,8 @@ describe('a page as the agent reads it', () => {
     // A state lost with focus is a change; so is a page text that only looked like a state.
     expect(pageDelta(before, outline(['textbox "New" @e2', 'checkbox @e3 "Milk" button "x" @e4', 'button "Save" @e5']))).toContain('~ checkbox @e3 "Milk" button "x" @e4')
     // Focus that came to the element acted on is no news either; focus that came elsewhere is.
-    expect(pageDelta(before, outline(['textbox "New" @e2', 'checkbox @e3 (checked) "Milk" button "x" @e4', 'button "Save" @e5 (focused)']), ['@e5'])).toContain('page unchanged')
-    expect(pageDelta(before, outline(['textbox "New" @e2', 'checkbox @e3 (checked) "Milk" button "x" @e4', 'button "Save" @e5 (focused)']), ['@e4'])).toContain('~ button "Save" @e5 (focused)')
+    expect(pageDelta(before, outline(['textbox "New" @e2', 'checkbox @e3 (checked) "Milk" button "x" @e4', 'button "Save" @e5 (focused)']), { acted: ['@e5'] })).toContain('page unchanged')
+    expect(pageDelta(before, outline(['textbox "New" @e2', 'checkbox @e3 (checked) "Milk" button "x" @e4', 'button "Save" @e5 (focused)']), { acted: ['@e4'] })).toContain('~ button "Save" @e5 (focused)')
     const quoted = outline(['textbox "New (focused)" @e2', 'button "Save" @e5'])
     expect(pageDelta(quoted, outline(['textbox "New ()" @e2', 'button "Save" @e5']))).toContain('~ textbox "New ()" @e2')
   })
