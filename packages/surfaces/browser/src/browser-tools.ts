@@ -1,6 +1,6 @@
 import { type FacadeTool, type ToolAnswer, type ToolContext, outlinePage, outlineReading, stringArg } from '@tessera/kit'
-import { type JsonObject, type JsonValue, RefTable, TesseraError, isRef } from '@tessera/protocol'
-import { pageDelta } from './page-delta.js'
+import { type JsonObject, type JsonValue, TesseraError, isRef } from '@tessera/protocol'
+import { pageDelta, presenceIn } from './page-delta.js'
 import { WAIT_STATES } from './browser-schemas.js'
 
 /**
@@ -75,8 +75,7 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
   const after = outlinePage(frame)
   if (before === undefined) return { text: [...lines, after].join('\n') }
   const acted = steps.flatMap((step) => (step.target === undefined ? [] : [step.target]))
-  const refs = RefTable.forFrame(frame)
-  return { text: [...lines, pageDelta(before, after, { acted, present: (ref) => refs.resolve(ref) !== undefined })].join('\n') }
+  return { text: [...lines, pageDelta(before, after, { acted, ...presenceIn(frame) })].join('\n') }
 }
 
 function facade(name: string, description: string, inputSchema: JsonObject, risk: FacadeTool['risk'], body: (args: JsonObject, ctx: ToolContext, surface: string) => Promise<ToolAnswer>): FacadeTool {

@@ -1,3 +1,4 @@
+import { type Frame, RefTable, type UiNode } from '@tessera/protocol'
 import { diffArrays } from 'diff'
 
 /** Past this share of changed lines a delta reads worse than the page itself. */
@@ -61,6 +62,34 @@ export interface DeltaContext {
   acted?: readonly string[]
   /** Whether an element ref names an element of the page after the action. */
   present?: (ref: string) => boolean
+  /** Whether the page after the action still says this text, as a name or a text (one cut with '…' by its start). */
+  says?: (text: string) => boolean
+}
+
+/** What the frame after an action still holds, for a delta to tell what left the view from what went. */
+export function presenceIn(frame: Frame): Required<Pick<DeltaContext, 'present' | 'says'>> {
+  const refs = RefTable.forFrame(frame)
+  const texts = new Set<string>()
+  const walk = (node: UiNode): void => {
+    for (const text of [node.name, node.text]) if (text !== undefined) texts.add(text.replace(/\s+/g, ' ').trim())
+    for (const child of node.children ?? []) walk(child)
+  }
+  walk(frame.tree)
+  return {
+    present: (ref) => refs.resolve(ref) !== undefined,
+    says: (text) => (text.endsWith('…') ? [...texts].some((known) => known.startsWith(text.slice(0, -1))) : texts.has(text)),
+  }
+}
+
+/** The first quoted text of a line, as the page wrote it. */
+function firstQuote(line: string): string | undefined {
+  const quoted = /"(?:[^"\\]|\\.)*"/.exec(line)?.[0]
+  if (quoted === undefined) return undefined
+  try {
+    return JSON.parse(quoted) as string
+  } catch {
+    return undefined
+  }
 }
 
 /**
@@ -73,6 +102,7 @@ export interface DeltaContext {
 export function pageDelta(before: string, after: string, context: DeltaContext = {}): string {
   const actedOn = new Set((context.acted ?? []).map((target) => target.replace(/^@/, '')))
   const present = context.present ?? (() => false)
+  const says = context.says ?? (() => false)
   const was = contentLines(before)
   const now = contentLines(after)
   const parts = diffArrays(was.body, now.body)
@@ -100,7 +130,8 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
       const same = ref !== undefined && stayed.has(ref)
       if (part.removed && (same || renewed.has(withoutRef(line)))) continue
       // Still on the page, out of what the outline shows now (scrolled away, folded): not gone.
-      if (part.removed && ref !== undefined && present(ref)) continue
+      const quoted = ref === undefined ? firstQuote(line) : undefined
+      if (part.removed && (ref !== undefined ? present(ref) : quoted !== undefined && says(quoted))) continue
       // A fold line that went was the outline's, not the page's: the new fold lines say where things are now.
       if (part.removed && line.trimStart().startsWith('… ')) continue
       if (same && onlyFocusNews(removedByRef.get(ref) ?? '', line, ref, actedOn)) continue

@@ -248,9 +248,11 @@ describe('a page as the agent reads it', () => {
     expect(closed).not.toMatch(/^- option/m)
     expect(closed).toContain('~ combobox "Fast" @e3 (collapsed)')
     // An element still on the page that only left what the outline shows (a scroll, a jump) did not vanish.
-    const scrolled = pageDelta(open, outline(['combobox "Fast" @e3 (collapsed)', 'dialog "Help" @e20', '  "Read this"']), { present: (ref) => ref === 'e9' })
+    const scrolled = pageDelta(open, outline(['combobox "Fast" @e3 (collapsed)']), { present: (ref) => ref === 'e9', says: (text) => text === 'Read this' })
     expect(scrolled).not.toContain('listbox')
     expect(scrolled).toContain('- option "Slow" @e10')
+    expect(scrolled).not.toContain('Read this')
+    expect(scrolled).toContain('- dialog "Help" @e20')
     // A fold line that went is the outline's own; one that came says where the rest is.
     const folded = pageDelta(outline(['button "Top" @e1', '… 40 lines, 9 actions below the view, from "Later": expand "@e2"']), outline(['… 3 lines, 1 action above the view, from "Speed": expand "@e0"', 'button "End" @e30']))
     expect(folded).not.toContain('- … 40 lines')
