@@ -88,6 +88,7 @@ function firstQuote(line: string): string | undefined {
   try {
     return JSON.parse(quoted) as string
   } catch {
+    // The outline quotes with JSON.stringify, so this is no outline text: nothing to look for.
     return undefined
   }
 }
