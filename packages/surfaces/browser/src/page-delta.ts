@@ -26,21 +26,27 @@ function deltaHeader(was: string, now: string): string {
   return `${now.slice(0, now.indexOf(' '))}${now.slice(at)}`
 }
 
+/** A quoted page text in a line: JSON's string syntax, as the outline writes it. */
+const QUOTED = /"(?:[^"\\]|\\.)*"/
+
+/** The line with every quoted page text emptied: what is left is the outline's own words, which a page cannot write. */
+function withoutQuotes(line: string): string {
+  return line.replace(new RegExp(QUOTED.source, 'g'), '""')
+}
+
 /** The first ref a line shows: the element the line is about (a packed row's first control). Never one a quoted page text says ("ask @nicolas"). */
 function firstRef(line: string): string | undefined {
-  return / @([ne][0-9a-z.]+)/.exec(line.replace(/"(?:[^"\\]|\\.)*"/g, '""'))?.[1]
+  return / @([ne][0-9a-z.]+)/.exec(withoutQuotes(line))?.[1]
 }
 
 /** What a line says besides whether its element has focus (quoted page text blanked, so a page cannot write a state), and whether it has. */
 function focusApart(line: string): { rest: string; focused: boolean } {
   let focused = false
-  const rest = line
-    .replace(/"(?:[^"\\]|\\.)*"/g, '""')
-    .replace(/ \(([^()]*)\)/g, (_, words: string) => {
-      const kept = words.split(', ').filter((word) => word !== 'focused')
-      if (kept.length < words.split(', ').length) focused = true
-      return kept.length === 0 ? '' : ` (${kept.join(', ')})`
-    })
+  const rest = withoutQuotes(line).replace(/ \(([^()]*)\)/g, (_, words: string) => {
+    const kept = words.split(', ').filter((word) => word !== 'focused')
+    if (kept.length < words.split(', ').length) focused = true
+    return kept.length === 0 ? '' : ` (${kept.join(', ')})`
+  })
   return { rest, focused }
 }
 
@@ -83,7 +89,7 @@ export function presenceIn(frame: Frame): Required<Pick<DeltaContext, 'present' 
 
 /** The first quoted text of a line, as the page wrote it. */
 function firstQuote(line: string): string | undefined {
-  const quoted = /"(?:[^"\\]|\\.)*"/.exec(line)?.[0]
+  const quoted = QUOTED.exec(line)?.[0]
   if (quoted === undefined) return undefined
   try {
     return JSON.parse(quoted) as string
