@@ -37,4 +37,17 @@ describe('tasks on real pages, through the gateway', () => {
     await call('browser_click', { element: 'Fast', target: refOf(page, 'option', 'Fast') })
     expect(await call('browser_snapshot', {})).toMatch(/"Select a speed"\ncombobox:? "Fast"/)
   })
+
+  it('jQuery UI menu and autocomplete: a hover and a keystroke answer with what their timers show a moment later', async () => {
+    let page = await call('browser_navigate', { url: at.corpus.url('jqui-menu') })
+    // The submenu opens 300 ms after the pointer arrives, on a timer the hover started.
+    const opened = await call('browser_hover', { element: 'Electronics', target: refOf(page, 'menuitem', 'Electronics') })
+    expect(opened).toMatch(/\+ menuitem "Car Hifi" @e/)
+    await call('browser_click', { element: 'Car Hifi', target: refOf(opened, 'menuitem', 'Car Hifi') })
+    // The demos folder is served whole; the autocomplete searches 300 ms after the last key.
+    page = await call('browser_navigate', { url: at.corpus.url('jqui-menu').replace('menu/default.html', 'autocomplete/default.html') })
+    const typed = await call('browser_type', { element: 'Tags', target: refOf(page, 'textbox', 'Tags:'), text: 'ja' })
+    expect(typed).toContain('"JavaScript"')
+    expect(typed).toContain('2 results are available')
+  })
 })

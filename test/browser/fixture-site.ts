@@ -222,7 +222,10 @@ document.modelContext.registerTool({ name: 'get_stock', description: 'How many o
   execute: async ({ sku }) => ({ content: [{ type: 'text', text: JSON.stringify({ sku, inStock: sku.length * 3 }) }] }) })
 </script>`
 
-/** A page that answers a click later: a status while it works, then a dialog, and a box it checks. */
+/**
+ * A page that answers a click later: a status while it works, then, after longer than an
+ * action waits for a timer its click started, a dialog, and a box it checks.
+ */
 const LATER = `<main><h1>Settings</h1><label><input type="checkbox"> Remember me</label><button id="save">Save</button><div id="out"></div></main>
 <script>
 document.getElementById('save').onclick = () => {
@@ -231,7 +234,7 @@ document.getElementById('save').onclick = () => {
   setTimeout(() => {
     out.innerHTML = '<div role="dialog" aria-label="Saved"><p>Your settings are saved</p><button>Close</button></div>'
     document.querySelector('input[type=checkbox]').checked = true
-  }, 400)
+  }, 900)
 }
 </script>`
 

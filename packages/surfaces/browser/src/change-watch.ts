@@ -2,30 +2,76 @@
  * Runs in every document of a tile before the page's own scripts: tells the tile when the
  * DOM changes (at most every 80 ms, through the `__tesseraChanged` binding) so a cached frame
  * is never served stale, and offers `__tesseraQuiet(quietMs, maxMs)`, which resolves once
- * the DOM has gone quietMs without a change — how an action knows the page has settled.
- * Both are non-enumerable and set once; a page that overwrites them only blinds itself.
+ * the DOM has gone quietMs without a change and no short timer an input event started is
+ * still to run — how an action knows the page has settled.
+ *
+ * Those timers are how pages answer input a moment later: a menu opens its submenu 300 ms
+ * after a hover, an autocomplete searches 300 ms after the last key, a field validates when
+ * typing pauses. Waiting for them, and only for them, is what lets a hover or a keystroke
+ * answer with what it caused, instead of a fixed sleep after every action. A timer counts
+ * when it is set while an input event is being handled (`window.event`) and is due within
+ * INPUT_TIMER_MAX_MS; one a timer sets in turn does not, so a page's own loop never holds
+ * an action up, and a toast's few seconds on screen are not waited out.
+ *
+ * What it adds is non-enumerable and set once; a page that overwrites it only blinds itself.
  */
+export const INPUT_TIMER_MAX_MS = 500
+
 export const CHANGE_WATCH_SCRIPT = `(() => {
   if (window.__tesseraQuiet) return
+  const nativeSet = window.setTimeout
+  const nativeClear = window.clearTimeout
+  const nativeClearInterval = window.clearInterval
+  const INPUT_EVENTS = new Set(['click', 'dblclick', 'contextmenu', 'auxclick', 'mousedown', 'mouseup', 'mouseover', 'mouseout', 'mouseenter', 'mouseleave', 'mousemove',
+    'pointerdown', 'pointerup', 'pointerover', 'pointerout', 'pointerenter', 'pointerleave', 'pointermove', 'keydown', 'keyup', 'keypress', 'beforeinput', 'input', 'change',
+    'focus', 'blur', 'focusin', 'focusout', 'wheel', 'scroll', 'submit', 'touchstart', 'touchend', 'dragstart', 'dragenter', 'dragover', 'drop', 'dragend', 'compositionend', 'paste', 'cut'])
+  /** Timers an input event started, by id: when each is due. */
+  const pending = new Map()
   let last = performance.now()
   let timer = 0
   const changed = () => {
     last = performance.now()
     if (timer) return
-    timer = setTimeout(() => {
+    timer = nativeSet(() => {
       timer = 0
       const notify = window.__tesseraChanged
       if (typeof notify === 'function') notify().catch(() => {})
     }, 80)
   }
+  // Described as the originals are, so a page sees the same property it would have.
+  const replace = (name, value) => Object.defineProperty(window, name, { value, writable: true, configurable: true, enumerable: true })
+  replace('setTimeout', function setTimeout(handler, delay, ...args) {
+    const event = window.event
+    const ms = Math.max(0, Number(delay) || 0)
+    if (typeof handler !== 'function' || event === undefined || !INPUT_EVENTS.has(event.type) || ms > ${INPUT_TIMER_MAX_MS}) return nativeSet(handler, delay, ...args)
+    const id = nativeSet(function () {
+      pending.delete(id)
+      return handler.apply(this, arguments)
+    }, delay, ...args)
+    pending.set(id, performance.now() + ms)
+    return id
+  })
+  replace('clearTimeout', function clearTimeout(id) {
+    pending.delete(id)
+    return nativeClear(id)
+  })
+  // Timeouts and intervals share their ids: clearInterval also ends a timeout.
+  replace('clearInterval', function clearInterval(id) {
+    pending.delete(id)
+    return nativeClearInterval(id)
+  })
   Object.defineProperty(window, '__tesseraQuiet', {
     value: (quietMs, maxMs) => new Promise((resolve) => {
       const started = performance.now()
       const check = () => {
         const now = performance.now()
-        if (now - last >= quietMs || now - started >= maxMs) resolve(now - started)
-        // Looks again the moment the page would have been quiet that long, not on a coarser beat.
-        else setTimeout(check, Math.max(1, Math.min(last + quietMs - now, started + maxMs - now)))
+        const end = started + maxMs
+        // A timer that is due but has not run yet (the page is busy) is still waited for.
+        let due = -1
+        for (const at of pending.values()) if (at < end) due = Math.max(due, at)
+        if ((now - last >= quietMs && due < 0) || now >= end) resolve(now - started)
+        // Looks again the moment the page could be settled, not on a coarser beat.
+        else nativeSet(check, Math.max(1, Math.min(Math.max(last + quietMs, due + 1) - now, end - now)))
       }
       check()
     }),
