@@ -275,7 +275,7 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(clicked.text).toContain('Name and a valid email are needed')
   })
 
-  it('holds a dialog until it is answered, keeps downloads, uploads from the tile\'s folder only, drags, hovers and presses keys', async () => {
+  it('holds a dialog until it is answered, keeps downloads, uploads from the tile\'s folder only, drags, hovers, presses keys and clicks items styled to be clicked', async () => {
     const text = (await call(client, 'browser_navigate', { url: `${site.origin}/widgets` })).text
     const tile = /(browser-\d+) "Widgets"/.exec(text)?.[1] ?? ''
     const asked = await call(client, 'browser_click', { element: 'Archive', target: refOf(text, 'button', 'Archive') })
@@ -307,6 +307,11 @@ describe('the browser surface over MCP, through the gateway', () => {
     await call(client, 'browser_click', { target: refOf(order, 'textbox', 'Code') })
     const pressed = await call(client, 'browser_press_key', { key: 'Escape' })
     expect(pressed.text).toContain('textbox "Code": "escaped"')
+
+    // Items a handler on their list answers: their pointer cursor makes them targets, unless a control inside is the target.
+    expect(order).not.toMatch(/listitem "Team plan[^\n]*@e/)
+    const chose = await call(client, 'browser_click', { element: 'Basic plan', target: refOf(order, 'listitem', 'Basic plan') })
+    expect(chose.text).toContain('"chose Basic plan"')
   })
 
   it('shows pixels: a screenshot as MCP image content, a PNG capture and a live MJPEG screencast', async () => {

@@ -38,7 +38,7 @@ describe('tasks on real pages, through the gateway', () => {
     expect(await call('browser_snapshot', {})).toMatch(/"Select a speed"\ncombobox:? "Fast"/)
   })
 
-  it('jQuery UI menu and autocomplete: a hover and a keystroke answer with what their timers show a moment later', async () => {
+  it('jQuery UI menu and autocomplete: a hover and a keystroke answer with what their timers show a moment later, and a suggestion is picked by its ref', async () => {
     let page = await call('browser_navigate', { url: at.corpus.url('jqui-menu') })
     // The submenu opens 300 ms after the pointer arrives, on a timer the hover started.
     const opened = await call('browser_hover', { element: 'Electronics', target: refOf(page, 'menuitem', 'Electronics') })
@@ -49,5 +49,8 @@ describe('tasks on real pages, through the gateway', () => {
     const typed = await call('browser_type', { element: 'Tags', target: refOf(page, 'textbox', 'Tags:'), text: 'ja' })
     expect(typed).toContain('"JavaScript"')
     expect(typed).toContain('2 results are available')
+    // The suggestions' one handler is on their list; each item is a target all the same.
+    const picked = await call('browser_click', { element: 'JavaScript', target: refOf(typed, 'listitem', 'JavaScript') })
+    expect(picked).toContain('~ textbox "Tags:": "JavaScript"')
   })
 })

@@ -141,7 +141,7 @@ document.getElementById('shuffle').onclick = () => { items = [items[2], items[0]
 render()
 </script>`
 
-/** Controls whose actions take more than a click: a confirm, a download, a file field, drag and drop, hover, keys. */
+/** Controls whose actions take more than a click: a confirm, a download, a file field, drag and drop, hover, keys, items a list's handler answers. */
 const WIDGETS = `<main><h1>Widgets</h1>
 <button id="ask" onclick="document.getElementById('answer').textContent = confirm('Archive the report?') ? 'archived' : 'kept'">Archive</button><p id="answer">undecided</p>
 <a href="/report.csv" download>Download report</a>
@@ -149,8 +149,14 @@ const WIDGETS = `<main><h1>Widgets</h1>
 <ul id="order"><li draggable="true">first</li><li draggable="true">second</li></ul>
 <button id="tip" onmouseenter="document.getElementById('hint').hidden = false">Hover for a hint</button><p id="hint" hidden>Hints appear on hover</p>
 <label>Code <input id="code" onkeydown="if (event.key === 'Escape') this.value = 'escaped'"></label>
+<ul id="plans"><li style="cursor: pointer">Basic plan</li><li style="cursor: pointer">Team plan <a href="#terms">terms</a></li></ul><p id="plan">no plan</p>
 </main>
 <script>
+// One handler on the list answers its items' clicks: only their pointer cursor says they are there to click.
+document.getElementById('plans').addEventListener('click', (event) => {
+  const item = event.target.closest('li')
+  if (item) document.getElementById('plan').textContent = 'chose ' + item.firstChild.textContent.trim()
+})
 let dragged = null
 for (const li of document.querySelectorAll('#order li')) {
   li.addEventListener('dragstart', () => { dragged = li })

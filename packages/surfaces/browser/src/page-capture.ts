@@ -25,6 +25,12 @@ export interface DomFacts {
   /** In page coordinates (the top document's, scroll included). */
   bounds?: { x: number; y: number; width: number; height: number }
   clickable: boolean
+  /**
+   * Where a pointer cursor starts: the page styles this element, and not its parent, as
+   * something to click. A list whose items a handler on the list answers (jQuery UI's
+   * autocomplete, React's root listener) marks its items only this way.
+   */
+  pointer?: true
   /** The document an iframe element shows, when it is in this process. */
   contentDocument?: number
 }
@@ -73,7 +79,7 @@ interface SnapshotDocument {
   scrollOffsetX?: number
   scrollOffsetY?: number
   nodes: SnapshotNodes & { contentDocumentIndex?: { index: number[]; value: number[] } }
-  layout: { nodeIndex: number[]; bounds: number[][] }
+  layout: { nodeIndex: number[]; bounds: number[][]; styles?: number[][] }
 }
 
 interface Snapshot {
@@ -94,6 +100,25 @@ function rareIndex(rare: { index: number[] } | undefined): Set<number> {
   return new Set(rare?.index ?? [])
 }
 
+/** The elements (by snapshot index) whose cursor is a pointer while their nearest drawn ancestor's is not. */
+function pointerStarts(doc: SnapshotDocument, strings: readonly string[]): Set<number> {
+  const starts = new Set<number>()
+  const styles = doc.layout.styles
+  const pointer = strings.indexOf('pointer')
+  if (styles === undefined || pointer < 0) return starts
+  const cursor = new Map<number, boolean>()
+  for (let l = 0; l < doc.layout.nodeIndex.length; l++) cursor.set(doc.layout.nodeIndex[l] as number, styles[l]?.[0] === pointer)
+  const parents = doc.nodes.parentIndex ?? []
+  for (const [i, isPointer] of cursor) {
+    if (!isPointer) continue
+    // An element drawn as its children only (display: contents) has no layout: look past it.
+    let p = parents[i] ?? -1
+    while (p >= 0 && !cursor.has(p)) p = parents[p] ?? -1
+    if (p < 0 || cursor.get(p) !== true) starts.add(i)
+  }
+  return starts
+}
+
 /** The DOM facts of each document of one snapshot, bounds offset into page coordinates. */
 function domFacts(snapshot: Snapshot, offset: { x: number; y: number }): Array<{ frameId: string; url: string; facts: Map<number, DomFacts>; scroll: { x: number; y: number } }> {
   const out = snapshot.documents.map((doc) => {
@@ -102,6 +127,7 @@ function domFacts(snapshot: Snapshot, offset: { x: number; y: number }): Array<{
     const backendIds = doc.nodes.backendNodeId ?? []
     const attributes = doc.nodes.attributes ?? []
     const clickable = rareIndex(doc.nodes.isClickable)
+    const pointers = pointerStarts(doc, snapshot.strings)
     const contentDocs = new Map<number, number>()
     const rare = doc.nodes.contentDocumentIndex
     if (rare !== undefined) rare.index.forEach((nodeIndex, i) => contentDocs.set(nodeIndex, rare.value[i] as number))
@@ -116,7 +142,7 @@ function domFacts(snapshot: Snapshot, offset: { x: number; y: number }): Array<{
         if (KEPT_ATTRIBUTES.has(key)) attrs.set(key, snapshot.strings[flat[a + 1] as number] ?? '')
       }
       const contentDocument = contentDocs.get(i)
-      facts.set(backendIds[i] as number, { tag: tag.toLowerCase(), attributes: attrs, clickable: clickable.has(i), ...(contentDocument === undefined ? {} : { contentDocument }) })
+      facts.set(backendIds[i] as number, { tag: tag.toLowerCase(), attributes: attrs, clickable: clickable.has(i), ...(pointers.has(i) ? { pointer: true as const } : {}), ...(contentDocument === undefined ? {} : { contentDocument }) })
     }
     return { doc, facts, byIndex: backendIds }
   })
@@ -220,7 +246,7 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
   // Asked together with the DOM snapshot: the renderer answers one after the other, but no round trip waits on another.
   const full = (frameId: string): Promise<{ nodes: AxNode[] }> => session.send('Accessibility.getFullAXTree', { frameId }).catch(() => ({ nodes: [] })) as Promise<{ nodes: AxNode[] }>
   const axTrees = new Map([...loaders.keys()].filter((frameId) => !inParts || frameId !== topFrame).map((frameId) => [frameId, full(frameId)]))
-  const snapshot = (await session.send('DOMSnapshot.captureSnapshot', { computedStyles: [], includeDOMRects: false })) as Snapshot
+  const snapshot = (await session.send('DOMSnapshot.captureSnapshot', { computedStyles: ['cursor'], includeDOMRects: false })) as Snapshot
   const docs = domFacts(snapshot, offset)
   const keyOf = (frameId: string): string => `${frameId}/${loaders.get(frameId)?.loaderId ?? ''}`
   const topDoc = snapshot.documents[0]

@@ -118,6 +118,8 @@ interface Inherited {
   secret: boolean
   /** Inside an ARIA grid or tree grid, whose rows and cells a person selects and moves through. */
   inGrid: boolean
+  /** Inside a label, whose clicks are its control's. */
+  inLabel: boolean
 }
 
 /**
@@ -133,7 +135,7 @@ export function buildPageTree(capture: PageCapture, ledger: NodeLedger): PageTre
   const top = capture.documents[0]
   const rootId = 'page'
   walk.layout[rootId] = capture.viewport
-  const inherited: Inherited = { formRisk: undefined, formName: undefined, dialogName: undefined, secret: false, inGrid: false }
+  const inherited: Inherited = { formRisk: undefined, formName: undefined, dialogName: undefined, secret: false, inGrid: false, inLabel: false }
   const body = top === undefined ? [] : documentNodes(top, walk, inherited)
   const tree: UiNode = { id: rootId, kind: 'box', role: 'document', ...(capture.title ? { name: text(capture.title) } : {}), ...(body.length > 0 ? { children: body } : {}) }
   return { tree, layout: walk.layout, targets: walk.targets, places: walk.places, liveDocuments: new Set(documents.keys()), unread: walk.unread }
@@ -245,14 +247,23 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   }
   // A label's click is its control's, which has its own targets.
   const draggable = dom?.attributes.get('draggable') === 'true'
-  const clickableDom = (dom?.clickable === true || draggable) && dom.tag !== 'html' && dom.tag !== 'body' && dom.tag !== 'label' && axRole !== 'LabelText'
-  if (INTERNAL.has(axRole) && !clickableDom) return kids(inherited)
-  if (HOISTED.has(axRole) && name === undefined && !clickableDom && dom?.tag !== 'iframe') return kids(inherited)
+  const label = dom?.tag === 'label' || axRole === 'LabelText'
+  const clickableDom = (dom?.clickable === true || draggable) && dom.tag !== 'html' && dom.tag !== 'body' && !label
+  // Styled as something to click, with nothing to click inside: a click target whose handler sits on an ancestor.
+  const pointerOnly = dom?.pointer === true && dom.tag !== 'html' && dom.tag !== 'body' && !label && !inherited.inLabel && !clickableDom && !CLICKABLE.has(axRole)
+  const within: Inherited = label ? { ...inherited, inLabel: true } : inherited
+  let walked: UiNode[] | undefined
+  const targetsBefore = walk.targets.length
+  if ((INTERNAL.has(axRole) || (HOISTED.has(axRole) && name === undefined && dom?.tag !== 'iframe')) && !clickableDom) {
+    if (!pointerOnly) return kids(within)
+    walked = kids({ ...inherited, secret: inherited.secret || isSecret(dom) })
+    if (walked.length === 0 || walk.targets.length > targetsBefore) return walked
+  }
 
   const role = ROLE_NAMES[axRole] ?? axRole
   const id = walk.ledger.idOf(doc.key, backendId)
   const secret = inherited.secret || isSecret(dom)
-  const next: Inherited = { ...inherited, secret }
+  const next: Inherited = { ...within, secret }
   if (role === 'form') {
     const action = dom?.attributes.get('action')
     const origin = action === undefined || action === '' ? walk.pageOrigin : originOf(action, doc.url)
@@ -283,9 +294,10 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   let childNodes: UiNode[]
   const shown = dom?.tag === 'iframe' || dom?.tag === 'frame' ? walk.children.get(`${doc.key}#${backendId}`) : undefined
   if (shown !== undefined) childNodes = documentNodes(shown, walk, next)
-  else childNodes = secret && FILLABLE.has(role) ? [] : kids(next)
+  else childNodes = secret && FILLABLE.has(role) ? [] : (walked ?? kids(next))
+  const pointerTarget = pointerOnly && walk.targets.length === targetsBefore
   // A control named by its content alone (the page gave it no name Chromium kept): its text is its name.
-  if (out.name === undefined && NAMED_BY_CONTENT.has(role) && childNodes.length > 0 && childNodes.every((child) => child.kind === 'text')) {
+  if (out.name === undefined && (NAMED_BY_CONTENT.has(role) || pointerTarget) && childNodes.length > 0 && childNodes.every((child) => child.kind === 'text')) {
     out.name = text(childNodes.map((child) => child.text ?? '').join(' '))
     if (out.name === undefined) delete out.name
     childNodes = []
@@ -293,7 +305,7 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   if (childNodes.length > 0) out.children = childNodes
 
   const tablePart = TABLE_PARTS.has(role) && (next.inGrid || dom?.attributes.has('tabindex') === true || dom?.attributes.has('aria-sort') === true)
-  const clickable = CLICKABLE.has(axRole) || CLICKABLE.has(role) || clickableDom || tablePart
+  const clickable = CLICKABLE.has(axRole) || CLICKABLE.has(role) || clickableDom || tablePart || pointerTarget
   if (clickable) addTargets(out, backendId, role, dom, doc, walk, next)
   return [out]
 }
