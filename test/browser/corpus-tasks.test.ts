@@ -53,4 +53,20 @@ describe('tasks on real pages, through the gateway', () => {
     const picked = await call('browser_click', { element: 'JavaScript', target: refOf(typed, 'listitem', 'JavaScript') })
     expect(picked).toContain('~ textbox "Tags:": "JavaScript"')
   })
+
+  it('jQuery UI sortable and datepicker: items one handler on their list answers are targets, and a drag answers with where the item went', async () => {
+    const demo = (path: string): string => at.corpus.url('jqui-menu').replace('menu/default.html', path)
+    let page = await call('browser_navigate', { url: demo('sortable/default.html') })
+    // The list listens for the pointer; its items say nothing of it, yet each is a target.
+    const dragged = await call('browser_drag', { startElement: 'Item 1', startTarget: refOf(page, 'listitem', 'Item 1'), endElement: 'Item 3', endTarget: refOf(page, 'listitem', 'Item 3') })
+    expect(dragged).toMatch(/^~ listitem "Item \d" @e\w+ moved (after|first in) @e\w+$/m)
+    page = await call('browser_snapshot', {})
+    expect(page.indexOf('"Item 1"')).toBeGreaterThan(page.indexOf('"Item 2"'))
+    // Each day's cell listens around its link: the link alone is the target, once.
+    page = await call('browser_navigate', { url: demo('datepicker/default.html') })
+    const calendar = await call('browser_click', { element: 'Date', target: refOf(page, 'textbox') })
+    expect(calendar).toMatch(/^\+ link "15" @e\w+$/m)
+    expect(calendar).not.toContain('cell "15"')
+    expect(await call('browser_click', { element: '15', target: refOf(calendar, 'link', '15') })).toMatch(/~ textbox: "\d\d\/15\/\d{4}"/)
+  })
 })

@@ -62,6 +62,32 @@ function onlyFocusNews(was: string, now: string, ref: string, acted: ReadonlySet
   return before.focused || acted.has(ref)
 }
 
+/** The index of the line a line sits under (the nearest line above it indented less), or -1. */
+function parentLine(lines: readonly string[], at: number): number {
+  const indent = (line: string): number => line.length - line.trimStart().length
+  const own = indent(lines[at] ?? '')
+  for (let k = at - 1; k >= 0; k--) if (indent(lines[k] as string) < own) return k
+  return -1
+}
+
+/** Where a line that moved is now: after the line above it at its level, or first under the line it sits under. */
+function movedTo(lines: readonly string[], at: number): string {
+  const indent = (line: string): number => line.length - line.trimStart().length
+  const own = indent(lines[at] ?? '')
+  const name = (line: string): string => {
+    const ref = firstRef(line)
+    if (ref !== undefined) return `@${ref}`
+    const quoted = QUOTED.exec(line)?.[0]
+    return quoted ?? line.trim().split(' ')[0] ?? ''
+  }
+  for (let k = at - 1; k >= 0; k--) {
+    const line = lines[k] as string
+    if (indent(line) === own) return `moved after ${name(line)}`
+    if (indent(line) < own) return `moved first in ${name(line)}`
+  }
+  return 'moved to the top'
+}
+
 /** What a delta knows besides the two outlines. */
 export interface DeltaContext {
   /** The targets the action named (`@e5`): their taking focus is no news. */
@@ -119,9 +145,23 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
   const renewed = new Set(added.map(withoutRef))
   const removedByRef = new Map(parts.filter((part) => part.removed).flatMap((part) => part.value.map((line) => [firstRef(line), line] as const)))
   const stayed = new Set(added.map(firstRef).filter((ref) => ref !== undefined && removedByRef.has(ref)))
+  // How many unchanged lines come before each removed line: a line that came back after another count of them moved.
+  const keptBefore = new Map<string, number>()
+  let kept = 0
+  for (const part of parts) {
+    if (part.removed) for (const line of part.value) keptBefore.set(firstRef(line) ?? '', kept)
+    else if (!part.added) kept += part.value.length
+  }
+  kept = 0
   const changed: string[] = []
   let changedCount = 0
+  // Where each added line is in the new outline, to say where an element that moved went.
+  let nowAt = 0
+  const moved = new Set<number>()
   for (const part of parts) {
+    const firstAt = nowAt
+    if (!part.removed) nowAt += part.value.length
+    if (!part.added && !part.removed) kept += part.value.length
     if (!part.added && !part.removed) continue
     changedCount += part.value.length
     // A vanished element's line speaks for what it held: the lines under it, gone with it, are counted on it.
@@ -130,12 +170,26 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
       if (gone !== undefined && gone.inside > 0) changed[gone.at] += ` (+${gone.inside} inside)`
       gone = undefined
     }
-    for (const line of part.value) {
+    for (const [k, line] of part.value.entries()) {
       const indent = line.length - line.trimStart().length
       if (gone !== undefined && indent <= gone.indent) close()
       const ref = firstRef(line)
       const same = ref !== undefined && stayed.has(ref)
       if (part.removed && (same || renewed.has(withoutRef(line)))) continue
+      if (part.added) {
+        const at = firstAt + k
+        // What an element that moved holds moved with it: its line says so.
+        if (moved.has(parentLine(now.body, at))) {
+          moved.add(at)
+          continue
+        }
+        // The same ref among other unchanged lines than before: the element moved (a list reordered, a card dragged).
+        if (same && keptBefore.get(ref) !== kept) {
+          moved.add(at)
+          changed.push(`~ ${line.trimStart()} ${movedTo(now.body, at)}`)
+          continue
+        }
+      }
       // Still on the page, out of what the outline shows now (scrolled away, folded): not gone.
       const quoted = ref === undefined ? firstQuote(line) : undefined
       if (part.removed && (ref !== undefined ? present(ref) : quoted !== undefined && says(quoted))) continue

@@ -281,4 +281,21 @@ describe('a page as the agent reads it', () => {
     const quoted = outline(['textbox "New (focused)" @e2', 'button "Save" @e5'])
     expect(pageDelta(quoted, outline(['textbox "New ()" @e2', 'button "Save" @e5']))).toContain('~ textbox "New ()" @e2')
   })
+
+  it('says where an element that moved went, once for it and what it holds', () => {
+    const outline = (lines: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', 'heading "Board"', 'list @e1', ...lines, '--- end abcdef ---'].join('\n')
+    const items = ['  listitem "Item 1" @e2', '  listitem "Item 2" @e3', '  listitem "Item 3" @e4']
+    const dragged = pageDelta(outline(items), outline([items[1] as string, items[0] as string, items[2] as string]), { present: () => true, says: () => true })
+    expect(dragged).toMatch(/^~ listitem "Item (1" @e2 moved after @e3|2" @e3 moved first in @e1)$/m)
+    expect(dragged.split('\n').filter((line) => /^[~+-] /.test(line))).toHaveLength(1)
+    // A card moved to the end of another column, with its text and button: one line says it.
+    const board = ['list "To do" @e1', '  listitem @e2', '    "Write the docs"', '    button "Edit" @e3', '  listitem "Review" @e4', 'list "Done" @e5', '  listitem "Ship" @e6']
+    const after = ['list "To do" @e1', '  listitem "Review" @e4', 'list "Done" @e5', '  listitem "Ship" @e6', '  listitem @e2', '    "Write the docs"', '    button "Edit" @e3']
+    const across = pageDelta(outline(board), outline(after), { present: () => true, says: () => true })
+    expect(across).toContain('~ listitem @e2 moved after @e6')
+    expect(across).not.toContain('Write the docs')
+    expect(across).not.toContain('@e3')
+    // A line that changed where it is stays a change, not a move.
+    expect(pageDelta(outline(items), outline(['  listitem "Item 1" @e2 (selected)', items[1] as string, items[2] as string]))).toContain('~ listitem "Item 1" @e2 (selected)\n')
+  })
 })

@@ -120,6 +120,8 @@ interface Inherited {
   inGrid: boolean
   /** Inside a label, whose clicks are its control's. */
   inLabel: boolean
+  /** A child of a list that listens for clicks itself: its items are what it answers (a sortable list, a list of suggestions). */
+  inListeningList: boolean
 }
 
 /**
@@ -135,7 +137,7 @@ export function buildPageTree(capture: PageCapture, ledger: NodeLedger): PageTre
   const top = capture.documents[0]
   const rootId = 'page'
   walk.layout[rootId] = capture.viewport
-  const inherited: Inherited = { formRisk: undefined, formName: undefined, dialogName: undefined, secret: false, inGrid: false, inLabel: false }
+  const inherited: Inherited = { formRisk: undefined, formName: undefined, dialogName: undefined, secret: false, inGrid: false, inLabel: false, inListeningList: false }
   const body = top === undefined ? [] : documentNodes(top, walk, inherited)
   const tree: UiNode = { id: rootId, kind: 'box', role: 'document', ...(capture.title ? { name: text(capture.title) } : {}), ...(body.length > 0 ? { children: body } : {}) }
   return { tree, layout: walk.layout, targets: walk.targets, places: walk.places, liveDocuments: new Set(documents.keys()), unread: walk.unread }
@@ -248,22 +250,26 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   // A label's click is its control's, which has its own targets.
   const draggable = dom?.attributes.get('draggable') === 'true'
   const label = dom?.tag === 'label' || axRole === 'LabelText'
-  const clickableDom = (dom?.clickable === true || draggable) && dom.tag !== 'html' && dom.tag !== 'body' && !label
-  // Styled as something to click, with nothing to click inside: a click target whose handler sits on an ancestor.
-  const pointerOnly = dom?.pointer === true && dom.tag !== 'html' && dom.tag !== 'body' && !label && !inherited.inLabel && !clickableDom && !CLICKABLE.has(axRole)
+  const page = dom?.tag === 'html' || dom?.tag === 'body'
+  const clickableDom = (dom?.clickable === true || draggable) && !page && !label
+  // A click target whose handler sits on an ancestor, as long as nothing inside it is a target:
+  // the page styles it with a pointer cursor, or it is an item of a list that listens for clicks.
+  const delegatedItem = inherited.inListeningList && (axRole === 'listitem' || dom?.tag === 'li')
+  const implied = (dom?.pointer === true || delegatedItem) && !page && !label && !inherited.inLabel && !clickableDom && !CLICKABLE.has(axRole)
   const within: Inherited = label ? { ...inherited, inLabel: true } : inherited
   let walked: UiNode[] | undefined
   const targetsBefore = walk.targets.length
   if ((INTERNAL.has(axRole) || (HOISTED.has(axRole) && name === undefined && dom?.tag !== 'iframe')) && !clickableDom) {
-    if (!pointerOnly) return kids(within)
+    if (!implied) return kids(within)
     walked = kids({ ...inherited, secret: inherited.secret || isSecret(dom) })
-    if (walked.length === 0 || walk.targets.length > targetsBefore) return walked
+    // An empty one is a target only where it is drawn: an icon, a slider's handle.
+    if (walk.targets.length > targetsBefore || (walked.length === 0 && (dom?.bounds === undefined || dom.bounds.width * dom.bounds.height < 4))) return walked
   }
 
   const role = ROLE_NAMES[axRole] ?? axRole
   const id = walk.ledger.idOf(doc.key, backendId)
   const secret = inherited.secret || isSecret(dom)
-  const next: Inherited = { ...within, secret }
+  const next: Inherited = { ...within, secret, inListeningList: clickableDom && (role === 'list' || dom?.tag === 'ul' || dom?.tag === 'ol') }
   if (role === 'form') {
     const action = dom?.attributes.get('action')
     const origin = action === undefined || action === '' ? walk.pageOrigin : originOf(action, doc.url)
@@ -295,9 +301,9 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   const shown = dom?.tag === 'iframe' || dom?.tag === 'frame' ? walk.children.get(`${doc.key}#${backendId}`) : undefined
   if (shown !== undefined) childNodes = documentNodes(shown, walk, next)
   else childNodes = secret && FILLABLE.has(role) ? [] : (walked ?? kids(next))
-  const pointerTarget = pointerOnly && walk.targets.length === targetsBefore
+  const impliedHere = implied && walk.targets.length === targetsBefore
   // A control named by its content alone (the page gave it no name Chromium kept): its text is its name.
-  if (out.name === undefined && (NAMED_BY_CONTENT.has(role) || pointerTarget) && childNodes.length > 0 && childNodes.every((child) => child.kind === 'text')) {
+  if (out.name === undefined && (NAMED_BY_CONTENT.has(role) || impliedHere) && childNodes.length > 0 && childNodes.every((child) => child.kind === 'text')) {
     out.name = text(childNodes.map((child) => child.text ?? '').join(' '))
     if (out.name === undefined) delete out.name
     childNodes = []
@@ -305,8 +311,11 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   if (childNodes.length > 0) out.children = childNodes
 
   const tablePart = TABLE_PARTS.has(role) && (next.inGrid || dom?.attributes.has('tabindex') === true || dom?.attributes.has('aria-sort') === true)
-  const clickable = CLICKABLE.has(axRole) || CLICKABLE.has(role) || clickableDom || tablePart || pointerTarget
-  if (clickable) addTargets(out, backendId, role, dom, doc, walk, next)
+  const control = CLICKABLE.has(axRole) || CLICKABLE.has(role) || tablePart
+  // Listening for clicks around one control that says the same (a date picker's cell around its day's link): that control is the target.
+  const only = childNodes.length === 1 ? childNodes[0] : undefined
+  if (clickableDom && !control && only !== undefined && CLICKABLE.has(only.role ?? '') && (out.name === undefined || out.name === only.name) && walk.targets.some((t, k) => k >= targetsBefore && t.nodeId === only.id)) return [only]
+  if (control || clickableDom || impliedHere) addTargets(out, backendId, role, dom, doc, walk, next)
   return [out]
 }
 
