@@ -114,6 +114,17 @@ describe('a huge page, read in parts over MCP', () => {
     expect(back.split('\n')[0]).toMatch(/#\S+ frame/)
   })
 
+  it('answers a scroll with what came into view, not with what went out of it as if the page had lost it', async () => {
+    await call('browser_navigate', { url: at.corpus.url('bash-reference') })
+    const answers: string[] = []
+    for (let page = 0; page < 5; page++) answers.push(await call('browser_press_key', { key: 'PageDown' }))
+    const deltas = answers.filter((answer) => answer.includes('--- changes '))
+    expect(deltas.length).toBeGreaterThan(0)
+    expect(deltas.join('\n')).toMatch(/^\+ /m)
+    // The links and headings that scrolled out now sit in parts left unread: they live, so no line says they went.
+    expect(deltas.join('\n')).not.toMatch(/^- (link|heading)/m)
+  })
+
   it('acts on an element far below the view named by a CSS selector', async () => {
     await call('browser_navigate', { url: at.corpus.url('bash-reference') })
     const hovered = await call('browser_hover', { element: 'the index entry for yanking text', target: 'a[href="#index-yanking-text"]' })

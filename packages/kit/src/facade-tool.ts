@@ -1,4 +1,4 @@
-import type { ActionContract, ActionResult, Frame, JsonObject, JsonValue, Risk, UnreadRequest } from '@tessera/protocol'
+import type { ActionContract, ActionResult, Frame, HeldAsk, JsonObject, JsonValue, Risk, UnreadRequest } from '@tessera/protocol'
 import type { LeanForm } from './lean-form.js'
 
 /** One tile as a tool sees it. */
@@ -17,6 +17,8 @@ export interface ToolContext {
   tiles(kind?: string): TileSummary[]
   /** A tile's current frame, through the hub's frame cache (a read; no action runs); with `unread`, those unread parts read first. */
   frame(tile: string, unread?: UnreadRequest): Promise<Frame>
+  /** Which of these refs name elements the tile still holds, and which of these texts it still says, shown in its frame or in a part left unread. */
+  holds(tile: string, ask: HeldAsk): HeldAsk
   /** A tile's pixels as PNG (a read); `not_found` for a kind that has none. */
   capture(tile: string): Promise<Uint8Array>
 }

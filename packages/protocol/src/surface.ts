@@ -54,6 +54,12 @@ export interface UnreadRequest {
   refs?: readonly string[]
 }
 
+/** Refs and texts a delta asks about: in the question, all it wonders about; in the answer, those the surface still holds. */
+export interface HeldAsk {
+  refs?: readonly string[]
+  texts?: readonly string[]
+}
+
 /** The one seam every kind of UI plugs into. */
 export interface Surface {
   readonly id: string
@@ -84,6 +90,12 @@ export interface Surface {
    * whose text holds `text`, for the next snapshot. Returns whether there was anything to read.
    */
   readUnread?(request: UnreadRequest): boolean
+  /**
+   * Which of these refs name elements the surface still holds, and which of these texts it
+   * still says, whether its last frame shows them or leaves them in a part unread (a huge
+   * page scrolled away from them): what a delta must not call gone.
+   */
+  holds?(ask: HeldAsk): HeldAsk
   capture?(): Promise<Uint8Array>
   /**
    * A view-only VNC server showing the surface, on loopback, for a person watching it live

@@ -248,6 +248,7 @@ export class McpSession {
       tile: (kind, named) => surfaces.pick(kind, named),
       tiles: (kind) => surfaces.list(kind).map((tile) => ({ id: tile.id, kind: tile.kind, title: tile.title, focused: tile.focused })),
       frame: (tile, unread) => (unread === undefined ? this.#ctx.gateway.frames.current(tile) : this.#ctx.gateway.frames.readUnread(tile, unread)),
+      holds: (tile, ask) => surfaces.surface(tile).holds?.(ask) ?? {},
       capture: async (tile) => {
         const surface = surfaces.surface(tile)
         if (surface.capture === undefined) throw new TesseraError('not_found', `tile "${tile}" has no pixels to capture`, { found: tile })

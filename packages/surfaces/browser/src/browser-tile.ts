@@ -3,6 +3,7 @@ import { basename, isAbsolute, join, relative, resolve } from 'node:path'
 import {
   type ActionCall,
   type Frame,
+  type HeldAsk,
   type JsonObject,
   type JsonValue,
   type PerformContext,
@@ -71,6 +72,8 @@ const REQUEST_PATIENCE_MS = 2000
 const LONG_LIVED = new Set(['eventsource', 'websocket', 'media'])
 /** How long an action waits for a window its page announced to appear. */
 const POPUP_WAIT_MS = 5000
+/** How much of the start of a text a delta's question looks for on the page: about what one text node holds. */
+const HELD_TEXT_PROBE = 24
 
 /** A download the page started, kept in the tile's folder and listed in its frame. */
 interface KeptDownload {
@@ -209,6 +212,23 @@ export class BrowserTile implements Surface {
       if (place !== undefined && typeof place.key === 'number' && this.#partsToRead.readHolding(place.scope, place.key)) added = true
     }
     return added
+  }
+
+  /** The refs whose elements live on, and the texts the page still says: in the frame, or in a part of a huge page left unread. */
+  holds(ask: HeldAsk): HeldAsk {
+    const refs = (ask.refs ?? []).filter((ref) => {
+      const id = ref.replace(/^@/, '')
+      const place = id.startsWith('e') ? this.#ledger.locate(id) : undefined
+      return place !== undefined && typeof place.key === 'number' && (this.#places.has(id) || this.#partsToRead.holds(place.scope, place.key))
+    })
+    // An outline's text joins the page's text nodes and may end cut ('…'): its first words are what one text node says.
+    const texts = (ask.texts ?? []).filter((text) => {
+      const whole = text.replace(/…$/, '').replace(/\s+/g, ' ').trim()
+      // Cut at a word's end, so a word the page split with an element is not looked for half.
+      const start = whole.length <= HELD_TEXT_PROBE ? whole : whole.slice(0, HELD_TEXT_PROBE).replace(/\s\S*$/, '')
+      return start.length > 0 && this.#partsToRead.says(start.toLowerCase())
+    })
+    return { refs, texts }
   }
 
   async perform(call: ActionCall, ctx: PerformContext): Promise<JsonValue | undefined> {

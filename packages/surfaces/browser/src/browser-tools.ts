@@ -75,7 +75,11 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
   const after = outlinePage(frame)
   if (before === undefined) return { text: [...lines, after].join('\n') }
   const acted = steps.flatMap((step) => (step.target === undefined ? [] : [step.target]))
-  return { text: [...lines, pageDelta(before, after, { acted, ...presenceIn(frame) })].join('\n') }
+  const shown = presenceIn(frame)
+  // On a huge page, what left the view may sit in a part left unread: the tile knows whether it lives.
+  const present = (ref: string): boolean => shown.present(ref) || (ctx.holds(surface, { refs: [ref] }).refs?.length ?? 0) > 0
+  const says = (text: string): boolean => shown.says(text) || (ctx.holds(surface, { texts: [text] }).texts?.length ?? 0) > 0
+  return { text: [...lines, pageDelta(before, after, { acted, present, says })].join('\n') }
 }
 
 function facade(name: string, description: string, inputSchema: JsonObject, risk: FacadeTool['risk'], body: (args: JsonObject, ctx: ToolContext, surface: string) => Promise<ToolAnswer>): FacadeTool {

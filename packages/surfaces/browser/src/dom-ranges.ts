@@ -318,7 +318,8 @@ export class DomRanges {
       let words = this.#tag(i) === '#text' ? this.#value(i) : ''
       const flat = this.#nodes.attributes?.[i] ?? []
       for (let a = 0; a + 1 < flat.length; a += 2) if (SEARCHED_ATTRIBUTES.has((this.#strings[flat[a] as number] ?? '').toLowerCase())) words += ` ${this.#strings[flat[a + 1] as number] ?? ''}`
-      out.push(words.toLowerCase())
+      // As a person reads it: a line break in the source is a space.
+      out.push(words.replace(/\s+/g, ' ').toLowerCase())
     }
     this.#searchable = out
     return out

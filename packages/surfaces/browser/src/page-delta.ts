@@ -165,9 +165,11 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
     if (!part.added && !part.removed) continue
     changedCount += part.value.length
     // A vanished element's line speaks for what it held: the lines under it, gone with it, are counted on it.
-    let gone: { indent: number; at: number; inside: number } | undefined
+    let gone: { indent: number; at: number; inside: number; bare: boolean } | undefined
     const close = (): void => {
       if (gone !== undefined && gone.inside > 0) changed[gone.at] += ` (+${gone.inside} inside)`
+      // A bare structure line (`- list`) that took nothing with it says nothing, and may only have scrolled away.
+      else if (gone?.bare === true && gone.at === changed.length - 1) changed.pop()
       gone = undefined
     }
     for (const [k, line] of part.value.entries()) {
@@ -201,7 +203,7 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
         continue
       }
       changed.push(`${same ? '~' : part.added ? '+' : '-'} ${line.trimStart()}`)
-      if (part.removed) gone = { indent, at: changed.length - 1, inside: 0 }
+      if (part.removed) gone = { indent, at: changed.length - 1, inside: 0, bare: ref === undefined && quoted === undefined }
     }
     close()
   }

@@ -253,6 +253,11 @@ describe('a page as the agent reads it', () => {
     expect(scrolled).toContain('- option "Slow" @e10')
     expect(scrolled).not.toContain('Read this')
     expect(scrolled).toContain('- dialog "Help" @e20')
+    // A bare structure line that took nothing with it says nothing: it may only have scrolled away.
+    const list = outline(['list', '  link "Home" @e1', 'button "Go" @e2'])
+    const away = pageDelta(list, outline(['button "Go" @e2']), { present: (ref) => ref === 'e1' })
+    expect(away).not.toContain('- list')
+    expect(pageDelta(list, outline(['button "Go" @e2']))).toContain('- list (+1 inside)')
     // A fold line that went is the outline's own; one that came says where the rest is.
     const folded = pageDelta(outline(['button "Top" @e1', '… 40 lines, 9 actions below the view, from "Later": expand "@e2"']), outline(['… 3 lines, 1 action above the view, from "Speed": expand "@e0"', 'button "End" @e30']))
     expect(folded).not.toContain('- … 40 lines')

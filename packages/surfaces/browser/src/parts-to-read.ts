@@ -62,6 +62,25 @@ export class PartsToRead {
     for (const parts of [this.#kept, this.#once]) for (const key of parts.keys()) if (!liveDocuments.has(key)) parts.delete(key)
   }
 
+  /** Whether this element is in the document as the last capture saw it, in a part it left unread. */
+  holds(documentKey: string, backendNodeId: number): boolean {
+    for (const place of this.#unread.values()) {
+      if (place.document.key !== documentKey || place.document.ranges === undefined) continue
+      // The ranges are that capture's whole DOM: an element it lists lives, and the frame does not show it.
+      return place.document.ranges.indexOf(backendNodeId) !== undefined
+    }
+    return false
+  }
+
+  /** Whether a part the last capture left unread says these words (any case). */
+  says(words: string): boolean {
+    for (const place of this.#unread.values()) {
+      const ranges = place.document.ranges
+      if (ranges !== undefined && place.elements.some((element) => ranges.says(ranges.indexOf(element) ?? -1, words))) return true
+    }
+    return false
+  }
+
   /** Reads, from the next capture on, the unread part that holds this element; whether there was one not yet asked for. */
   readHolding(documentKey: string, backendNodeId: number): boolean {
     for (const place of this.#unread.values()) {
