@@ -88,6 +88,36 @@ function movedTo(lines: readonly string[], at: number): string {
   return 'moved to the top'
 }
 
+/**
+ * Texts that took another's place: in a run of lines that went next to a run that came, a
+ * text line (no ref) that went and one of the same shape that came, in order — a counter that
+ * went from "1 item left" to "2 items left", a status from "Saving…" to "Saved". Each reads as
+ * one `~` line, the new text, instead of a `-` and a `+`. Keys are `part:line`.
+ */
+function textsReplaced(parts: ReadonlyArray<{ value: string[]; added?: boolean; removed?: boolean }>, says: (text: string) => boolean): Set<string> {
+  const pairs = new Set<string>()
+  const shape = (line: string): string | undefined => {
+    if (firstRef(line) !== undefined) return undefined
+    const quoted = firstQuote(line)
+    return quoted === undefined || says(quoted) ? undefined : withoutQuotes(line)
+  }
+  for (let p = 0; p + 1 < parts.length; p++) {
+    const [a, b] = [parts[p], parts[p + 1]] as const
+    if (!((a?.removed && b?.added) || (a?.added && b?.removed))) continue
+    const [went, came, wentAt, cameAt] = a.removed ? [a, b, p, p + 1] : [b, a, p + 1, p]
+    let from = 0
+    for (const [k, line] of went.value.entries()) {
+      const want = shape(line)
+      if (want === undefined) continue
+      const match = came.value.findIndex((other, j) => j >= from && firstRef(other) === undefined && withoutQuotes(other) === want && !pairs.has(`${cameAt}:${j}`))
+      if (match < 0) continue
+      pairs.add(`${wentAt}:${k}`).add(`${cameAt}:${match}`)
+      from = match + 1
+    }
+  }
+  return pairs
+}
+
 /** What a delta knows besides the two outlines. */
 export interface DeltaContext {
   /** The targets the action named (`@e5`): their taking focus is no news. */
@@ -153,12 +183,13 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
     else if (!part.added) kept += part.value.length
   }
   kept = 0
+  const replaced = textsReplaced(parts, says)
   const changed: string[] = []
   let changedCount = 0
   // Where each added line is in the new outline, to say where an element that moved went.
   let nowAt = 0
   const moved = new Set<number>()
-  for (const part of parts) {
+  for (const [p, part] of parts.entries()) {
     const firstAt = nowAt
     if (!part.removed) nowAt += part.value.length
     if (!part.added && !part.removed) kept += part.value.length
@@ -177,7 +208,11 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
       if (gone !== undefined && indent <= gone.indent) close()
       const ref = firstRef(line)
       const same = ref !== undefined && stayed.has(ref)
-      if (part.removed && (same || renewed.has(withoutRef(line)))) continue
+      if (part.removed && (same || renewed.has(withoutRef(line)) || replaced.has(`${p}:${k}`))) continue
+      if (part.added && replaced.has(`${p}:${k}`)) {
+        changed.push(`~ ${line.trimStart()}`)
+        continue
+      }
       if (part.added) {
         const at = firstAt + k
         // What an element that moved holds moved with it: its line says so.

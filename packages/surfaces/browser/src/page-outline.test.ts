@@ -303,4 +303,17 @@ describe('a page as the agent reads it', () => {
     // A line that changed where it is stays a change, not a move.
     expect(pageDelta(outline(items), outline(['  listitem "Item 1" @e2 (selected)', items[1] as string, items[2] as string]))).toContain('~ listitem "Item 1" @e2 (selected)\n')
   })
+
+  it('reads a text that took another\'s place as one changed line', () => {
+    const outline = (lines: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', 'heading "todos"', ...lines, 'link "All" @e9', '--- end abcdef ---'].join('\n')
+    const counted = pageDelta(outline(['listitem: checkbox @e1 "Milk"', '"1 item left"']), outline(['listitem: checkbox @e2 "Milk"', 'listitem: checkbox @e3 "Dog"', '"2 items left"']))
+    expect(counted).toContain('~ "2 items left"')
+    expect(counted).not.toContain('1 item left')
+    expect(counted).toContain('+ listitem: checkbox @e3 "Dog"')
+    // Only lines of the same shape pair: a heading that came is news of its own, and a text the page still says did not go.
+    const other = pageDelta(outline(['"Saving…"']), outline(['heading "Saved"']))
+    expect(other).toContain('- "Saving…"')
+    expect(other).toContain('+ heading "Saved"')
+    expect(pageDelta(outline(['"Draft"']), outline(['"Final"']), { says: (text) => text === 'Draft' })).toContain('+ "Final"')
+  })
 })
