@@ -314,9 +314,15 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   const control = CLICKABLE.has(axRole) || CLICKABLE.has(role) || tablePart
   // Listening for clicks around one control that says the same (a date picker's cell around its day's link): that control is the target.
   const only = childNodes.length === 1 ? childNodes[0] : undefined
-  if (clickableDom && !control && only !== undefined && CLICKABLE.has(only.role ?? '') && (out.name === undefined || out.name === only.name) && walk.targets.some((t, k) => k >= targetsBefore && t.nodeId === only.id)) return [only]
+  if (clickableDom && !control && only !== undefined && CLICKABLE.has(only.role ?? '') && (out.name === undefined || out.name === only.name) && targetSince(walk, targetsBefore, only.id)) return [only]
   if (control || clickableDom || impliedHere) addTargets(out, backendId, role, dom, doc, walk, next)
   return [out]
+}
+
+/** Whether the walk gave this node a target since it had `before` of them. */
+function targetSince(walk: Walk, before: number, nodeId: string): boolean {
+  for (let k = before; k < walk.targets.length; k++) if (walk.targets[k]?.nodeId === nodeId) return true
+  return false
 }
 
 /** The actions an element affords, each with the element's own risk where it exceeds the action's. */
