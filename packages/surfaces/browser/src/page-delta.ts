@@ -1,6 +1,9 @@
 import { type Frame, RefTable, type UiNode } from '@tessera/protocol'
 import { diffArrays } from 'diff'
 
+/** How long a frame text must be to stand for a line that begins with it (a paragraph joined from several texts). */
+const JOINED_TEXT_MIN = 16
+
 /** Past this share of changed lines a delta reads worse than the page itself. */
 const WHOLE_PAGE_SHARE = 0.6
 
@@ -139,7 +142,14 @@ export function presenceIn(frame: Frame): Required<Pick<DeltaContext, 'present' 
   walk(frame.tree)
   return {
     present: (ref) => refs.resolve(ref) !== undefined,
-    says: (text) => (text.endsWith('…') ? [...texts].some((known) => known.startsWith(text.slice(0, -1))) : texts.has(text)),
+    says: (text) => {
+      if (texts.has(text)) return true
+      const start = text.endsWith('…') ? text.slice(0, -1) : text
+      // A line may join a paragraph's texts (and cut the whole): the frame says it when one of
+      // its texts begins the line, long enough not to be a chance, or the line begins one.
+      for (const known of texts) if (known.startsWith(start) || (known.length >= Math.min(start.length, JOINED_TEXT_MIN) && start.startsWith(known))) return true
+      return false
+    },
   }
 }
 

@@ -1,7 +1,7 @@
 import { type Layout, RefTable, type TargetSpec, type UiNode, sealFrame } from '@tessera/protocol'
 import { describe, expect, it } from 'vitest'
 import { BROWSER_ACTIONS } from './browser-actions.js'
-import { pageDelta } from './page-delta.js'
+import { pageDelta, presenceIn } from './page-delta.js'
 import { outlinePage } from '@tessera/kit'
 
 /** A page of a heading, a form in view, and a 40-row list below the viewport. */
@@ -315,5 +315,21 @@ describe('a page as the agent reads it', () => {
     expect(other).toContain('- "Saving…"')
     expect(other).toContain('+ heading "Saved"')
     expect(pageDelta(outline(['"Draft"']), outline(['"Final"']), { says: (text) => text === 'Draft' })).toContain('+ "Final"')
+  })
+
+  it('knows a paragraph the outline joined from several texts is still on the page', () => {
+    const frame = sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/manual', layout: {}, state: {}, contracts: [], targets: [], tree: {
+      id: 'page', kind: 'box', role: 'document', children: [{ id: 'p', kind: 'box', role: 'paragraph', children: [
+        { id: 't1', kind: 'text', text: 'This is Edition 5.2, last updated 19 September 2022, of' },
+        { id: 't2', kind: 'text', text: 'The GNU Bash Reference Manual' },
+        { id: 't3', kind: 'text', text: ', for Bash.' },
+      ] }] } })
+    const { says } = presenceIn(frame)
+    expect(says('This is Edition 5.2, last updated 19 September 2022, of The GNU Bash Reference Manual , for Bash.')).toBe(true)
+    expect(says('This is Edition 5.2, last updated 19 Sept…')).toBe(true)
+    expect(says('The GNU Bash Reference Manual')).toBe(true)
+    // A short text begins too many lines to stand for one.
+    expect(says(', for Bash. And more words that went')).toBe(false)
+    expect(says('Edition 6 is out')).toBe(false)
   })
 })
