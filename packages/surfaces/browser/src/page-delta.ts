@@ -65,18 +65,21 @@ function onlyFocusNews(was: string, now: string, ref: string, acted: ReadonlySet
   return before.focused || acted.has(ref)
 }
 
+/** How deep an outline line sits: its leading spaces. */
+function indentOf(line: string): number {
+  return line.length - line.trimStart().length
+}
+
 /** The index of the line a line sits under (the nearest line above it indented less), or -1. */
 function parentLine(lines: readonly string[], at: number): number {
-  const indent = (line: string): number => line.length - line.trimStart().length
-  const own = indent(lines[at] ?? '')
-  for (let k = at - 1; k >= 0; k--) if (indent(lines[k] as string) < own) return k
+  const own = indentOf(lines[at] ?? '')
+  for (let k = at - 1; k >= 0; k--) if (indentOf(lines[k] as string) < own) return k
   return -1
 }
 
 /** Where a line that moved is now: after the line above it at its level, or first under the line it sits under. */
 function movedTo(lines: readonly string[], at: number): string {
-  const indent = (line: string): number => line.length - line.trimStart().length
-  const own = indent(lines[at] ?? '')
+  const own = indentOf(lines[at] ?? '')
   const name = (line: string): string => {
     const ref = firstRef(line)
     if (ref !== undefined) return `@${ref}`
@@ -85,8 +88,8 @@ function movedTo(lines: readonly string[], at: number): string {
   }
   for (let k = at - 1; k >= 0; k--) {
     const line = lines[k] as string
-    if (indent(line) === own) return `moved after ${name(line)}`
-    if (indent(line) < own) return `moved first in ${name(line)}`
+    if (indentOf(line) === own) return `moved after ${name(line)}`
+    if (indentOf(line) < own) return `moved first in ${name(line)}`
   }
   return 'moved to the top'
 }
@@ -214,7 +217,7 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
       gone = undefined
     }
     for (const [k, line] of part.value.entries()) {
-      const indent = line.length - line.trimStart().length
+      const indent = indentOf(line)
       if (gone !== undefined && indent <= gone.indent) close()
       const ref = firstRef(line)
       const same = ref !== undefined && stayed.has(ref)
