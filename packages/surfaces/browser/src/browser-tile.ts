@@ -72,8 +72,6 @@ const REQUEST_PATIENCE_MS = 2000
 const LONG_LIVED = new Set(['eventsource', 'websocket', 'media'])
 /** How long an action waits for a window its page announced to appear. */
 const POPUP_WAIT_MS = 5000
-/** How much of the start of a text a delta's question looks for on the page: about what one text node holds. */
-const HELD_TEXT_PROBE = 24
 
 /** A download the page started, kept in the tile's folder and listed in its frame. */
 interface KeptDownload {
@@ -221,13 +219,7 @@ export class BrowserTile implements Surface {
       const place = id.startsWith('e') ? this.#ledger.locate(id) : undefined
       return place !== undefined && typeof place.key === 'number' && (this.#places.has(id) || this.#partsToRead.holds(place.scope, place.key))
     })
-    // An outline's text joins the page's text nodes and may end cut ('…'): its first words are what one text node says.
-    const texts = (ask.texts ?? []).filter((text) => {
-      const whole = text.replace(/…$/, '').replace(/\s+/g, ' ').trim()
-      // Cut at a word's end, so a word the page split with an element is not looked for half.
-      const start = whole.length <= HELD_TEXT_PROBE ? whole : whole.slice(0, HELD_TEXT_PROBE).replace(/\s\S*$/, '')
-      return start.length > 0 && this.#partsToRead.says(start.toLowerCase())
-    })
+    const texts = (ask.texts ?? []).filter((text) => this.#partsToRead.saysStartOf(text))
     return { refs, texts }
   }
 

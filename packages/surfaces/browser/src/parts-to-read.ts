@@ -7,6 +7,9 @@ export interface UnreadPlace {
   elements: readonly number[]
 }
 
+/** How much of the start of a text is looked for in the parts unread: about what one text node holds. */
+const TEXT_START_CHARS = 24
+
 /** A find reads at most this many parts: an outline lists fewer matches than that. */
 const MAX_FOUND_PARTS = 60
 
@@ -72,11 +75,18 @@ export class PartsToRead {
     return false
   }
 
-  /** Whether a part the last capture left unread says these words (any case). */
-  says(words: string): boolean {
+  /**
+   * Whether a part the last capture left unread says the start of an outline's text. That
+   * text joins the page's text nodes and may end cut ('…'): its first words, cut at a word's
+   * end, are what one text node says.
+   */
+  saysStartOf(text: string): boolean {
+    const whole = text.replace(/…$/, '').replace(/\s+/g, ' ').trim().toLowerCase()
+    const start = whole.length <= TEXT_START_CHARS ? whole : whole.slice(0, TEXT_START_CHARS).replace(/\s\S*$/, '')
+    if (start.length === 0) return false
     for (const place of this.#unread.values()) {
       const ranges = place.document.ranges
-      if (ranges !== undefined && place.elements.some((element) => ranges.says(ranges.indexOf(element) ?? -1, words))) return true
+      if (ranges !== undefined && place.elements.some((element) => ranges.says(ranges.indexOf(element) ?? -1, start))) return true
     }
     return false
   }
