@@ -353,8 +353,41 @@ function pageEnd(list: readonly Item[], start: number, end: number, room: number
   return k
 }
 
+/** Where a fold below the viewport says it is. */
+const BELOW = 'below the view'
+
 /** The lines an expansion of an element has for its children (its own line takes one). */
 const EXPANSION_ROOM = EXPAND_LINES - 1
+
+/** Whether an item is too big for one expansion, and keeps its line with its children folded under it. */
+function foldsInside(item: Item): boolean {
+  return item.lines > EXPANSION_ROOM && item.ref !== undefined && item.children.length > 0
+}
+
+/**
+ * Where the folds of `list[start..end)` (no item in it folding inside) begin: parts filled
+ * from the end of the siblings for a run below the view that ends them, else from the run's
+ * start. Folds are thus anchored at the far side from the view, so a scroll changes only the
+ * fold next to the view: the others keep their words and offsets, and an action's delta does
+ * not list them again.
+ */
+function foldStarts(list: readonly Item[], start: number, end: number, where: string): number[] {
+  if (where !== BELOW || end < list.length) {
+    const starts: number[] = []
+    for (let k = start; k < end; k = pageEnd(list, k, end, EXPANSION_ROOM)) starts.push(k)
+    return starts
+  }
+  const starts: number[] = []
+  let k = end
+  while (k > start) {
+    let used = 0
+    let first = k
+    while (first > start && (first === k || used + (list[first - 1] as Item).lines <= EXPANSION_ROOM)) used += (list[--first] as Item).lines
+    starts.unshift(first)
+    k = first
+  }
+  return starts
+}
 
 /**
  * Folds the siblings `list[start..end)`, all outside the viewport, into lines that each say
@@ -367,16 +400,22 @@ function foldRun(list: readonly Item[], start: number, end: number, depth: numbe
   while (k < end) {
     const item = list[k] as Item
     if (ctx.folds <= 0 || parentRef === undefined) return emit(foldNote(list.slice(k, end), parentRef, k, where), depth, ctx)
-    if (item.lines > EXPANSION_ROOM && item.ref !== undefined && item.children.length > 0) {
+    if (foldsInside(item)) {
       const part = item.node.role === PART
       if ((!part && !emit(inline(item), depth, ctx)) || !foldRun(item.children, 0, item.children.length, part ? depth : depth + 1, ctx, item.ref, where)) return false
       k++
       continue
     }
-    const next = pageEnd(list, k, end, EXPANSION_ROOM)
-    ctx.folds--
-    if (!emit(foldNote(list.slice(k, next), parentRef, k, where, labelOf(list.slice(k, next))), depth, ctx)) return false
-    k = next
+    let stop = k
+    while (stop < end && !foldsInside(list[stop] as Item)) stop++
+    const starts = foldStarts(list, k, stop, where)
+    for (const [s, from] of starts.entries()) {
+      if (ctx.folds <= 0) return emit(foldNote(list.slice(from, end), parentRef, from, where), depth, ctx)
+      const next = starts[s + 1] ?? stop
+      ctx.folds--
+      if (!emit(foldNote(list.slice(from, next), parentRef, from, where, labelOf(list.slice(from, next))), depth, ctx)) return false
+    }
+    k = stop
   }
   return true
 }
@@ -402,7 +441,7 @@ function emitChildren(list: readonly Item[], depth: number, ctx: Context, parent
     if (viewportFirst && !item.inView) {
       let j = i
       while (j < list.length && !(list[j] as Item).inView) j++
-      const where = item.side === 'above' ? 'above the view' : 'below the view'
+      const where = item.side === 'above' ? 'above the view' : BELOW
       if (j - i === 1 && item.lines <= 2) emitItem(item, depth, ctx, viewportFirst)
       else if (!foldRun(list, i, j, depth, ctx, parentRef, where)) return
       i = j

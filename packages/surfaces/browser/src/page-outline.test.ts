@@ -112,6 +112,26 @@ describe('a page as the agent reads it', () => {
     expect(unseen).toEqual([])
   })
 
+  it('keeps the folds below the view as they were when the page scrolls, so a delta lists only the one next to it', () => {
+    // A manual: 2,000 sections one after another, each a heading and a paragraph, 100 px tall.
+    const layout: Layout = {}
+    const sections: UiNode[] = []
+    for (let i = 0; i < 2000; i++) {
+      layout[`s${i}`] = { x: 0, y: i * 100, width: 800, height: 100 }
+      sections.push({ id: `s${i}`, kind: 'box', role: 'section', children: [{ id: `h${i}`, kind: 'box', role: 'heading', name: `Section ${i}` }, { id: `p${i}`, kind: 'box', role: 'paragraph', children: [{ id: `w${i}`, kind: 'text', text: `Words of section ${i}` }] }] })
+    }
+    const at = (y: number) => outlinePage(sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/manual', layout: { ...layout, page: { x: 0, y, width: 800, height: 600 } }, state: {}, contracts: [], targets: [], tree: { id: 'page', kind: 'box', role: 'document', children: [{ id: 'main', kind: 'box', role: 'main', children: sections }] } }))
+    const foldsBelow = (text: string) => text.split('\n').filter((line) => line.trimStart().startsWith('… ') && line.includes('below the view'))
+    const top = foldsBelow(at(0))
+    const scrolled = foldsBelow(at(1000))
+    expect(scrolled.length).toBeGreaterThan(3)
+    // Past the one fold next to the view, every fold reads as it did, offsets and all.
+    expect(scrolled.slice(1).every((line) => top.includes(line))).toBe(true)
+    expect(top.includes(scrolled[0] as string)).toBe(false)
+    const delta = pageDelta(at(0), at(1000))
+    expect(delta.split('\n').filter((line) => /^\+ … .*below the view/.test(line))).toHaveLength(1)
+  })
+
   it('samples a long list in the view and names an offset for every page of the rest', () => {
     const frame = page(1000, '', 130)
     const refs = RefTable.forFrame(frame)
