@@ -246,12 +246,15 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
       // A fold line that went was the outline's, not the page's: the new fold lines say where things are now.
       if (part.removed && line.trimStart().startsWith('… ')) continue
       if (same && onlyFocusNews(removedByRef.get(ref) ?? '', line, ref, actedOn)) continue
+      const bare = ref === undefined && quoted === undefined
+      // A bare structure line (`list`) under one that went is no news of its own: what it held is counted, not it.
+      if (part.removed && gone !== undefined && bare) continue
       if (part.removed && gone !== undefined) {
         gone.inside += 1
         continue
       }
       changed.push(`${same ? '~' : part.added ? '+' : '-'} ${line.trimStart()}`)
-      if (part.removed) gone = { indent, at: changed.length - 1, inside: 0, bare: ref === undefined && quoted === undefined }
+      if (part.removed) gone = { indent, at: changed.length - 1, inside: 0, bare }
     }
     close()
   }

@@ -278,6 +278,9 @@ describe('a page as the agent reads it', () => {
     const away = pageDelta(list, outline(['button "Go" @e2']), { present: (ref) => ref === 'e1' })
     expect(away).not.toContain('- list')
     expect(pageDelta(list, outline(['button "Go" @e2']))).toContain('- list (+1 inside)')
+    // Nor does one that took only other bare lines with it: a list item's nesting scrolled into a fold.
+    const nested = outline(['listitem', '  link "Class: FileHandle" @e1', '  list', '    link "Event: close" @e3', 'button "Go" @e2'])
+    expect(pageDelta(nested, outline(['button "Go" @e2']), { present: () => true })).toBe(pageDelta(list, list))
     // A fold line that went is the outline's own; one that came says where the rest is.
     const folded = pageDelta(outline(['button "Top" @e1', '… 40 lines, 9 actions below the view, from "Later": expand "@e2"']), outline(['… 3 lines, 1 action above the view, from "Speed": expand "@e0"', 'button "End" @e30']))
     expect(folded).not.toContain('- … 40 lines')
