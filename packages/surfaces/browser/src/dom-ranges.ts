@@ -77,6 +77,7 @@ export class DomRanges {
   readonly #headings: number[] = []
   readonly #texts: number[] = []
   #searchable: string[] | null = null
+  #joined: { text: string; at: Int32Array } | null = null
 
   /** From the top document's snapshot, whose bounds are page coordinates already. */
   constructor(nodes: SnapshotNodes, layout: SnapshotLayout, strings: readonly string[]) {
@@ -181,6 +182,21 @@ export class DomRanges {
     const end = this.#end[index] as number
     for (let i = index; i < end; i++) if ((searchable[i] as string).includes(wanted)) return true
     return false
+  }
+
+  /**
+   * Whether the subtree of `index` says `words` across its text nodes, read as one text with
+   * no white space at all (any case): a line of code the page highlights word by word, a
+   * sentence split by a `<small>`, still say what an outline joined from them says.
+   */
+  saysAcross(index: number, words: string): boolean {
+    if (index < 0 || index >= this.#end.length) return false
+    const wanted = squeezed(words)
+    if (wanted === '') return false
+    const joined = this.#joinedText()
+    const end = this.#end[index] as number
+    const upTo = end < this.#end.length ? (joined.at[end] as number) : joined.text.length
+    return joined.text.slice(joined.at[index] as number, upTo).includes(wanted)
   }
 
   #tag(i: number): string {
@@ -311,6 +327,23 @@ export class DomRanges {
     return heading === undefined ? { words: label } : { heading: label }
   }
 
+  /** Every text node's words in document order as one text without white space, and where each node's subtree starts in it. */
+  #joinedText(): { text: string; at: Int32Array } {
+    if (this.#joined !== null) return this.#joined
+    const at = new Int32Array(this.#end.length)
+    const pieces: string[] = []
+    let length = 0
+    for (let i = 0; i < this.#end.length; i++) {
+      at[i] = length
+      if (this.#tag(i) !== '#text') continue
+      const piece = squeezed(this.#value(i))
+      pieces.push(piece)
+      length += piece.length
+    }
+    this.#joined = { text: pieces.join(''), at }
+    return this.#joined
+  }
+
   #searchableTexts(): string[] {
     if (this.#searchable !== null) return this.#searchable
     const out: string[] = []
@@ -324,4 +357,9 @@ export class DomRanges {
     this.#searchable = out
     return out
   }
+}
+
+/** Words without any white space, in lower case: how texts joined in different ways compare. */
+function squeezed(words: string): string {
+  return words.replace(/\s+/g, '').toLowerCase()
 }

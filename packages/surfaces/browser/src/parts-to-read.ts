@@ -10,6 +10,9 @@ export interface UnreadPlace {
 /** How much of the start of a text is looked for in the parts unread: about what one text node holds. */
 const TEXT_START_CHARS = 24
 
+/** How much of the start of a text is looked for across the text nodes of a part: enough to tell one paragraph or line of code from another. */
+const JOINED_START_CHARS = 40
+
 /** A find reads at most this many parts: an outline lists fewer matches than that. */
 const MAX_FOUND_PARTS = 60
 
@@ -77,16 +80,23 @@ export class PartsToRead {
 
   /**
    * Whether a part the last capture left unread says the start of an outline's text. That
-   * text joins the page's text nodes and may end cut ('…'): its first words, cut at a word's
-   * end, are what one text node says.
+   * text joins the page's text nodes and may end cut ('…'): its first words are said across
+   * the part's text nodes (a highlighted line of code is a dozen of them), or, cut at a
+   * word's end, by one text node or a label, title or value.
    */
   saysStartOf(text: string): boolean {
     const whole = text.replace(/…$/, '').replace(/\s+/g, ' ').trim().toLowerCase()
     const start = whole.length <= TEXT_START_CHARS ? whole : whole.slice(0, TEXT_START_CHARS).replace(/\s\S*$/, '')
     if (start.length === 0) return false
+    const across = whole.replace(/\s+/g, '').slice(0, JOINED_START_CHARS)
     for (const place of this.#unread.values()) {
       const ranges = place.document.ranges
-      if (ranges !== undefined && place.elements.some((element) => ranges.says(ranges.indexOf(element) ?? -1, start))) return true
+      if (ranges === undefined) continue
+      const says = (element: number): boolean => {
+        const index = ranges.indexOf(element) ?? -1
+        return ranges.saysAcross(index, across) || ranges.says(index, start)
+      }
+      if (place.elements.some(says)) return true
     }
     return false
   }

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest'
+import { DomRanges } from './dom-ranges.js'
+
+/** A snapshot document from (tag or text, parent) pairs: the strings table and node arrays DevTools sends. */
+function snapshotOf(nodes: Array<[string, number]>): DomRanges {
+  const strings: string[] = []
+  const id = (text: string): number => {
+    const known = strings.indexOf(text)
+    return known >= 0 ? known : strings.push(text) - 1
+  }
+  const nodeName = nodes.map(([tag]) => id(tag.startsWith('"') ? '#text' : tag))
+  const nodeValue = nodes.map(([tag]) => (tag.startsWith('"') ? id(tag.slice(1, -1)) : -1))
+  const layout = { nodeIndex: nodes.map((_, i) => i), bounds: nodes.map((_, i) => [0, i * 20, 400, 20]) }
+  return new DomRanges({ parentIndex: nodes.map(([, parent]) => parent), nodeName, nodeValue, backendNodeId: nodes.map((_, i) => 100 + i) }, layout, strings)
+}
+
+describe('a document read as ranges', () => {
+  it('says words across the text nodes a page split them into, within one element only', () => {
+    const ranges = snapshotOf([
+      ['BODY', -1],
+      ['PRE', 0], ['SPAN', 1], ['"const"', 2], ['" { unlink } = "', 1], ['SPAN', 1], ['"require"', 5], ['"(\'node:fs\');"', 1],
+      ['P', 0], ['"While the "', 8], ['SMALL', 8], ['"GNU"', 10], ['" operating system"', 8],
+    ])
+    const pre = ranges.indexOf(101) as number
+    const paragraph = ranges.indexOf(108) as number
+    // As an outline joins them, with spaces between the pieces.
+    expect(ranges.saysAcross(pre, "const { unlink } = require ( 'node:fs' );")).toBe(true)
+    expect(ranges.saysAcross(paragraph, 'While the GNU operating')).toBe(true)
+    // One text node alone does not say it; nor does the element next to it.
+    expect(ranges.says(paragraph, 'while the gnu operating')).toBe(false)
+    expect(ranges.saysAcross(paragraph, "const { unlink }")).toBe(false)
+    expect(ranges.saysAcross(pre, 'While the GNU')).toBe(false)
+    expect(ranges.saysAcross(pre, '')).toBe(false)
+  })
+})
