@@ -226,8 +226,8 @@ function nameBeyond(name: string | undefined, kids: readonly Item[]): string | u
  */
 function sentenceOf(node: UiNode, kids: readonly Item[]): string | undefined {
   if (!RUNNING_TEXT.has(node.role ?? 'generic') || kids.length < 2) return undefined
-  const inRun = (kid: Item): boolean => kid.parent === node.id && kid.children.length === 0 && kid.node.unread === undefined && (kid.node.kind === 'text' || (kid.node.role === 'link' && kid.actions !== undefined))
-  if (!kids.every(inRun) || !kids.some((kid) => kid.node.kind === 'text') || kids.every((kid) => kid.node.kind === 'text')) return undefined
+  const own = (kid: Item): boolean => kid.parent === node.id && kid.children.length === 0 && kid.node.unread === undefined
+  if (!kids.every(own) || !isSentence(kids)) return undefined
   const line = kids.map(inline).join(' ')
   return line.length <= PACKED_LINE_CHARS ? line : undefined
 }
@@ -480,9 +480,17 @@ function emitChildren(list: readonly Item[], depth: number, ctx: Context, parent
 function packs(item: Item, children: readonly Item[]): boolean {
   if (item.node.role === PART || children.length === 0 || LANDMARKS.has(item.node.role ?? '')) return false
   if (!children.every((child) => child.children.length === 0)) return false
-  // A data table's row of many cells reads as one line, as long as the line stays short (see packedLine).
-  if (children.length > PACK_MAX) return children.every((child) => child.actions === undefined)
-  return children.filter((child) => child.actions !== undefined).length <= 3
+  // A data table's row of many cells, or a sentence with links (a list item that says a
+  // parameter's types), reads as one line, as long as the line stays short (see packedLine).
+  if (children.length > PACK_MAX) return children.every((child) => child.actions === undefined) || isSentence(children)
+  return children.filter((child) => child.actions !== undefined).length <= 3 || isSentence(children)
+}
+
+/** Texts and the links between them, at least one of each: words a person reads as one line. */
+function isSentence(children: readonly Item[]): boolean {
+  const text = (child: Item): boolean => child.node.kind === 'text'
+  const link = (child: Item): boolean => child.node.role === 'link' && child.actions !== undefined
+  return children.every((child) => text(child) || link(child)) && children.some(text) && children.some(link)
 }
 
 /** The element and its children as one line (`role "name" @ref: child child …`), when they pack and the line stays short or is a few texts. */

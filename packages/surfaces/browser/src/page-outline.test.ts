@@ -180,16 +180,21 @@ describe('a page as the agent reads it', () => {
         // Links alone stay a line each; so does a paragraph holding more than texts and links.
         { id: 'p2', kind: 'box', role: 'paragraph', children: [link('a3', 'Guides'), link('a4', 'Blog')] },
         { id: 'p3', kind: 'box', role: 'paragraph', children: [{ id: 't3', kind: 'text', text: 'Save it' }, { id: 'b1', kind: 'box', role: 'button', name: 'Save' }] },
+        // A list item of texts and links, more than a row packs (Node's docs: a parameter and its types).
+        { id: 'list', kind: 'box', role: 'list', children: [{ id: 'li', kind: 'box', role: 'listitem', children: [
+          { id: 't4', kind: 'text', text: 'path' }, link('s', '<string>'), { id: 't5', kind: 'text', text: '|' }, link('b', '<Buffer>'), { id: 't6', kind: 'text', text: '|' }, link('u', '<URL>'), { id: 't7', kind: 'text', text: '|' }, link('i', '<integer>'), { id: 't8', kind: 'text', text: 'filename or file descriptor' },
+        ] }] },
       ],
     }
-    for (const id of ['page', 'p1', 'a1', 'a2', 'p2', 'a3', 'a4', 'p3', 'b1']) layout[id] = { x: 0, y: 0, width: 800, height: 20 }
-    const targets: TargetSpec[] = ['a1', 'a2', 'a3', 'a4', 'b1'].map((nodeId) => ({ contract: 'click', nodeId }))
+    for (const id of ['page', 'p1', 'a1', 'a2', 'p2', 'a3', 'a4', 'p3', 'b1', 'list', 'li', 's', 'b', 'u', 'i']) layout[id] = { x: 0, y: 0, width: 800, height: 20 }
+    const targets: TargetSpec[] = ['a1', 'a2', 'a3', 'a4', 'b1', 's', 'b', 'u', 'i'].map((nodeId) => ({ contract: 'click', nodeId }))
     const frame = sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/', tree, layout, state: {}, contracts: BROWSER_ACTIONS.contracts.filter((c) => c.id === 'click'), targets })
     const refs = RefTable.forFrame(frame)
     const text = outlinePage(frame)
     expect(text).toContain(`\n"Created by" link "Tom Dale" @${refs.refOf('a1')} "," link "Addy Osmani" @${refs.refOf('a2')}\n`)
     expect(text).toContain(`\nlink "Guides" @${refs.refOf('a3')}\nlink "Blog" @${refs.refOf('a4')}\n`)
     expect(text).toContain(`\nbutton "Save" @${refs.refOf('b1')}`)
+    expect(text).toContain(`listitem: "path" link "<string>" @${refs.refOf('s')} "|" link "<Buffer>" @${refs.refOf('b')} "|" link "<URL>" @${refs.refOf('u')} "|" link "<integer>" @${refs.refOf('i')} "filename or file descriptor"\n`)
     // A find still names each link by itself.
     expect(outlinePage(frame, { find: 'Addy' })).toContain(`link "Addy Osmani" @${refs.refOf('a2')}`)
   })
