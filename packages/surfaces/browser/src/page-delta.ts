@@ -188,6 +188,7 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
   const renewed = new Set(added.map(withoutRef))
   const removedByRef = new Map(parts.filter((part) => part.removed).flatMap((part) => part.value.map((line) => [firstRef(line), line] as const)))
   const stayed = new Set(added.map(firstRef).filter((ref) => ref !== undefined && removedByRef.has(ref)))
+  const removedLines = new Set(parts.filter((part) => part.removed).flatMap((part) => part.value.map((line) => line.trim())))
   // How many unchanged lines come before each removed line: a line that came back after another count of them moved.
   const keptBefore = new Map<string, number>()
   let kept = 0
@@ -228,9 +229,10 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
       }
       if (part.added) {
         const at = firstAt + k
-        // What an element that moved holds moved with it: its line says so.
+        // What an element that moved holds moved with it: its line says so. What changed in it on the way is still news.
         if (moved.has(parentLine(now.body, at))) {
           moved.add(at)
+          if (!removedLines.has(line.trim())) changed.push(`${same ? '~' : '+'} ${line.trimStart()}`)
           continue
         }
         // The same ref among other unchanged lines than before: the element moved (a list reordered, a card dragged).

@@ -328,6 +328,11 @@ describe('a page as the agent reads it', () => {
     expect(across).toContain('~ listitem @e2 moved after @e6')
     expect(across).not.toContain('Write the docs')
     expect(across).not.toContain('@e3')
+    // What changed inside it on the way is still said: its button now reads "Reopen".
+    const changedOnTheWay = pageDelta(outline(board), outline([...after.slice(0, -1), '    button "Reopen" @e3']), { present: () => true, says: () => true })
+    expect(changedOnTheWay).toContain('~ listitem @e2 moved after @e6')
+    expect(changedOnTheWay).toContain('~ button "Reopen" @e3')
+    expect(changedOnTheWay).not.toContain('Write the docs')
     // A line that changed where it is stays a change, not a move.
     expect(pageDelta(outline(items), outline(['  listitem "Item 1" @e2 (selected)', items[1] as string, items[2] as string]))).toContain('~ listitem "Item 1" @e2 (selected)\n')
   })
