@@ -94,6 +94,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       return
     case '/later':
       return send(page('Settings', LATER))
+    case '/long':
+      return send(page('Handbook', LONG))
     case '/slow':
       return send(page('Sync', '<main><h1>Sync</h1><button id="sync" onclick="fetch(\'/slow-api\').then(() => (document.getElementById(\'done\').textContent = \'synced\'))">Sync now</button><p id="done"></p></main>'))
     case '/slow-api':
@@ -243,6 +245,17 @@ document.getElementById('save').onclick = () => {
   }, 900)
 }
 </script>`
+
+/**
+ * A page long enough to be read in parts (7,500 elements), with a header stuck to the top of
+ * the view; its button, or the key H, hides the long introduction, moving every chapter up (the page does
+ * not anchor its scroll, so the view stays where it was and later chapters come into it).
+ */
+const LONG = `<style>body { overflow-anchor: none }</style><header style="position: sticky; top: 0; background: #fff"><a href="#top">Back to top</a> <button onclick="toggleIntro()">Hide the intro</button></header>
+<script>function toggleIntro() { const intro = document.getElementById('intro'); intro.hidden = !intro.hidden }
+addEventListener('keydown', (event) => { if (event.key === 'h') toggleIntro() })</script>
+<main><div id="intro">${Array.from({ length: 60 }, (_, i) => `<p>Introduction, part ${i}</p>`).join('')}</div>
+${Array.from({ length: 1500 }, (_, i) => `<section><h2>Chapter ${i}</h2><p>What chapter ${i} says, in <b>bold</b> and <i>plain</i> words.</p></section>`).join('\n')}</main>`
 
 export interface FixtureSite {
   origin: string

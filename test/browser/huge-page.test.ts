@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { resultText } from '../support/hub.js'
 import { useCorpusClient } from './corpus-client.js'
 import { refOf } from '../support/outline-refs.js'
+import { type FixtureSite, startFixtureSite } from './fixture-site.js'
 
 /** A fold line of an outline: what it says it holds and how to expand it. */
 interface Fold {
@@ -124,6 +125,39 @@ describe('a huge page, read in parts over MCP', () => {
     // What scrolled out now sits in parts left unread: it lives, so no line says it went — not a link, not a text
     // the page splits into several (a sentence around a <code>), not a bare list around them.
     expect(deltas.join('\n')).not.toMatch(/^- /m)
+  })
+
+  // After a scroll the last layout is reused (the page only scrolled): what the view holds must still be what is shown.
+  describe('a page scrolled under a header stuck to the view', () => {
+    let site: FixtureSite
+    beforeAll(async () => {
+      site = await startFixtureSite()
+    })
+    afterAll(async () => {
+      await site.close()
+    })
+    /** The chapters whose headings the outline shows in view (a fold's words are not a heading line). */
+    const chapters = (outline: string): number[] => [...outline.matchAll(/^\s*heading "Chapter (\d+)"/gm)].map((found) => Number(found[1]))
+
+    it('shows the header in view after the scroll, and what a change inside the page then moved into view', async () => {
+      // Another site than the manual's: a tile of its own, not a navigation away that asks a person.
+      await call('browser_close', {})
+      const first = await call('browser_navigate', { url: `${site.origin}/long` })
+      expect(first).toContain('link "Back to top" @e')
+      for (let page = 0; page < 3; page++) await call('browser_press_key', { key: 'PageDown' })
+      // The header scrolled with the page and stuck to the top of the view: it is still in view, not folded above it.
+      const scrolled = await call('browser_snapshot', {})
+      expect(scrolled).toMatch(/^link "Back to top" @e\d+/m)
+      const before = chapters(scrolled)
+      expect(before.length).toBeGreaterThan(2)
+      // Its key H hides the introduction (no pointer, no focus change: only the DOM changes), moving every chapter up by its height.
+      await call('browser_press_key', { key: 'h' })
+      const afterText = await call('browser_snapshot', {})
+      const after = chapters(afterText)
+      expect(after.length).toBeGreaterThan(2)
+      expect(Math.min(...after)).toBeGreaterThan(Math.max(...before))
+      await call('browser_close', {})
+    })
   })
 
   it('acts on an element far below the view named by a CSS selector', async () => {

@@ -76,7 +76,14 @@ export const CHANGE_WATCH_SCRIPT = `(() => {
       check()
     }),
   })
-  new MutationObserver(changed).observe(document, { subtree: true, childList: true, attributes: true, characterData: true })
-  addEventListener('scroll', changed, { capture: true, passive: true })
-  addEventListener('input', changed, { capture: true, passive: true })
+  // What may lay the page out anew, counted: a capture reuses the last layout while the count stands (kept-layout.ts).
+  // The document's own scroll is not counted: the capture knows it, and it moves only what is pinned to the view.
+  let layoutVersion = 0
+  const relaid = () => { layoutVersion++ }
+  Object.defineProperty(window, '__tesseraLayoutVersion', { value: () => layoutVersion })
+  new MutationObserver(() => { relaid(); changed() }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true })
+  addEventListener('scroll', (event) => { if (event.target !== document) relaid(); changed() }, { capture: true, passive: true })
+  addEventListener('input', () => { relaid(); changed() }, { capture: true, passive: true })
+  for (const type of ['change', 'mouseover', 'mouseout', 'focusin', 'focusout', 'load', 'error', 'resize', 'transitionend', 'animationend', 'toggle']) addEventListener(type, relaid, { capture: true, passive: true })
+  if (document.fonts) document.fonts.addEventListener('loadingdone', relaid)
 })()`

@@ -124,6 +124,11 @@ export class DomRanges {
     this.#weigh(parent, laidOut)
   }
 
+  /** The index just past the subtree of `index`: its nodes are `index` up to this. */
+  end(index: number): number {
+    return this.#end[index] as number
+  }
+
   indexOf(backendNodeId: number | undefined): number | undefined {
     return backendNodeId === undefined ? undefined : this.#byBackend.get(backendNodeId)
   }

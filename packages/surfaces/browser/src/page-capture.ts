@@ -2,6 +2,7 @@ import type { UnreadPart } from '@tessera/protocol'
 import type { CDPSession, Frame as PlaywrightFrame, Page } from 'playwright-core'
 import { PARTIAL_READ_ELEMENTS, readAxInParts } from './ax-parts.js'
 import { DomRanges, type SnapshotNodes } from './dom-ranges.js'
+import { type KeptLayout, LAYOUT_PROBE_EXPRESSION, type LayoutProbe, pinnedElements, readProbe, reuseLayout } from './kept-layout.js'
 
 /** One node of `Accessibility.getFullAXTree`, as far as the frame uses it. */
 export interface AxNode {
@@ -178,6 +179,8 @@ function domFacts(snapshot: Snapshot, offset: { x: number; y: number }): Array<{
 /** The page's sessions: its own, and one per out-of-process iframe (another site's). */
 export class PageSessions {
   readonly #page: Page
+  /** The last layout of the top document, when it was read in parts (see KeptLayout). */
+  keptLayout: KeptLayout | undefined
   #main: Promise<CDPSession> | null = null
   readonly #frames = new WeakMap<PlaywrightFrame, Promise<CDPSession | null>>()
 
@@ -234,21 +237,33 @@ export type WantedParts = (documentKey: string) => { parts: ReadonlyArray<readon
  * in bulk; a huge top document's tree in parts (what `view` shows, what is wanted, the rest
  * unread).
  */
-async function captureSession(session: CDPSession, offset: { x: number; y: number }, view: { width: number; height: number }, wanted: WantedParts, remoteFrame?: PlaywrightFrame): Promise<{ documents: CapturedDocument[]; scroll: { x: number; y: number } }> {
-  // How big the top document is decides how its tree is read; a count of its elements is one quick call.
-  const [tree, elements] = await Promise.all([
+async function captureSession(session: CDPSession, offset: { x: number; y: number }, view: { width: number; height: number }, wanted: WantedParts, kept?: PageSessions, remoteFrame?: PlaywrightFrame): Promise<{ documents: CapturedDocument[]; scroll: { x: number; y: number } }> {
+  // How big the top document is decides how its tree is read, and whether its last layout holds; the page says both in one quick call.
+  const noProbe: LayoutProbe = { elements: 0, version: null, scroll: { x: 0, y: 0 } }
+  const [tree, probe] = await Promise.all([
     session.send('Page.getFrameTree') as Promise<{ frameTree: FrameTree }>,
-    remoteFrame !== undefined ? 0 : session.send('Runtime.evaluate', { expression: 'document.getElementsByTagName("*").length', returnByValue: true }).then((answer) => Number(answer.result.value) || 0, () => 0),
+    remoteFrame !== undefined ? noProbe : session.send('Runtime.evaluate', { expression: LAYOUT_PROBE_EXPRESSION, returnByValue: true }).then((answer) => readProbe(answer.result.value), () => noProbe),
   ])
   const loaders = loaderIds(tree.frameTree)
   const topFrame = tree.frameTree.frame.id
-  const inParts = elements > PARTIAL_READ_ELEMENTS
+  const inParts = probe.elements > PARTIAL_READ_ELEMENTS
+  const keyOf = (frameId: string): string => `${frameId}/${loaders.get(frameId)?.loaderId ?? ''}`
+  // A huge document alone in its process (no iframe to place) that only scrolled since: its last layout, no new snapshot.
+  const reused = inParts && kept !== undefined && loaders.size === 1 ? await reuseLayout(kept.keptLayout, probe, keyOf(topFrame), view, session) : undefined
+  if (kept !== undefined) kept.keptLayout = reused
+  if (reused !== undefined) {
+    const asked = wanted(reused.documentKey)
+    const indexes = asked.parts.flat().flatMap((backendNodeId) => reused.ranges.indexOf(backendNodeId) ?? []).sort((a, b) => a - b)
+    const ax = await readAxInParts(session, topFrame, reused.ranges, { ...probe.scroll, ...view }, { indexes })
+    const url = loaders.get(topFrame)?.url ?? ''
+    return { documents: [{ key: reused.documentKey, frameId: topFrame, url, ax, dom: reused.facts, session, ranges: reused.ranges, parts: asked.parts }], scroll: probe.scroll }
+  }
   // Asked together with the DOM snapshot: the renderer answers one after the other, but no round trip waits on another.
   const full = (frameId: string): Promise<{ nodes: AxNode[] }> => session.send('Accessibility.getFullAXTree', { frameId }).catch(() => ({ nodes: [] })) as Promise<{ nodes: AxNode[] }>
   const axTrees = new Map([...loaders.keys()].filter((frameId) => !inParts || frameId !== topFrame).map((frameId) => [frameId, full(frameId)]))
-  const snapshot = (await session.send('DOMSnapshot.captureSnapshot', { computedStyles: ['cursor'], includeDOMRects: false })) as Snapshot
+  // The cursor says what the page styles as clickable; the position, what a scroll moves with the view (KeptLayout).
+  const snapshot = (await session.send('DOMSnapshot.captureSnapshot', { computedStyles: ['cursor', 'position'], includeDOMRects: false })) as Snapshot
   const docs = domFacts(snapshot, offset)
-  const keyOf = (frameId: string): string => `${frameId}/${loaders.get(frameId)?.loaderId ?? ''}`
   const topDoc = snapshot.documents[0]
   const owners = new Map<number, { documentKey: string; backendNodeId: number }>()
   for (const doc of docs) {
@@ -268,6 +283,9 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
         ax = await readAxInParts(session, doc.frameId, parts, { ...doc.scroll, ...view }, { indexes })
         ranges = parts
         expanded = asked.parts
+        if (kept !== undefined && probe.version !== null && loaders.size === 1) {
+          kept.keptLayout = { documentKey: keyOf(doc.frameId), version: probe.version, elements: probe.elements, view, nodes: topDoc.nodes, layout: topDoc.layout, strings: snapshot.strings, facts: doc.facts, ranges: parts, pinned: pinnedElements(topDoc.nodes, topDoc.layout, snapshot.strings) }
+        }
       } else ax = (await (axTrees.get(doc.frameId) ?? full(doc.frameId))).nodes
       const owner = owners.get(index)
       return { key: keyOf(doc.frameId), frameId: doc.frameId, url: doc.url, ax, dom: doc.facts, session, ...(owner === undefined ? {} : { owner }), ...(remoteFrame === undefined ? {} : { remoteFrame }), ...(ranges === undefined ? {} : { ranges }), ...(expanded === undefined ? {} : { parts: expanded }) }
@@ -290,7 +308,7 @@ export async function capturePage(page: Page, sessions: PageSessions, wanted: Wa
   // No wait for a rendering step first: the accessibility tree brings itself up to date when
   // asked (a node unhidden or renamed a moment before reads as it is now, measured on
   // Chromium 156), and a navigation or an action has already waited for a quiet DOM.
-  const [top, remote, title] = await Promise.all([captureSession(main, { x: 0, y: 0 }, size, wanted), sessions.remote(), page.title().catch(() => '')])
+  const [top, remote, title] = await Promise.all([captureSession(main, { x: 0, y: 0 }, size, wanted, sessions), sessions.remote(), page.title().catch(() => '')])
   const documents = [...top.documents]
   for (const { session, frame } of remote) {
     const element = await frame.frameElement().catch(() => null)
@@ -298,7 +316,7 @@ export async function capturePage(page: Page, sessions: PageSessions, wanted: Wa
     await element?.dispose().catch(() => undefined)
     // The element's box is in viewport coordinates; page coordinates add the top document's scroll.
     const offset = box === null ? { x: 0, y: 0 } : { x: box.x + top.scroll.x, y: box.y + top.scroll.y }
-    const captured = await captureSession(session, offset, size, wanted, frame).catch(() => null)
+    const captured = await captureSession(session, offset, size, wanted, undefined, frame).catch(() => null)
     if (captured === null || captured.documents.length === 0) continue
     const root = captured.documents[0] as CapturedDocument
     const owner = await main.send('DOM.getFrameOwner', { frameId: root.frameId }).catch(() => null)
