@@ -95,7 +95,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     case '/later':
       return send(page('Settings', LATER))
     case '/long':
-      return send(page('Handbook', LONG))
+      // ?scrolls: the header counts the page's scroll events (an animated scroll has a dozen).
+      return send(page('Handbook', url.searchParams.has('scrolls') ? LONG + SCROLL_COUNTER : LONG))
     case '/slow':
       return send(page('Sync', '<main><h1>Sync</h1><button id="sync" onclick="fetch(\'/slow-api\').then(() => (document.getElementById(\'done\').textContent = \'synced\'))">Sync now</button><p id="done"></p></main>'))
     case '/slow-api':
@@ -256,6 +257,11 @@ const LONG = `<style>body { overflow-anchor: none }</style><header style="positi
 addEventListener('keydown', (event) => { if (event.key === 'h') toggleIntro() })</script>
 <main><div id="intro">${Array.from({ length: 60 }, (_, i) => `<p>Introduction, part ${i}</p>`).join('')}</div>
 ${Array.from({ length: 1500 }, (_, i) => `<section><h2>Chapter ${i}</h2><p>What chapter ${i} says, in <b>bold</b> and <i>plain</i> words.</p></section>`).join('\n')}</main>`
+
+const SCROLL_COUNTER = `<script>let scrolls = 0
+const counter = document.createElement('output')
+document.querySelector('header').append(counter)
+addEventListener('scroll', () => (counter.textContent = 'scrolled ' + ++scrolls + (scrolls === 1 ? ' time' : ' times')))</script>`
 
 export interface FixtureSite {
   origin: string

@@ -137,12 +137,13 @@ describe('a huge page, read in parts over MCP', () => {
     afterAll(async () => {
       await site.close()
     })
+    /** Another site than the manual's gets a tile of its own (a navigation away would ask a person); none may be open yet. */
+    const closeTile = () => at.client.callTool({ name: 'browser_close', arguments: {} })
     /** The chapters whose headings the outline shows in view (a fold's words are not a heading line). */
     const chapters = (outline: string): number[] => [...outline.matchAll(/^\s*heading "Chapter (\d+)"/gm)].map((found) => Number(found[1]))
 
     it('shows the header in view after the scroll, and what a change inside the page then moved into view', async () => {
-      // Another site than the manual's: a tile of its own, not a navigation away that asks a person.
-      await call('browser_close', {})
+      await closeTile()
       const first = await call('browser_navigate', { url: `${site.origin}/long` })
       expect(first).toContain('link "Back to top" @e')
       for (let page = 0; page < 3; page++) await call('browser_press_key', { key: 'PageDown' })
@@ -157,7 +158,16 @@ describe('a huge page, read in parts over MCP', () => {
       const after = chapters(afterText)
       expect(after.length).toBeGreaterThan(2)
       expect(Math.min(...after)).toBeGreaterThan(Math.max(...before))
-      await call('browser_close', {})
+      await closeTile()
+    })
+
+    it('scrolls at once on a PageDown, so its answer shows where the scroll ended, not a view half-way through it', async () => {
+      await closeTile()
+      await call('browser_navigate', { url: `${site.origin}/long?scrolls` })
+      // An animated scroll (Chromium's default) moves the page in a dozen steps over 150 ms; the answer would be read at the second.
+      const answer = await call('browser_press_key', { key: 'PageDown' })
+      expect(answer).toContain('"scrolled 1 time"')
+      await closeTile()
     })
   })
 

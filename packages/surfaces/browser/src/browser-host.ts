@@ -1,8 +1,13 @@
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from 'playwright-core'
 import { TesseraError } from '@tessera/protocol'
 
-/** WebMCP (a page's own tools, `document.modelContext`) is behind a feature in Chromium. */
-const CHROMIUM_ARGS = ['--enable-features=WebMCP']
+/**
+ * WebMCP (a page's own tools, `document.modelContext`) is behind a feature in Chromium. A
+ * PageDown or a wheel scrolls at once, not in a 150 ms animation: an action's answer would
+ * otherwise be read half-way through the scroll (measured: 37 px of a 700 px PageDown), and
+ * read again when the animation's scroll events arrive.
+ */
+const CHROMIUM_ARGS = ['--enable-features=WebMCP', '--disable-smooth-scrolling']
 
 /** Debian's Chromium; `TESSERA_CHROMIUM` names another build. */
 export const DEFAULT_CHROMIUM = '/usr/lib/chromium/chromium'
