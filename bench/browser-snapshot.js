@@ -10,6 +10,9 @@
 //     is timed too: a browser tile in this process (the hub's Chromium, a context of its
 //     own) capturing and outlining the same page, 5 times. And the time from asking for a
 //     new page to reading its snapshot, both ways: what an agent waits for on a new page.
+//   - A huge page read by scrolling, both ways: five PageDowns, each until what came into
+//     view is read (Playwright MCP needs a snapshot after each key; Tessera's key answer is
+//     the delta): tokens and the time of each.
 //   - The TodoMVC task on every TodoMVC app of the corpus, by one agent script on both
 //     peers (bench/browser-todomvc.js): calls and tokens read, and the end state checked in
 //     the page.
@@ -38,6 +41,8 @@ const MAX_TIMED = 21
 const TIMED_WINDOW_MS = 1000
 /** After a navigation, before the measured snapshot, for each peer alike: pages that build themselves after load get the time to. */
 const SETTLE_MS = 500
+/** PageDowns in the scrolling task on a huge page. */
+const SCROLL_PAGES = 5
 /** At most this many misses of a page are looked up with `find`, a call each. */
 const FIND_SAMPLE = 60
 /** Misses printed per page (stderr). */
@@ -107,6 +112,32 @@ async function playwrightPage(pw, url) {
   if (playwrightYaml(first) === '') throw new Error(`Playwright MCP's snapshot carries no YAML: ${first.slice(0, 300)}`)
   await callText(pw.client, 'browser_navigate', { url: 'about:blank' })
   return { text: first, times, navigateMs }
+}
+
+/**
+ * A huge page read by scrolling: navigate (not counted), then SCROLL_PAGES PageDowns, each
+ * until the agent has read what came into view. Playwright MCP's key answer points to a file
+ * of the snapshot, so a `browser_snapshot` follows it; Tessera's answer is the delta.
+ */
+async function scrollTask(client, dialect, url) {
+  await callText(client, 'browser_navigate', { url, ...(dialect === 'tessera' ? { snapshot: 'none' } : {}) })
+  await sleep(SETTLE_MS)
+  const times = []
+  const answers = []
+  let calls = 0
+  for (let i = 0; i < SCROLL_PAGES; i++) {
+    const { ms } = await timed(async () => {
+      answers.push(await callText(client, 'browser_press_key', { key: 'PageDown' }))
+      calls++
+      if (dialect === 'playwright') {
+        answers.push(await callText(client, 'browser_snapshot', {}))
+        calls++
+      }
+    })
+    times.push(ms)
+  }
+  dump(`scroll.${dialect}.txt`, answers.join('\n\n'))
+  return { calls, tokens: answers.reduce((sum, text) => sum + tokens(text), 0), times: times.sort((a, b) => a - b) }
 }
 
 /** The hub's browser tile (the page itself, for the checks the agent does not make, and to leave it blank between pages). */
@@ -305,6 +336,26 @@ export async function benchBrowserSnapshot() {
       ['a new page until its snapshot is read, ms: Playwright MCP `browser_navigate` then `browser_snapshot` (its navigate answer links to a file instead) / Tessera `browser_navigate` (its answer is the page; its first also opens the tile)', totals.navigate.join(', ')],
       ['pages where Tessera showed a new page later', totals.slowerNavigate.length === 0 ? 'none' : totals.slowerNavigate.join(', ')],
     )
+
+    // Reading a huge page by scrolling, both ways.
+    for (const page of pages.filter((p) => p.features.includes('large'))) {
+      process.stderr.write(`  scrolling ${page.name}…\n`)
+      const url = server.url(page)
+      try {
+        const p = await scrollTask(pw.client, 'playwright', url)
+        await callText(pw.client, 'browser_navigate', { url: 'about:blank' })
+        const t = await scrollTask(tessera.client, 'tessera', url)
+        await hubTile(tessera).page.goto('about:blank').catch(() => undefined)
+        const how = (r) => `${r.calls} calls, ${r.tokens.toLocaleString('en')} tokens, answer p50 ${fmt(percentile(r.times, 50), 0)} ms (${r.times.map((ms) => fmt(ms, 0)).join(', ')})`
+        rows.push([
+          `reading \`${page.name}\` by scrolling: ${SCROLL_PAGES} PageDowns, each until what came into view is read — Playwright MCP \`browser_press_key\` then \`browser_snapshot\` (its key answer links to a file) · Tessera \`browser_press_key\` (its answer is what changed) · ratio of tokens / of answer p50`,
+          `${how(p)} · ${how(t)} · **${fmt(t.tokens / p.tokens, 3)}** / **${fmt(percentile(t.times, 50) / percentile(p.times, 50), 2)}**`,
+        ])
+      } catch (error) {
+        ok = false
+        rows.push([`reading \`${page.name}\` by scrolling`, `not measured — ${reason(error)}`])
+      }
+    }
 
     // The TodoMVC task, both ways.
     const pwTools = (await pw.client.listTools()).tools
