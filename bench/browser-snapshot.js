@@ -243,7 +243,7 @@ export async function benchBrowserSnapshot() {
     if (missing.size > 0) rows.push(['corpus pages missing on this machine (not measured)', [...missing].join(', ')])
     rows.push([
       'per page: tokens Playwright MCP / Tessera (ratio) · recall · snapshot p50 ms · chrome-devtools-mcp',
-      `recall = Playwright MCP's actionable elements that Tessera shows (same role and name) in its snapshot or one expansion of a fold line; p50 ms = Playwright MCP \`browser_snapshot\` / Tessera \`browser_snapshot\` over MCP (may come from the hub's frame cache) / Tessera fresh (capture + outline in process); goal ratio ≤ ${MAX_RATIO}, recall 100 %, Tessera no slower`,
+      `recall = Playwright MCP's actionable elements that Tessera shows (same role and name) in its snapshot or one expansion of a fold line; p50 ms = Playwright MCP \`browser_snapshot\` / Tessera \`browser_snapshot\` over MCP (may come from the hub's frame cache) / Tessera fresh (capture + outline in process; a page read in parts keeps its last DOM snapshot while it has not changed, so its repeated captures reuse it); goal ratio ≤ ${MAX_RATIO}, recall 100 %, Tessera no slower`,
     ])
 
     const totals = { pw: 0, tessera: 0, cdt: 0, targets: 0, matched: 0, overRatio: [], underRecall: [], misses: [], slowerMcp: [], slowerFresh: [], navigate: [], slowerNavigate: [] }
