@@ -77,13 +77,15 @@ export const CHANGE_WATCH_SCRIPT = `(() => {
     }),
   })
   // What may lay the page out anew, counted: a capture reuses the last layout while the count stands (kept-layout.ts).
-  // The document's own scroll is not counted: the capture knows it, and it moves only what is pinned to the view.
+  // The document's own scroll is not counted: the capture knows it, and it moves only what is pinned to the view. Nor
+  // is a hover: after a click the pointer rests on the page, and every scroll under it hovers something else. What a
+  // hover reveals by style alone is undrawn in the kept layout, and a capture reads undrawn parts whatever their place.
   let layoutVersion = 0
   const relaid = () => { layoutVersion++ }
   Object.defineProperty(window, '__tesseraLayoutVersion', { value: () => layoutVersion })
   new MutationObserver(() => { relaid(); changed() }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true })
   addEventListener('scroll', (event) => { if (event.target !== document) relaid(); changed() }, { capture: true, passive: true })
   addEventListener('input', () => { relaid(); changed() }, { capture: true, passive: true })
-  for (const type of ['change', 'mouseover', 'mouseout', 'focusin', 'focusout', 'load', 'error', 'resize', 'transitionend', 'animationend', 'toggle']) addEventListener(type, relaid, { capture: true, passive: true })
+  for (const type of ['change', 'focusin', 'focusout', 'load', 'error', 'resize', 'transitionend', 'animationend', 'toggle']) addEventListener(type, relaid, { capture: true, passive: true })
   if (document.fonts) document.fonts.addEventListener('loadingdone', relaid)
 })()`

@@ -6,8 +6,8 @@ import type { DomFacts } from './page-capture.js'
  * The layout of a huge top document as one capture read it, for the next capture to reuse.
  * DevTools carries the DOM snapshot of such a page at about 8 MB/s (Bash's manual: 4 MB, half
  * a second), while a scroll moves nothing in it but what is pinned to the view. The page's
- * change watch counts what can lay it out anew (a DOM change, typing, a hover or focus
- * change, an element's own scroll, a load, an animation's end); while that count stands, only
+ * change watch counts what can lay it out anew (a DOM change, typing, a focus change, an
+ * element's own scroll, a load, an animation's end); while that count stands, only
  * the document scrolled, and the kept layout holds once its fixed and sticky elements are
  * placed anew. A page that fakes the count only misleads the outline of itself.
  */

@@ -1,0 +1,58 @@
+import { type Browser, type Page, chromium } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromiumPath } from './browser-host.js'
+import { CHANGE_WATCH_SCRIPT } from './change-watch.js'
+
+/** A long page of linked rows, a box that scrolls on its own, and a field. */
+const PAGE = `<!doctype html><html><body>
+<input id="field" aria-label="Note"><div id="box" style="height: 60px; overflow: auto"><div style="height: 600px">Box</div></div>
+${Array.from({ length: 300 }, (_, i) => `<p><a href="#r${i}">Row ${i}</a> and its words</p>`).join('')}
+</body></html>`
+
+describe('the change watch', () => {
+  let browser: Browser
+  let page: Page
+  beforeAll(async () => {
+    // As the browser tile runs it: a scroll moves at once.
+    browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: ['--disable-smooth-scrolling'] })
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    await context.addInitScript(CHANGE_WATCH_SCRIPT)
+    await context.route('http://tessera.test/**', (route) => route.fulfill({ body: PAGE, contentType: 'text/html' }))
+    page = await context.newPage()
+    await page.goto('http://tessera.test/long')
+  })
+  afterAll(async () => {
+    await browser.close()
+  })
+
+  const version = (): Promise<number> => page.evaluate(() => (window as unknown as { __tesseraLayoutVersion: () => number }).__tesseraLayoutVersion())
+  /** Two frames: what a step dispatches has run. */
+  const frames = (): Promise<void> => page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))))
+
+  it('does not count the document scrolling, nor the hovers a scroll under a resting pointer causes', async () => {
+    // A click leaves the pointer on the page: every scroll then hovers another row.
+    await page.mouse.click(300, 300)
+    await frames()
+    const before = await version()
+    await page.keyboard.press('PageDown')
+    await page.mouse.wheel(0, 900)
+    await frames()
+    expect(await page.evaluate(() => scrollY)).toBeGreaterThan(1000)
+    expect(await version()).toBe(before)
+  })
+
+  it('counts a DOM change, typing, focus and an element scrolling on its own', async () => {
+    let seen = await version()
+    const counted = async (what: string, step: () => Promise<unknown>): Promise<void> => {
+      await step()
+      await frames()
+      const now = await version()
+      expect(now, what).toBeGreaterThan(seen)
+      seen = now
+    }
+    await counted('a DOM change', () => page.evaluate(() => document.body.append('More words')))
+    await counted('focus', () => page.focus('#field'))
+    await counted('typing', () => page.keyboard.type('x'))
+    await counted('a box scrolling', () => page.evaluate(() => ((document.getElementById('box') as HTMLElement).scrollTop = 100)))
+  })
+})
