@@ -67,10 +67,12 @@ export async function reuseLayout(kept: KeptLayout | undefined, probe: LayoutPro
   if (kept === undefined || probe.version === null || kept.documentKey !== documentKey || kept.version !== probe.version || kept.elements !== probe.elements) return undefined
   if (kept.view.width !== view.width || kept.view.height !== view.height) return undefined
   const backendIds = kept.nodes.backendNodeId ?? []
+  // Asked together: one round trip for all of them, not one after another.
+  const boxes = await Promise.all(kept.pinned.map((index) => session.send('DOM.getBoxModel', { backendNodeId: backendIds[index] as number }).catch(() => null) as Promise<{ model: { border: number[] } } | null>))
   const shifts: Array<{ from: number; to: number; dx: number; dy: number }> = []
-  for (const index of kept.pinned) {
+  for (const [k, index] of kept.pinned.entries()) {
     const was = kept.facts.get(backendIds[index] as number)?.bounds
-    const box = (await session.send('DOM.getBoxModel', { backendNodeId: backendIds[index] as number }).catch(() => null)) as { model: { border: number[] } } | null
+    const box = boxes[k] ?? null
     if (box === null || was === undefined) {
       // Drawn now and not then, or the other way round: a new snapshot says where.
       if (box !== null || was !== undefined) return undefined
