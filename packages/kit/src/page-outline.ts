@@ -41,7 +41,12 @@ const PACK_MAX = 6
 const RUNNING_TEXT = new Set(['paragraph', 'generic', 'emphasis', 'strong'])
 /** A packed line (an element and its leaves, a sentence with links) stays at most this long. */
 const PACKED_LINE_CHARS = 200
+/** A text prints at most this many characters; cut, it is followed by the ref of the element that holds it. */
 const TEXT_CHARS = 120
+/** Expanded, an element prints its own texts whole, up to this many characters each (a long code block). */
+const WHOLE_TEXT_CHARS = 4000
+/** A found text too long for its line shows the words around the match, starting this many characters before it. */
+const FOUND_LEAD_CHARS = 40
 
 /** Roles that are only structure when they have no name: their children take their place. */
 const STRUCTURE = new Set(['generic', 'group', 'list', 'listitem', 'paragraph', 'section', 'region', 'article', 'cell', 'gridcell', 'rowgroup', 'table', 'grid', 'document', 'iframe', 'blockquote', 'figure', 'note', 'directory', 'Pre', 'definition', 'term', 'DescriptionList', 'DescriptionListTerm', 'DescriptionListDetail', 'LayoutTable', 'LayoutTableRow', 'LayoutTableCell', 'caption', 'legend', 'status', 'log', 'tabpanel', 'complementary', 'contentinfo', 'banner', 'main', 'navigation', 'search', 'form', 'menu', 'menubar', 'toolbar', 'tablist', 'tree', 'listbox', 'row', 'columnheader', 'rowheader', 'label', 'Details', 'details', 'strong', 'emphasis'])
@@ -79,6 +84,8 @@ interface Item {
   name: string | undefined
   /** Its lines and actions are estimates: it is, or holds, a part the surface has not read yet. */
   estimated: boolean
+  /** Of a text: the ref of the element that holds it, whose expansion prints it whole, and how much of it prints here. */
+  holder?: { ref: string | undefined; chars: number }
 }
 
 interface Context {
@@ -90,11 +97,37 @@ interface Context {
   budget: number
   /** Fold lines the viewport view may still print. */
   folds: number
+  /** The element an expansion shows: its own texts print whole. */
+  whole: string | undefined
 }
 
-function quote(text: string): string {
-  const one = text.replace(/\s+/g, ' ').trim()
-  return JSON.stringify(one.length > TEXT_CHARS ? `${one.slice(0, TEXT_CHARS - 1)}…` : one)
+function squeeze(text: string): string {
+  return text.replace(/\s+/g, ' ').trim()
+}
+
+function quote(text: string, chars = TEXT_CHARS): string {
+  const one = squeeze(text)
+  return JSON.stringify(one.length > chars ? `${one.slice(0, chars - 1)}…` : one)
+}
+
+/** A text cut to `chars`: its start, or, when `around` (lower case) is found past that, the words around it. */
+function excerpt(one: string, chars: number, around: string | undefined): string {
+  const at = around === undefined ? -1 : one.toLowerCase().indexOf(around)
+  if (at < 0 || at + (around?.length ?? 0) < chars) return `${one.slice(0, chars - 1)}…`
+  // Some words before the match (near the end, the whole end), from a word's start when one starts before the match.
+  const from = Math.max(1, Math.min(at - FOUND_LEAD_CHARS, one.length - (chars - 1)))
+  const space = one.indexOf(' ', from - 1)
+  const start = space >= 0 && space < at ? space + 1 : from
+  return one.length - start <= chars - 1 ? `…${one.slice(start)}` : `…${one.slice(start, start + chars - 2)}…`
+}
+
+/** A text's line: quoted, cut to its length (around the words a find asked for) and then followed by its holder's ref. */
+function textLine(item: Item, around?: string): string {
+  const one = squeeze(item.node.text ?? '')
+  const chars = item.holder?.chars ?? TEXT_CHARS
+  if (one.length <= chars && around === undefined) return JSON.stringify(one)
+  const shown = one.length <= chars ? one : excerpt(one, chars, around)
+  return `${JSON.stringify(shown)}${item.holder?.ref === undefined ? '' : ` @${item.holder.ref}`}`
 }
 
 function actionsByNode(frame: Frame): Map<string, NodeActions> {
@@ -194,6 +227,7 @@ function build(node: UiNode, ctx: Context, rowOfList = false, parent?: string): 
     parent,
     name: actions === undefined ? nameBeyond(node.name, kids) : node.name,
     estimated: kids.some((kid) => kid.estimated),
+    ...(node.kind === 'text' ? { holder: holderOf(parent, ctx) } : {}),
   }
   // A row of a few leaves prints as one line.
   item.packed = packedLine(item)
@@ -202,6 +236,12 @@ function build(node: UiNode, ctx: Context, rowOfList = false, parent?: string): 
     item.actionCount += kid.actionCount
   }
   return [item]
+}
+
+/** Of a text under `parent`: the ref to expand to read it whole, and how much of it prints (all of it when that is the expansion). */
+function holderOf(parent: string | undefined, ctx: Context): { ref: string | undefined; chars: number } {
+  const holder = parent ?? ctx.frame.tree.id
+  return { ref: ctx.refs.refOf(holder), chars: holder === ctx.whole ? WHOLE_TEXT_CHARS : TEXT_CHARS }
 }
 
 /**
@@ -237,14 +277,15 @@ function isRepeatedList(node: UiNode): boolean {
   const children = node.children ?? []
   if (children.length < REPEAT_MIN && !(children.length >= SAMPLES && node.role !== undefined && CONTAINERS.has(node.role))) return false
   const counts = new Map<string, number>()
-  for (const child of children) counts.set(child.role ?? child.kind, (counts.get(child.role ?? child.kind) ?? 0) + 1)
-  return Math.max(...counts.values()) >= REPEAT_MIN
+  // Texts are no rows: a paragraph of ten runs of text (words between code spans) is one text.
+  for (const child of children) if (child.kind !== 'text') counts.set(child.role ?? child.kind, (counts.get(child.role ?? child.kind) ?? 0) + 1)
+  return Math.max(0, ...counts.values()) >= REPEAT_MIN
 }
 
 /** The inline form of a leaf item: `role "name": value @ref (states) !risk`, or a quoted text. */
 function inline(item: Item): string {
   const node = item.node
-  if (node.kind === 'text') return quote(node.text ?? '')
+  if (node.kind === 'text') return textLine(item)
   // An element the page listens to without giving it a role.
   const role = node.role === 'generic' || node.role === undefined ? 'clickable' : node.role
   const parts: string[] = [role]
@@ -515,7 +556,8 @@ function emitItem(item: Item, depth: number, ctx: Context, viewportFirst: boolea
 }
 
 function contextFor(frame: Frame, options: PageOutlineOptions): Context {
-  return { frame, refs: RefTable.forFrame(frame), actions: actionsByNode(frame), viewport: frame.layout[frame.tree.id], out: [], budget: options.expand === undefined ? MAX_LINES : EXPAND_LINES, folds: MAX_FOLD_NOTES }
+  const refs = RefTable.forFrame(frame)
+  return { frame, refs, actions: actionsByNode(frame), viewport: frame.layout[frame.tree.id], out: [], budget: options.expand === undefined ? MAX_LINES : EXPAND_LINES, folds: MAX_FOLD_NOTES, whole: options.expand === undefined ? undefined : refs.resolve(options.expand) }
 }
 
 function topItems(ctx: Context): Item[] {
@@ -534,8 +576,8 @@ function expansionScope(ctx: Context, expand: string): UiNode {
 function expansionItems(scope: UiNode, ctx: Context): { root: Item | undefined; children: Item[] } {
   const built = scope === ctx.frame.tree ? [] : build(scope, ctx)
   const root = built.length === 1 && built[0]?.node === scope ? built[0] : undefined
-  // A part read prints only what it holds.
-  if (root !== undefined && root.node.role === PART && root.node.unread === undefined) return { root: undefined, children: root.children }
+  // A part read prints only what it holds; so does a sentence (a paragraph of texts and links), which has no line of its own.
+  if (root !== undefined && ((root.node.role === PART && root.node.unread === undefined) || (root.packed !== undefined && root.ref === undefined))) return { root: undefined, children: root.children }
   return { root, children: root !== undefined ? root.children : scope === ctx.frame.tree ? topItems(ctx) : mergeTexts(built) }
 }
 
@@ -616,14 +658,17 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
   const scope: UiNode = options.expand === undefined ? frame.tree : expansionScope(ctx, options.expand)
   const lines: string[] = [header, `--- page ${nonce} (untrusted) ---`]
   if (options.find !== undefined) {
-    const wanted = options.find.toLowerCase()
+    const wanted = squeeze(options.find).toLowerCase()
     // Elements an agent can act on first, then the rest (headings, texts) that say the words.
     const actionable: string[] = []
     const other: string[] = []
     const visit = (items: Item[]): void => {
       for (const item of items) {
-        const line = inline(item)
-        if (item.node.role !== PART && line.toLowerCase().includes(wanted)) (item.actions !== undefined ? actionable : other).push(line)
+        // A text is searched whole and shows where it says the words, with the ref that reads it whole.
+        const text = item.node.kind === 'text'
+        const line = text ? textLine(item, wanted) : inline(item)
+        const says = text ? squeeze(item.node.text ?? '') : `${line} ${squeeze(item.node.name ?? '')}`
+        if (item.node.role !== PART && says.toLowerCase().includes(wanted)) (item.actions !== undefined ? actionable : other).push(line)
         visit(item.children)
       }
     }

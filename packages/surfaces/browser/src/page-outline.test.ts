@@ -62,6 +62,35 @@ describe('a page as the agent reads it', () => {
     expect(text).toContain('heading "Contact us today": link "Contact us"')
   })
 
+  it('cuts a long text with the ref of the element that holds it, which prints it whole; a find searches texts whole and shows where they say the words', () => {
+    const long = `Valgrind is designed to be as non-intrusive as possible. ${'It works directly with existing executables. '.repeat(4)}You can set --leak-check=full to see each leak.`
+    const runs: UiNode[] = ['The answer affects', 'ERROR SUMMARY', 'and the effect of', '--error-exitcode', 'First, a leak counts', '--leak-check=full', 'is specified. Then', '--errors-for-leak-kinds', 'controls the set of kinds to count', 'definite,possible'].map((text, i) => ({ id: `r${i}`, kind: 'text', text }))
+    const tree: UiNode = {
+      id: 'page',
+      kind: 'box',
+      role: 'document',
+      children: [
+        { id: 'p1', kind: 'box', role: 'paragraph', children: [{ id: 'long', kind: 'text', text: long }] },
+        // Ten runs of text between code spans: one paragraph of prose, not a list of ten rows.
+        { id: 'p2', kind: 'box', role: 'paragraph', children: runs },
+      ],
+    }
+    const layout: Layout = { page: { x: 0, y: 0, width: 800, height: 600 }, p1: { x: 0, y: 0, width: 800, height: 60 }, p2: { x: 0, y: 80, width: 800, height: 60 } }
+    const frame = sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/doc', tree, layout, state: {}, contracts: [], targets: [] })
+    const refs = RefTable.forFrame(frame)
+    const view = outlinePage(frame)
+    expect(view).toContain(`"Valgrind is designed to be as non-intrusive as possible. It works directly with existing executables. It works directly…" @${refs.refOf('p1')}\n`)
+    expect(view).not.toContain('paragraph')
+    expect(view).toContain(`"The answer affects ERROR SUMMARY and the effect of --error-exitcode First, a leak counts --leak-check=full is specified…" @${refs.refOf('p2')}`)
+    // The holder's expansion: the text whole, with no ref after it.
+    const whole = outlinePage(frame, { expand: `@${refs.refOf('p1')}` })
+    expect(whole).toContain(`\n${JSON.stringify(long.replace(/\s+/g, ' ').trim())}\n`)
+    // Words past the cut are found, and shown with what is around them.
+    const found = outlinePage(frame, { find: 'leak-check=FULL to see' }).split('\n').slice(2, -1)
+    expect(found).toEqual([`"…with existing executables. It works directly with existing executables. You can set --leak-check=full to see each leak." @${refs.refOf('p1')}`])
+    expect(outlinePage(frame, { find: 'definite,possible' })).toContain(`"…--leak-check=full is specified. Then --errors-for-leak-kinds controls the set of kinds to count definite,possible" @${refs.refOf('p2')}`)
+  })
+
   it('shows the viewport, fences the page text with a nonce, and folds what is below with a way in', () => {
     const frame = page()
     const text = outlinePage(frame)
