@@ -92,6 +92,21 @@ describe('a huge page, read in parts over MCP', () => {
     expect(found).not.toContain('nothing on the page says')
   })
 
+  it('finds words past where a long text is cut, and reads that text whole by the ref after it, also once the page scrolled on', async () => {
+    await call('browser_navigate', { url: at.corpus.url('bash-reference') })
+    // Deep in a paragraph of the History section, far past the first 120 characters.
+    const found = await call('browser_snapshot', { find: 'truncated to contain no more than $HISTFILESIZE' })
+    const line = /^"…[^"]*truncated to contain no more than \$HISTFILESIZE[^"]*" (@e\d+)$/m.exec(found)
+    expect(line, found).not.toBeNull()
+    const holder = (line as RegExpExecArray)[1] as string
+    await call('browser_press_key', { key: 'End' })
+    const whole = await call('browser_snapshot', { target: holder })
+    // The paragraph's texts whole, from its start to its end, and no cut text in it.
+    expect(whole).toMatch(/^"When the shell starts up, the history is initialized from the file named by the HISTFILE variable/m)
+    expect(whole).toContain('If HISTFILESIZE is unset, or set to null, a non-numeric value, or a numeric value less than zero, the history file is not truncated.')
+    expect(whole).not.toMatch(/…" @/)
+  })
+
   it('reads a find\'s parts for its answer only, and a ref read before the page moved on still acts', async () => {
     const first = await call('browser_navigate', { url: at.corpus.url('bash-reference') })
     const tile = (/^(browser-\d+)/.exec(first) as RegExpExecArray)[1] as string

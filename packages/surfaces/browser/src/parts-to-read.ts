@@ -134,7 +134,13 @@ export class PartsToRead {
       for (const place of this.#unread.values()) {
         if (found >= MAX_FOUND_PARTS) break
         const ranges = place.document.ranges
-        if (ranges === undefined || !place.elements.some((element) => ranges.says(ranges.indexOf(element) ?? -1, words))) continue
+        if (ranges === undefined) continue
+        // Words a page splits across elements (`no more than <code>$HISTFILESIZE</code>`) are found across its text nodes too.
+        const says = (element: number): boolean => {
+          const index = ranges.indexOf(element) ?? -1
+          return ranges.says(index, words) || ranges.saysAcross(index, words)
+        }
+        if (!place.elements.some(says)) continue
         found++
         const kept = this.#kept.get(place.document.key)?.has(place.elements[0] ?? -1) === true
         if (!kept && add(this.#once, place.document.key, place.elements)) added = true
