@@ -659,6 +659,7 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
   const lines: string[] = [header, `--- page ${nonce} (untrusted) ---`]
   if (options.find !== undefined) {
     const wanted = squeeze(options.find).toLowerCase()
+    if (wanted === '') throw new TesseraError('invalid_input', 'expected "find" to hold some words to look for, found none', { expected: 'words', found: options.find })
     // Elements an agent can act on first, then the rest (headings, texts) that say the words.
     const actionable: string[] = []
     const other: string[] = []

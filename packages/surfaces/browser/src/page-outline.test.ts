@@ -268,6 +268,8 @@ describe('a page as the agent reads it', () => {
     expect(found).not.toContain('Item 116')
     expect(outlinePage(frame, { find: 'delete item' })).toContain('… 70 more matches')
     expect(outlinePage(frame, { find: 'nowhere' })).toContain('nothing on the page says "nowhere"')
+    // Nothing to look for is a typed error, not a list of everything.
+    expect(() => outlinePage(frame, { find: ' \t ' })).toThrow(/expected "find" to hold some words/)
   })
 
   it('answers an action with the lines that changed, fenced like the page', () => {
