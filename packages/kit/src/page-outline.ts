@@ -43,8 +43,8 @@ const RUNNING_TEXT = new Set(['paragraph', 'generic', 'emphasis', 'strong'])
 const PACKED_LINE_CHARS = 200
 /** A text prints at most this many characters; cut, it is followed by the ref of the element that holds it. */
 const TEXT_CHARS = 120
-/** Expanded, an element prints its own texts whole, up to this many characters each (a long code block). */
-const WHOLE_TEXT_CHARS = 4000
+/** Expanded, an element prints its own texts whole, up to this many characters each (a page of code: about 4,000 tokens). */
+const WHOLE_TEXT_CHARS = 16_000
 /** A found text too long for its line shows the words around the match, starting this many characters before it. */
 const FOUND_LEAD_CHARS = 40
 
