@@ -97,6 +97,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     case '/long':
       // ?scrolls: the header counts the page's scroll events (an animated scroll has a dozen).
       return send(page('Handbook', url.searchParams.has('scrolls') ? LONG + SCROLL_COUNTER : LONG))
+    case '/panel':
+      return send(page('Inbox', PANEL))
     case '/slow':
       return send(page('Sync', '<main><h1>Sync</h1><button id="sync" onclick="fetch(\'/slow-api\').then(() => (document.getElementById(\'done\').textContent = \'synced\'))">Sync now</button><p id="done"></p></main>'))
     case '/slow-api':
@@ -257,6 +259,17 @@ const LONG = `<style>body { overflow-anchor: none }</style><header style="positi
 addEventListener('keydown', (event) => { if (event.key === 'h') toggleIntro() })</script>
 <main><div id="intro">${Array.from({ length: 60 }, (_, i) => `<p>Introduction, part ${i}</p>`).join('')}</div>
 ${Array.from({ length: 1500 }, (_, i) => `<section><h2>Chapter ${i}</h2><p>What chapter ${i} says, in <b>bold</b> and <i>plain</i> words.</p></section>`).join('\n')}</main>`
+
+/**
+ * A side panel that scrolls on its own (60 messages in a 200 px box) on a page that scrolls
+ * too; each says where it is, so an outline shows which one a scroll moved.
+ */
+const PANEL = `<main><h1>Inbox</h1><p id="where">panel at 0 px, page at 0 px</p>
+<ul id="panel" style="height: 200px; overflow: auto; width: 300px">${Array.from({ length: 60 }, (_, i) => `<li style="height: 30px">Message ${i + 1}</li>`).join('')}</ul>
+<div style="height: 3000px">The rest of the page</div></main>
+<script>const panel = document.getElementById('panel'); const where = document.getElementById('where')
+const say = () => (where.textContent = 'panel at ' + Math.round(panel.scrollTop) + ' px, page at ' + Math.round(scrollY) + ' px')
+panel.addEventListener('scroll', say); addEventListener('scroll', say)</script>`
 
 const SCROLL_COUNTER = `<script>let scrolls = 0
 const counter = document.createElement('output')

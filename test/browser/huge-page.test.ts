@@ -105,6 +105,10 @@ describe('a huge page, read in parts over MCP', () => {
     expect(whole).toMatch(/^"When the shell starts up, the history is initialized from the file named by the HISTFILE variable/m)
     expect(whole).toContain('If HISTFILESIZE is unset, or set to null, a non-numeric value, or a numeric value less than zero, the history file is not truncated.')
     expect(whole).not.toMatch(/…" @/)
+    // The same ref brings the paragraph into view, far up from the end.
+    const tile = (/^(browser-\d+)/.exec(found) as RegExpExecArray)[1] as string
+    await call('surface_act', { surface: tile, ref: holder, op: 'scroll' })
+    expect(await call('browser_snapshot', {})).toMatch(/^\s*"When the shell starts up, the history is initialized[^"]*" @e\d+$/m)
   })
 
   it('reads a find\'s parts for its answer only, and a ref read before the page moved on still acts', async () => {
@@ -183,6 +187,41 @@ describe('a huge page, read in parts over MCP', () => {
       const answer = await call('browser_press_key', { key: 'PageDown' })
       expect(answer).toContain('"scrolled 1 time"')
       await closeTile()
+    })
+  })
+
+  describe('scrolling to an element', () => {
+    let site: FixtureSite
+    beforeAll(async () => {
+      site = await startFixtureSite()
+    })
+    afterAll(async () => {
+      await site.close()
+    })
+
+    it('brings any element with a ref into view, scrolling the box it is in, and turns the wheel over it', async () => {
+      await at.client.callTool({ name: 'browser_close', arguments: {} })
+      const first = await call('browser_navigate', { url: `${site.origin}/panel` })
+      const tile = (/^(browser-\d+)/.exec(first) as RegExpExecArray)[1] as string
+      // A message far down the panel: the find names the element that holds its text.
+      const found = await call('browser_snapshot', { find: 'Message 50' })
+      const message = (/"Message 50" (@e\d+)/.exec(found) as RegExpExecArray | null)?.[1]
+      expect(message, found).toBeDefined()
+      await call('surface_act', { surface: tile, ref: message, op: 'scroll' })
+      const moved = /panel at (\d+) px, page at (\d+) px/.exec(await call('browser_snapshot', {})) as RegExpExecArray
+      // The panel scrolled to the message (49 rows of 30 px above it, less its own 200 px); the page, whose top holds the panel, did not.
+      expect(Number(moved[1])).toBeGreaterThan(1200)
+      expect(Number(moved[2])).toBe(0)
+      // With a direction, the wheel turns over the element: its panel scrolls back, not the page.
+      await call('surface_act', { surface: tile, ref: message, op: 'scroll', input: { direction: 'up', amount: 300 } })
+      const back = /panel at (\d+) px, page at (\d+) px/.exec(await call('browser_snapshot', {})) as RegExpExecArray
+      expect(Number(back[1])).toBe(Number(moved[1]) - 300)
+      expect(Number(back[2])).toBe(0)
+      // A ref and a page end at once is a typed error that says what it found.
+      const both = await at.client.callTool({ name: 'surface_act', arguments: { surface: tile, ref: message, op: 'scroll', input: { to: 'bottom' } } })
+      expect(both.isError).toBe(true)
+      expect(resultText(both)).toMatch(/invalid_input.*expected "element" or "to", found both/)
+      await at.client.callTool({ name: 'browser_close', arguments: {} })
     })
   })
 

@@ -41,7 +41,7 @@ export const BROWSER_ACTIONS = actionSet<BrowserTile>([
   // Sending a file of this machine to a site: a person decides.
   pageAction({ id: 'upload', title: 'Choose files for a file field', risk: 'external', input: UploadInput, output: PageOutput, run: (input, { surface, call }) => surface.upload(call.target.nodeId, input.paths) }),
   pageAction({ id: 'press', title: 'Press a key in the focused element', risk: 'write', input: PressInput, output: PageOutput, run: (input, { surface }) => surface.press(input.key) }),
-  pageAction({ id: 'scroll', title: 'Scroll the page', risk: 'read', input: ScrollInput, output: PageOutput, run: (input, { surface }) => surface.scroll(input) }),
+  pageAction({ id: 'scroll', title: 'Scroll the page', risk: 'read', input: ScrollInput, output: PageOutput, run: (input, { surface, call }) => surface.scroll(input, call.frame) }),
   pageAction({ id: 'navigate', title: 'Open a URL', summary: 'Open {input.url}', risk: 'read', input: NavigateInput, output: PageOutput, run: (input, { surface }) => surface.navigate(input.url) }),
   pageAction({ id: 'back', title: 'Go back in history', risk: 'read', input: EmptyInput, output: PageOutput, run: (_input, { surface }) => surface.history('back') }),
   pageAction({ id: 'forward', title: 'Go forward in history', risk: 'read', input: EmptyInput, output: PageOutput, run: (_input, { surface }) => surface.history('forward') }),

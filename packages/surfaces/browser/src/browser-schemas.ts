@@ -25,6 +25,8 @@ export const ScrollInput = z.strictObject({
   /** In pixels; default most of a viewport. */
   amount: z.number().int().min(1).max(100_000).optional(),
   to: z.enum(['top', 'bottom']).optional(),
+  /** Any element the outline gave a ref (a text's holder, a row far below): brought into view, with every box it is in; with a direction, the box under it scrolls. */
+  element: Ref.optional(),
 })
 export const NavigateInput = z.strictObject({ url: z.string().min(1).max(8192) })
 /** States an element wait can ask for, as the outline prints them. */

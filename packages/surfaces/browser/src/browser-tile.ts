@@ -24,7 +24,7 @@ import { ARIA_ROLES, type WaitRequest, elementByRole } from './page-waits.js'
 import { BROWSER_ACTIONS, ELEMENT_ACTIONS } from './browser-actions.js'
 import type { BrowserHost } from './browser-host.js'
 import { FOCUS_AND_SELECT, IS_CHECKED, SELECT_OPTIONS, callOn, centerOf, coveredBy } from './element-ops.js'
-import { PageSessions, capturePage } from './page-capture.js'
+import { type CapturedDocument, PageSessions, capturePage } from './page-capture.js'
 import { PartsToRead } from './parts-to-read.js'
 import { type ElementPlace, buildPageTree } from './page-tree.js'
 import { type SiteRule, originAllowed, siteRiskOf } from './site-rules.js'
@@ -96,6 +96,8 @@ export class BrowserTile implements Surface {
   readonly #sessions = new WeakMap<Page, PageSessions>()
   readonly #ledger = new NodeLedger()
   #places = new Map<string, ElementPlace>()
+  /** The documents of the last capture, by key: where an element without actions lives (see #anyElement). */
+  #documents = new Map<string, CapturedDocument>()
   readonly #partsToRead = new PartsToRead()
   /** The key of the top document of the last capture. */
   #topDocument: string | undefined
@@ -191,6 +193,7 @@ export class BrowserTile implements Surface {
     this.#places = built.places
     this.#partsToRead.update(plan, built.unread, built.liveDocuments)
     this.#topDocument = capture.documents[0]?.key
+    this.#documents = new Map(capture.documents.map((doc) => [doc.key, doc]))
     const used = new Set(built.targets.map((target) => target.contract))
     const contracts = BROWSER_ACTIONS.contracts.filter((contract) => (ELEMENT_ACTIONS.has(contract.id) ? used.has(contract.id) || (contract.id === 'upload' && this.#chooser !== null) : contract.id !== 'handle_dialog'))
     const targets: TargetSpec[] = [...built.targets]
@@ -428,8 +431,19 @@ export class BrowserTile implements Surface {
     return this.#acting((page) => page.keyboard.press(key))
   }
 
-  async scroll(input: { direction?: 'down' | 'up' | 'left' | 'right' | undefined; amount?: number | undefined; to?: 'top' | 'bottom' | undefined }): Promise<PageAnswer> {
+  async scroll(input: { direction?: 'down' | 'up' | 'left' | 'right' | undefined; amount?: number | undefined; to?: 'top' | 'bottom' | undefined; element?: string | undefined }, frame: Frame): Promise<PageAnswer> {
+    if (input.element !== undefined && input.to !== undefined) throw new TesseraError('invalid_input', 'expected "element" or "to", found both: an element is brought into view, "to" scrolls the page to its top or bottom', { expected: 'element or to', found: { element: input.element, to: input.to } })
+    const place = input.element === undefined ? undefined : this.#anyElement(RefTable.forFrame(frame).resolve(input.element) ?? input.element.replace(/^@/, ''))
     return this.#acting(async (page) => {
+      if (place !== undefined) {
+        // Into view with every box it is in; with a direction, the wheel turns over it, so the box it is in scrolls (a side panel, a chat log).
+        const center = await centerOf(page, place)
+        if (input.direction === undefined) return
+        const amount = input.amount ?? 300
+        await page.mouse.move(center.x, center.y)
+        await page.mouse.wheel(input.direction === 'left' ? -amount : input.direction === 'right' ? amount : 0, input.direction === 'up' ? -amount : input.direction === 'down' ? amount : 0)
+        return
+      }
       if (input.to !== undefined) {
         await page.evaluate((to) => window.scrollTo(0, to === 'top' ? 0 : document.documentElement.scrollHeight), input.to)
         return
@@ -674,6 +688,20 @@ export class BrowserTile implements Surface {
       throw new TesseraError('forbidden', `uploads come from the tile's folder ${folder}; "${path}" is outside it`, { expected: `a file under ${folder}`, found: path })
     }
     return full
+  }
+
+  /**
+   * Any element the page shows or a part of it holds, not only those with actions: an
+   * actionable one's place, else where the ledger says it lives (its document, its backend
+   * node), while that document is the page's.
+   */
+  #anyElement(nodeId: string): ElementPlace {
+    const known = this.#places.get(nodeId)
+    if (known !== undefined) return known
+    const place = nodeId.startsWith('e') ? this.#ledger.locate(nodeId) : undefined
+    const document = place === undefined ? undefined : this.#documents.get(place.scope)
+    if (place === undefined || document === undefined || typeof place.key !== 'number') throw new TesseraError('not_found', `no element "${nodeId}" on the current page; take a new snapshot`, { expected: 'an @ref the last outline printed', found: nodeId })
+    return { document, backendNodeId: place.key, role: 'element', tag: '' }
   }
 
   #place(nodeId: string): ElementPlace {
