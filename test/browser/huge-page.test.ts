@@ -24,6 +24,14 @@ function foldsOf(outline: string): Fold[] {
  */
 describe('a huge page, read in parts over MCP', () => {
   const at = useCorpusClient()
+  /** Pages written for a case the manual does not have: a header stuck to the view, a panel that scrolls on its own. */
+  let site: FixtureSite
+  beforeAll(async () => {
+    site = await startFixtureSite()
+  })
+  afterAll(async () => {
+    await site.close()
+  })
   const call = (name: string, args: Record<string, unknown>): Promise<string> => at.call(name, args)
 
   it('shows the viewport and folds the rest unread; an expansion reads its part and its refs act', async () => {
@@ -149,13 +157,6 @@ describe('a huge page, read in parts over MCP', () => {
 
   // After a scroll the last layout is reused (the page only scrolled): what the view holds must still be what is shown.
   describe('a page scrolled under a header stuck to the view', () => {
-    let site: FixtureSite
-    beforeAll(async () => {
-      site = await startFixtureSite()
-    })
-    afterAll(async () => {
-      await site.close()
-    })
     /** Another site than the manual's gets a tile of its own (a navigation away would ask a person); none may be open yet. */
     const closeTile = () => at.client.callTool({ name: 'browser_close', arguments: {} })
     /** The chapters whose headings the outline shows in view (a fold's words are not a heading line). */
@@ -191,13 +192,6 @@ describe('a huge page, read in parts over MCP', () => {
   })
 
   describe('scrolling to an element', () => {
-    let site: FixtureSite
-    beforeAll(async () => {
-      site = await startFixtureSite()
-    })
-    afterAll(async () => {
-      await site.close()
-    })
 
     it('brings any element with a ref into view, scrolling the box it is in, and turns the wheel over it', async () => {
       await at.client.callTool({ name: 'browser_close', arguments: {} })
