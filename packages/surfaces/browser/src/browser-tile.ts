@@ -23,7 +23,7 @@ import { NodeLedger } from '@tessera/kit'
 import { ARIA_ROLES, type WaitRequest, elementByRole } from './page-waits.js'
 import { BROWSER_ACTIONS, ELEMENT_ACTIONS } from './browser-actions.js'
 import type { BrowserHost } from './browser-host.js'
-import { FOCUS_AND_SELECT, IS_CHECKED, SELECT_OPTIONS, callOn, centerOf, coveredBy } from './element-ops.js'
+import { FOCUS_AND_SELECT, IS_CHECKED, SCROLL_INTO_VIEW, SELECT_OPTIONS, callOn, centerOf, coveredBy } from './element-ops.js'
 import { type CapturedDocument, PageSessions, capturePage } from './page-capture.js'
 import { PartsToRead } from './parts-to-read.js'
 import { type ElementPlace, buildPageTree } from './page-tree.js'
@@ -436,9 +436,10 @@ export class BrowserTile implements Surface {
     const place = input.element === undefined ? undefined : this.#anyElement(RefTable.forFrame(frame).resolve(input.element) ?? input.element.replace(/^@/, ''))
     return this.#acting(async (page) => {
       if (place !== undefined) {
-        // Into view with every box it is in; with a direction, the wheel turns over it, so the box it is in scrolls (a side panel, a chat log).
+        // Into view with every box it is in, amid what is around it (its start, when it is taller than the view).
+        if (input.direction === undefined) return void (await callOn(place, SCROLL_INTO_VIEW))
+        // With a direction, the wheel turns over it, so the box it is in scrolls (a side panel, a chat log).
         const center = await centerOf(page, place)
-        if (input.direction === undefined) return
         const amount = input.amount ?? 300
         await page.mouse.move(center.x, center.y)
         await page.mouse.wheel(input.direction === 'left' ? -amount : input.direction === 'right' ? amount : 0, input.direction === 'up' ? -amount : input.direction === 'down' ? amount : 0)

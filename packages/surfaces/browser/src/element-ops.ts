@@ -95,6 +95,11 @@ export async function coveredBy(place: ElementPlace, point: Point): Promise<stri
   )
 }
 
+/** Brings an element into view amid what is around it: centred, or from its start when it is taller than the view. */
+export const SCROLL_INTO_VIEW = `function () {
+  this.scrollIntoView({ block: this.getBoundingClientRect().height > innerHeight ? 'start' : 'center', inline: 'nearest' })
+}`
+
 export const FOCUS_AND_SELECT = `function () {
   this.focus()
   const typed = this instanceof HTMLInputElement ? this.type : ''
