@@ -389,8 +389,9 @@ export class McpSession {
     if (generic) {
       const input: JsonObject = {}
       for (const key of ['text', 'key', 'value'] as const) if (typeof args[key] === 'string') input[key] = args[key]
-      // A scroll the whole surface runs, asked of a node: the node is where to scroll to (or over), not ignored.
-      if (op === 'scroll' && generic.target.nodeId === undefined && nodeId !== frame.tree.id) input.element = `@${ref}`
+      // An action the whole surface runs, asked of a node, takes the node as its element when its input has one (a browser's scroll: where to scroll to), rather than ignoring it.
+      const takesElement = (generic.contract.inputSchema?.properties as JsonObject | undefined)?.element !== undefined
+      if (takesElement && generic.target.nodeId === undefined && nodeId !== frame.tree.id) input.element = `@${ref}`
       return this.#request(surface, op, { ...input, ...((objectArg(args, 'input') ?? {}) as JsonObject) }, args.frameId, scope, generic.target.nodeId === undefined ? undefined : generic.target.ref)
     }
     const carried = targets.find((t) => t.target.nodeId === nodeId)
