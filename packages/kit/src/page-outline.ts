@@ -252,9 +252,8 @@ function holderOf(parent: string | undefined, ctx: Context): { ref: string | und
  */
 function nameBeyond(name: string | undefined, kids: readonly Item[]): string | undefined {
   if (name === undefined || kids.length === 0 || kids.some((kid) => kid.node.kind === 'text' || kid.node.name === undefined)) return name
-  const words = (text: string): string => text.replace(/\s+/g, ' ').trim()
-  const said = words(kids.map((kid) => kid.node.name ?? '').join(' '))
-  const whole = words(name)
+  const said = squeeze(kids.map((kid) => kid.node.name ?? '').join(' '))
+  const whole = squeeze(name)
   if (whole === said) return undefined
   return said !== '' && whole.endsWith(` ${said}`) ? whole.slice(0, -said.length - 1) : name
 }
@@ -380,7 +379,8 @@ function labelOf(items: readonly Item[]): string | undefined {
     }
     return undefined
   }
-  return (visit(items) ?? first)?.replace(/\s+/g, ' ').trim() || undefined
+  const label = visit(items) ?? first
+  return label === undefined ? undefined : squeeze(label) || undefined
 }
 
 /**
