@@ -329,8 +329,7 @@ function mergeTexts(items: Item[]): Item[] {
     const item = items[i] as Item
     if (item.node.kind === 'text' && item.children.length === 0) {
       const text = (item.node.text ?? '').trim()
-      const labels = (other: Item | undefined): boolean => other !== undefined && other.node.kind !== 'text' && other.node.name !== undefined && other.node.name.trim() === text
-      if (labels(items[i + 1]) || labels(items[i - 1])) continue
+      if (namedBy(items[i + 1], text) || namedBy(items[i - 1], text)) continue
     }
     const last = out[out.length - 1]
     if (item.node.kind === 'text' && last !== undefined && last.node.kind === 'text' && last.children.length === 0 && last.parent === item.parent) {
@@ -339,6 +338,15 @@ function mergeTexts(items: Item[]): Item[] {
   }
   items.splice(0, items.length, ...out)
   return items
+}
+
+/** Whether this item, or the field an unnamed wrapper of it starts with (a spinner's box), bears `text` as its name. */
+function namedBy(item: Item | undefined, text: string): boolean {
+  for (let depth = 0; item !== undefined && item.node.kind !== 'text' && depth < 3; depth++) {
+    if (item.node.name !== undefined) return item.node.name.trim() === text
+    item = item.children[0]
+  }
+  return false
 }
 
 function emit(line: string, depth: number, ctx: Context): boolean {

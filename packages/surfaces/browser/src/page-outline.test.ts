@@ -62,6 +62,28 @@ describe('a page as the agent reads it', () => {
     expect(text).toContain('heading "Contact us today": link "Contact us"')
   })
 
+  it('drops a label\'s text beside the field it names, also when a widget wraps the field in a box of its own', () => {
+    const layout: Layout = { page: { x: 0, y: 0, width: 800, height: 600 }, spin: { x: 60, y: 0, width: 60, height: 20 }, wrap: { x: 60, y: 0, width: 90, height: 20 }, note: { x: 0, y: 40, width: 300, height: 20 } }
+    const tree: UiNode = {
+      id: 'page',
+      kind: 'box',
+      role: 'document',
+      children: [
+        { id: 'label', kind: 'text', text: '# of cars' },
+        { id: 'wrap', kind: 'box', role: 'generic', children: [{ id: 'spin', kind: 'box', role: 'spinbutton', name: '# of cars', value: '0' }, { id: 'up', kind: 'box', role: 'button' }] },
+        { id: 'note', kind: 'text', text: 'Book now' },
+        { id: 'other', kind: 'box', role: 'generic', children: [{ id: 'x', kind: 'box', role: 'spinbutton', name: 'Days', value: '1' }] },
+      ],
+    }
+    const frame = sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/', tree, layout, state: {}, contracts: BROWSER_ACTIONS.contracts.filter((c) => ['fill', 'click'].includes(c.id)), targets: [{ contract: 'click', nodeId: 'wrap' }, { contract: 'fill', nodeId: 'spin' }, { contract: 'fill', nodeId: 'x' }] })
+    const text = outlinePage(frame)
+    expect(text).toContain(`clickable @${RefTable.forFrame(frame).refOf('wrap')}: spinbutton "# of cars"`)
+    expect(text.match(/# of cars/g)).toHaveLength(1)
+    expect(text).toContain('spinbutton "# of cars"')
+    // A text that names nothing beside it stays.
+    expect(text).toContain('"Book now"')
+  })
+
   it('cuts a long text with the ref of the element that holds it, which prints it whole; a find searches texts whole and shows where they say the words', () => {
     const long = `Valgrind is designed to be as non-intrusive as possible. ${'It works directly with existing executables. '.repeat(4)}You can set --leak-check=full to see each leak.`
     const runs: UiNode[] = ['The answer affects', 'ERROR SUMMARY', 'and the effect of', '--error-exitcode', 'First, a leak counts', '--leak-check=full', 'is specified. Then', '--errors-for-leak-kinds', 'controls the set of kinds to count', 'definite,possible'].map((text, i) => ({ id: `r${i}`, kind: 'text', text }))
