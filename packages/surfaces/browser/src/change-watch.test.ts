@@ -55,4 +55,24 @@ describe('the change watch', () => {
     await counted('typing', () => page.keyboard.type('x'))
     await counted('a box scrolling', () => page.evaluate(() => ((document.getElementById('box') as HTMLElement).scrollTop = 100)))
   })
+
+  it('waits for a timer an input event set, and the short timers it sets in turn, but not for a page\'s endless loop', async () => {
+    // As an autocomplete does: searches a moment after the click, then announces its results a moment after that.
+    await page.evaluate(() => {
+      const field = document.getElementById('field') as HTMLInputElement
+      field.addEventListener('click', () => {
+        setTimeout(() => {
+          document.body.append('Results shown')
+          setTimeout(() => document.body.append('2 results are available'), 100)
+        }, 150)
+        // A loop that never ends: only its first steps are waited for.
+        const tick = (): void => void setTimeout(tick, 120)
+        tick()
+      }, { once: true })
+    })
+    await page.click('#field')
+    const waited = await page.evaluate(() => (window as unknown as { __tesseraQuiet: (q: number, m: number) => Promise<number> }).__tesseraQuiet(30, 5000))
+    expect(await page.evaluate(() => document.body.textContent)).toContain('2 results are available')
+    expect(waited).toBeLessThan(2000)
+  })
 })

@@ -10,12 +10,15 @@
  * typing pauses. Waiting for them, and only for them, is what lets a hover or a keystroke
  * answer with what it caused, instead of a fixed sleep after every action. A timer counts
  * when it is set while an input event is being handled (`window.event`) and is due within
- * INPUT_TIMER_MAX_MS; one a timer sets in turn does not, so a page's own loop never holds
- * an action up, and a toast's few seconds on screen are not waited out.
+ * INPUT_TIMER_MAX_MS. So does a short one such a timer sets in turn, up to
+ * INPUT_TIMER_GENERATIONS deep: an autocomplete searches 300 ms after a key and announces
+ * "2 results are available" 100 ms after that. Deeper, a chain is the page's own loop, which
+ * never holds an action up; nor is a toast's few seconds on screen waited out.
  *
  * What it adds is non-enumerable and set once; a page that overwrites it only blinds itself.
  */
 export const INPUT_TIMER_MAX_MS = 500
+export const INPUT_TIMER_GENERATIONS = 3
 
 export const CHANGE_WATCH_SCRIPT = `(() => {
   if (window.__tesseraQuiet) return
@@ -25,8 +28,10 @@ export const CHANGE_WATCH_SCRIPT = `(() => {
   const INPUT_EVENTS = new Set(['click', 'dblclick', 'contextmenu', 'auxclick', 'mousedown', 'mouseup', 'mouseover', 'mouseout', 'mouseenter', 'mouseleave', 'mousemove',
     'pointerdown', 'pointerup', 'pointerover', 'pointerout', 'pointerenter', 'pointerleave', 'pointermove', 'keydown', 'keyup', 'keypress', 'beforeinput', 'input', 'change',
     'focus', 'blur', 'focusin', 'focusout', 'wheel', 'scroll', 'submit', 'touchstart', 'touchend', 'dragstart', 'dragenter', 'dragover', 'drop', 'dragend', 'compositionend', 'paste', 'cut'])
-  /** Timers an input event started, by id: when each is due. */
+  /** Timers an input event started, or one of those in turn, by id: when each is due. */
   const pending = new Map()
+  /** While a counted timer runs: its generation (1 for one an input event set), else 0. */
+  let running = 0
   let last = performance.now()
   let timer = 0
   const changed = () => {
@@ -43,10 +48,17 @@ export const CHANGE_WATCH_SCRIPT = `(() => {
   replace('setTimeout', function setTimeout(handler, delay, ...args) {
     const event = window.event
     const ms = Math.max(0, Number(delay) || 0)
-    if (typeof handler !== 'function' || event === undefined || !INPUT_EVENTS.has(event.type) || ms > ${INPUT_TIMER_MAX_MS}) return nativeSet(handler, delay, ...args)
+    const generation = running > 0 ? running + 1 : event !== undefined && INPUT_EVENTS.has(event.type) ? 1 : 0
+    if (typeof handler !== 'function' || generation === 0 || generation > ${INPUT_TIMER_GENERATIONS} || ms > ${INPUT_TIMER_MAX_MS}) return nativeSet(handler, delay, ...args)
     const id = nativeSet(function () {
       pending.delete(id)
-      return handler.apply(this, arguments)
+      const outer = running
+      running = generation
+      try {
+        return handler.apply(this, arguments)
+      } finally {
+        running = outer
+      }
     }, delay, ...args)
     pending.set(id, performance.now() + ms)
     return id
