@@ -61,7 +61,7 @@ export interface PageAnswer {
 }
 
 /** How long an action waits for the page to go quiet before answering. */
-const QUIET_MS = 120
+const QUIET_MS = 60
 const SETTLE_MAX_MS = 3000
 const NAVIGATION_TIMEOUT_MS = 30_000
 /** How long an action waits for a document's subresources before it looks at the page anyway. */
