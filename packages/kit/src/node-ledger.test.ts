@@ -33,7 +33,8 @@ describe('the node ledger', () => {
     expect(ledger.idOf('doc', 2, 'text')).toBe('t1')
     expect(ledger.idOf('doc', 3)).toBe('e2')
     expect(ledger.idOf('doc', 2, 'text')).toBe('t1')
-    expect(refFor('t1')).not.toBe('t1')
+    // A long text cut in a big element is read whole through its own id, a ref as short as an element's.
+    expect(refFor('t1')).toBe('t1')
   })
 
   it('forgets one element that went, and gives its key a new id when it comes back', () => {

@@ -17,9 +17,10 @@ export class NodeLedger {
   #nextText = 1
 
   /**
-   * The id of an element, made on first sight. A text (`kind: 'text'`) is never acted on and
-   * never shows a ref, so it counts on its own (`t1`, `t2`, …): the elements' numbers, which
-   * agents read and copy, stay small on a page of prose.
+   * The id of an element, made on first sight. A text (`kind: 'text'`) is never acted on, so
+   * it counts on its own (`t1`, `t2`, …): the elements' numbers, which agents read and copy,
+   * stay small on a page of prose. Its id is a ref only where a long text is cut in a big
+   * element, to read it whole.
    */
   idOf(scope: string, key: string | number, kind: 'element' | 'text' = 'element'): string {
     let ids = this.#byScope.get(scope)

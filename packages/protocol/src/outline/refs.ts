@@ -4,9 +4,10 @@ import { frameIndex } from '../frame/frame-index.js'
 /**
  * Refs are the handles an agent copies out of an outline and passes back (`@e12`, `@n1k2`).
  *
- * A node id a tile's node ledger issued (`e` + a decimal counter) is its own ref: the ledger
- * binds it to one element for the tile's life and never gives it to another, and `e12` costs
- * an agent three tokens where a hashed ref costs five (o200k splits random base-36 badly).
+ * A node id a tile's node ledger issued (`e` + a decimal counter for an element, `t` + one for
+ * a text) is its own ref: the ledger binds it to one node for the tile's life and never gives
+ * it to another, and `e12` costs an agent three tokens where a hashed ref costs five (o200k
+ * splits random base-36 badly).
  *
  * Every other node id (a path, a row key) is hashed rather than numbered, so the same node
  * keeps its ref from one frame to the next and an agent's ref survives small changes
@@ -30,7 +31,7 @@ import { frameIndex } from '../frame/frame-index.js'
 
 const REF_PREFIX = 'n'
 /** The shape of a node ledger's ids; a hashed ref always starts with `n`, so the two never meet. */
-const LEDGER_ID = /^e[1-9][0-9]*$/
+const LEDGER_ID = /^[et][1-9][0-9]*$/
 const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz'
 const MIN_DIGITS = 4
 const DIGITS_PER_HASH = 6
@@ -69,9 +70,9 @@ function shortDigest(nodeId: string): string {
   return base36Digits(fnv1a32(nodeId, FNV_OFFSET), MIN_DIGITS)
 }
 
-/** Whether a text has the shape of a ref (`e12`, `n1k2`, `n1k2a.1`), with or without the `@` outlines print: a ref, not a selector or a name. */
+/** Whether a text has the shape of a ref (`e12`, `t7`, `n1k2`, `n1k2a.1`), with or without the `@` outlines print: a ref, not a selector or a name. */
 export function isRef(text: string): boolean {
-  return /^@?(?:n[0-9a-z]{4,12}(?:\.\d+)?|e[1-9][0-9]*)$/.test(text)
+  return /^@?(?:n[0-9a-z]{4,12}(?:\.\d+)?|[et][1-9][0-9]*)$/.test(text)
 }
 
 /** The preferred ref of a node id; its ref in a frame is this unless another node of that frame collides with it. */
