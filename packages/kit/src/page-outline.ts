@@ -43,8 +43,10 @@ const RUNNING_TEXT = new Set(['paragraph', 'generic', 'emphasis', 'strong'])
 const PACKED_LINE_CHARS = 200
 /** A text prints at most this many characters; cut, it is followed by the ref of the element that holds it. */
 const TEXT_CHARS = 120
-/** Expanded, an element prints its own texts whole, up to this many characters each (a page of code: about 4,000 tokens). */
-const WHOLE_TEXT_CHARS = 16_000
+/** Expanded, an element prints its own texts whole, up to this many characters each (a page of code: about 4,000 tokens); a surface keeps texts this long. */
+export const WHOLE_TEXT_CHARS = 16_000
+/** A cut text's element prints it whole on expansion when it holds at most this many nodes; in a bigger one (a page's body, a section of a manual) the text's own ref does. */
+const HOLDER_MAX_NODES = 40
 /** A found text too long for its line shows the words around the match, starting this many characters before it. */
 const FOUND_LEAD_CHARS = 40
 
@@ -84,7 +86,7 @@ interface Item {
   name: string | undefined
   /** Its lines and actions are estimates: it is, or holds, a part the surface has not read yet. */
   estimated: boolean
-  /** Of a text: the ref of the element that holds it, whose expansion prints it whole, and how much of it prints here. */
+  /** Of a text: the ref whose expansion prints it whole (its element's, or its own in a big one), and how much of it prints here. */
   holder?: { ref: string | undefined; chars: number }
 }
 
@@ -99,6 +101,8 @@ interface Context {
   folds: number
   /** The element an expansion shows: its own texts print whole. */
   whole: string | undefined
+  /** Nodes under an element, counted up to HOLDER_MAX_NODES + 1 (holderOf). */
+  sizes: Map<string, number>
 }
 
 function squeeze(text: string): string {
@@ -227,7 +231,7 @@ function build(node: UiNode, ctx: Context, rowOfList = false, parent?: string): 
     parent,
     name: actions === undefined ? nameBeyond(node.name, kids) : node.name,
     estimated: kids.some((kid) => kid.estimated),
-    ...(node.kind === 'text' ? { holder: holderOf(parent, ctx) } : {}),
+    ...(node.kind === 'text' ? { holder: holderOf(node.id, parent, ctx) } : {}),
   }
   // A row of a few leaves prints as one line.
   item.packed = packedLine(item)
@@ -238,10 +242,31 @@ function build(node: UiNode, ctx: Context, rowOfList = false, parent?: string): 
   return [item]
 }
 
-/** Of a text under `parent`: the ref to expand to read it whole, and how much of it prints (all of it when that is the expansion). */
-function holderOf(parent: string | undefined, ctx: Context): { ref: string | undefined; chars: number } {
+/**
+ * Of a text under `parent`: the ref to expand to read it whole, and how much of it prints (all
+ * of it when that is the expansion). Its element's ref, which reads it with the links and
+ * words around it, unless that element is big: then the text's own.
+ */
+function holderOf(id: string, parent: string | undefined, ctx: Context): { ref: string | undefined; chars: number } {
   const holder = parent ?? ctx.frame.tree.id
-  return { ref: ctx.refs.refOf(holder), chars: holder === ctx.whole ? WHOLE_TEXT_CHARS : TEXT_CHARS }
+  const small = holder !== ctx.frame.tree.id && sizeOf(holder, ctx) <= HOLDER_MAX_NODES
+  return { ref: ctx.refs.refOf(small ? holder : id), chars: holder === ctx.whole || id === ctx.whole ? WHOLE_TEXT_CHARS : TEXT_CHARS }
+}
+
+/** The nodes under an element, counted no further than HOLDER_MAX_NODES + 1. */
+function sizeOf(id: string, ctx: Context): number {
+  const known = ctx.sizes.get(id)
+  if (known !== undefined) return known
+  let count = 0
+  const stack = [...(frameIndex(ctx.frame).nodes.get(id)?.children ?? [])]
+  while (stack.length > 0 && count <= HOLDER_MAX_NODES) {
+    const node = stack.pop() as UiNode
+    count++
+    if (node.unread !== undefined) count += node.unread.lines
+    stack.push(...(node.children ?? []))
+  }
+  ctx.sizes.set(id, count)
+  return count
 }
 
 /**
@@ -332,7 +357,9 @@ function mergeTexts(items: Item[]): Item[] {
       if (namedBy(items[i + 1], text) || namedBy(items[i - 1], text)) continue
     }
     const last = out[out.length - 1]
-    if (item.node.kind === 'text' && last !== undefined && last.node.kind === 'text' && last.children.length === 0 && last.parent === item.parent) {
+    // A block of code (a text with role `code`) is a line of its own.
+    const prose = (one: Item): boolean => one.node.kind === 'text' && one.node.role !== 'code'
+    if (prose(item) && last !== undefined && prose(last) && last.children.length === 0 && last.parent === item.parent) {
       out[out.length - 1] = { ...last, node: { ...last.node, text: `${last.node.text ?? ''} ${item.node.text ?? ''}` } }
     } else out.push(item)
   }
@@ -565,7 +592,7 @@ function emitItem(item: Item, depth: number, ctx: Context, viewportFirst: boolea
 
 function contextFor(frame: Frame, options: PageOutlineOptions): Context {
   const refs = RefTable.forFrame(frame)
-  return { frame, refs, actions: actionsByNode(frame), viewport: frame.layout[frame.tree.id], out: [], budget: options.expand === undefined ? MAX_LINES : EXPAND_LINES, folds: MAX_FOLD_NOTES, whole: options.expand === undefined ? undefined : refs.resolve(options.expand) }
+  return { frame, refs, actions: actionsByNode(frame), viewport: frame.layout[frame.tree.id], out: [], budget: options.expand === undefined ? MAX_LINES : EXPAND_LINES, folds: MAX_FOLD_NOTES, whole: options.expand === undefined ? undefined : refs.resolve(options.expand), sizes: new Map() }
 }
 
 function topItems(ctx: Context): Item[] {
@@ -582,11 +609,21 @@ function expansionScope(ctx: Context, expand: string): UiNode {
 
 /** What an expansion prints: the element itself when it is a line of its own (root), and the items under it. */
 function expansionItems(scope: UiNode, ctx: Context): { root: Item | undefined; children: Item[] } {
+  if (scope.kind === 'text') return { root: textRun(scope, ctx), children: [] }
   const built = scope === ctx.frame.tree ? [] : build(scope, ctx)
   const root = built.length === 1 && built[0]?.node === scope ? built[0] : undefined
   // A part read prints only what it holds; so does a sentence (a paragraph of texts and links), which has no line of its own.
   if (root !== undefined && ((root.node.role === PART && root.node.unread === undefined) || (root.packed !== undefined && root.ref === undefined))) return { root: undefined, children: root.children }
   return { root, children: root !== undefined ? root.children : scope === ctx.frame.tree ? topItems(ctx) : mergeTexts(built) }
+}
+
+/** A text and the texts right after it, one line as the outline printed them (mergeTexts), whole. */
+function textRun(text: UiNode, ctx: Context): Item | undefined {
+  const parent = frameIndex(ctx.frame).parents.get(text.id)
+  const siblings = (parent === undefined ? undefined : frameIndex(ctx.frame).nodes.get(parent)?.children) ?? [text]
+  const run: UiNode[] = []
+  for (let i = Math.max(0, siblings.indexOf(text)); i < siblings.length && siblings[i]?.kind === 'text'; i++) run.push(siblings[i] as UiNode)
+  return mergeTexts(run.flatMap((node) => build(node, ctx, false, parent)))[0]
 }
 
 /** At most this many unread parts are asked for at once; an outline reads at most this many times. */

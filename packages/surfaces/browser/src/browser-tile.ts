@@ -208,8 +208,8 @@ export class BrowserTile implements Surface {
     // out of view, read once by a find): read that part again. Refs are the ledger's ids.
     for (const ref of request.refs ?? []) {
       const id = ref.replace(/^@/, '')
-      // Only an element can be acted on: a text's id (`t12`) never makes a part read.
-      const place = id.startsWith('e') ? this.#ledger.locate(id) : undefined
+      // An element's id (`e12`), or a long text's (`t7`), which an agent expands to read it whole.
+      const place = /^[et]\d/.test(id) ? this.#ledger.locate(id) : undefined
       if (place !== undefined && typeof place.key === 'number' && this.#partsToRead.readHolding(place.scope, place.key)) added = true
     }
     return added

@@ -113,6 +113,21 @@ describe('a page as the agent reads it', () => {
     expect(outlinePage(frame, { find: 'definite,possible' })).toContain(`"…--leak-check=full is specified. Then --errors-for-leak-kinds controls the set of kinds to count definite,possible" @${refs.refOf('p2')}`)
   })
 
+
+  it('gives a long text cut in a big element its own ref, which prints it and the texts that run on from it whole', () => {
+    const long = `A text right in the body of a page of ${'very many words '.repeat(12)}that ends here.`
+    const tail = 'and goes on in the next run'
+    const rows: UiNode[] = Array.from({ length: 50 }, (_, i) => ({ id: `p${i}`, kind: 'box', role: 'paragraph', children: [{ id: `w${i}`, kind: 'text', text: `Paragraph ${i}` }] }))
+    // As a browser tile's ledger numbers texts: ids that are their own refs.
+    const tree: UiNode = { id: 'page', kind: 'box', role: 'document', children: [{ id: 'body', kind: 'box', role: 'section', children: [{ id: 't1', kind: 'text', text: long }, { id: 't2', kind: 'text', text: tail }, ...rows] }] }
+    const layout: Layout = { page: { x: 0, y: 0, width: 800, height: 600 }, body: { x: 0, y: 0, width: 800, height: 3000 } }
+    const frame = sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/doc', tree, layout, state: {}, contracts: [], targets: [] })
+    const view = outlinePage(frame)
+    expect(view).toContain('…" @t1\n')
+    expect(view).not.toContain(`@${RefTable.forFrame(frame).refOf('body')}\n`)
+    const whole = outlinePage(frame, { expand: '@t1' }).split('\n').slice(2, -1)
+    expect(whole).toEqual([JSON.stringify(`${long.replace(/\s+/g, ' ').trim()} ${tail}`)])
+  })
   it('shows the viewport, fences the page text with a nonce, and folds what is below with a way in', () => {
     const frame = page()
     const text = outlinePage(frame)
