@@ -99,6 +99,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       return send(page('Handbook', url.searchParams.has('scrolls') ? LONG + SCROLL_COUNTER : LONG))
     case '/panel':
       return send(page('Inbox', PANEL))
+    case '/notes':
+      return send(page('Release notes', NOTES))
     case '/slow':
       return send(page('Sync', '<main><h1>Sync</h1><button id="sync" onclick="fetch(\'/slow-api\').then(() => (document.getElementById(\'done\').textContent = \'synced\'))">Sync now</button><p id="done"></p></main>'))
     case '/slow-api':
@@ -270,6 +272,18 @@ const PANEL = `<main><h1>Inbox</h1><p id="where">panel at 0 px, page at 0 px</p>
 <script>const panel = document.getElementById('panel'); const where = document.getElementById('where')
 const say = () => (where.textContent = 'panel at ' + Math.round(panel.scrollTop) + ' px, page at ' + Math.round(scrollY) + ' px')
 panel.addEventListener('scroll', say); addEventListener('scroll', say)</script>`
+
+/**
+ * Release notes as some sites write them: words right in one big element between its
+ * paragraphs, longer than a line of an outline and than an element's name; and code a
+ * highlighter wrapped token by token.
+ */
+const NOTES = `<main><h1>Release notes</h1>
+${Array.from({ length: 400 }, (_, i) => `<p>Change ${i}: fixed a thing.</p>`).join('\n')}
+Upgrading needs care. ${'Read every entry before you upgrade, as some change defaults. '.repeat(8)}The last word of this note is zanzibar.
+<pre><code><span class="k">const</span> fs = <span class="f">require</span>(<span class="s">'node:fs'</span>);
+fs.<span class="f">rename</span>(<span class="s">'/tmp/a'</span>, <span class="s">'/tmp/b'</span>, <span class="k">done</span>);</code></pre>
+${Array.from({ length: 1200 }, (_, i) => `<p>Change ${400 + i}: fixed another thing.</p>`).join('\n')}</main>`
 
 const SCROLL_COUNTER = `<script>let scrolls = 0
 const counter = document.createElement('output')

@@ -1,5 +1,5 @@
 import { type Layout, type NodeStates, Risk, type TargetSpec, type UiNode, type UnreadPart, maxRisk, withoutInvisible } from '@tessera/protocol'
-import { type NodeLedger, consequentialWord } from '@tessera/kit'
+import { type NodeLedger, WHOLE_TEXT_CHARS, consequentialWord } from '@tessera/kit'
 import type { AxNode, CapturedDocument, DomFacts, PageCapture } from './page-capture.js'
 import type { UnreadPlace } from './parts-to-read.js'
 import { PART_LINES } from './ax-parts.js'
@@ -35,21 +35,23 @@ const FILLABLE = new Set(['textbox', 'searchbox', 'spinbutton'])
 const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'])
 /** Accessibility roles that are only structure: their children take their place. */
 const DROPPED = new Set(['InlineTextBox', 'ListMarker', 'LineBreak'])
+/** Chromium's roles for code (a `pre` is generic): their texts are one (asOneText). */
+const CODE = new Set(['code', 'Pre'])
 const HOISTED = new Set(['generic', 'none', 'presentation', 'LabelText', 'Section', 'Pre', 'Abbr', 'Ruby', 'Canvas', 'Unknown', 'sectionheader', 'sectionfooter', 'emphasis', 'strong', 'code', 'subscript', 'superscript', 'mark', 'time', 'deletion', 'insertion', 'abbr'])
 /** Chromium's own roles for layout and labels: their names repeat what their content or their control says. */
 const INTERNAL = new Set(['LabelText', 'Legend', 'LayoutTable', 'LayoutTableRow', 'LayoutTableCell', 'Abbr', 'Ruby', 'RubyAnnotation', 'Caption', 'Figcaption', 'ListMarker', 'LineBreak'])
-/** Where a page's names and texts are cut: enough to recognise, never a wall of text. */
+/** Where a page's names are cut: enough to recognise, never a wall of text. Its texts are kept as long as an expansion prints them. */
 const MAX_TEXT = 400
 const ROLE_NAMES: Readonly<Record<string, string>> = { RootWebArea: 'document', DisclosureTriangle: 'button', Iframe: 'iframe', StaticText: 'text', MenuListPopup: 'listbox', MenuListOption: 'option', image: 'img', HeaderAsNonLandmark: 'banner', FooterAsNonLandmark: 'contentinfo' }
 /** Input names and autocomplete tokens that hold secrets whatever the field's type says. */
 const SECRET_NAME = /pass(word|wd|code|phrase)?|secret|token|otp|one.?time|cvc|cvv|csc|card.?(number|num|no)|iban|ssn|social.?security|pin(code)?$/i
 const SECRET_AUTOCOMPLETE = /^(cc-|current-password|new-password|one-time-code)/
 
-function text(value: unknown): string | undefined {
+function text(value: unknown, max = MAX_TEXT): string | undefined {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined
   const s = withoutInvisible(String(value)).replace(/\s+/g, ' ').trim()
   if (s.length === 0) return undefined
-  return s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT - 1)}…` : s
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s
 }
 
 function property(node: AxNode, name: string): unknown {
@@ -122,6 +124,8 @@ interface Inherited {
   inLabel: boolean
   /** A child of a list that listens for clicks itself: its items are what it answers (a sortable list, a list of suggestions). */
   inListeningList: boolean
+  /** Inside a `pre`: its code is a block of its own (asOneText). */
+  inPre?: boolean
 }
 
 /**
@@ -215,6 +219,33 @@ function unreadPart(run: readonly AxNode[], doc: CapturedDocument, walk: Walk): 
   return node
 }
 
+/**
+ * Code (a `pre`, a `code`) as one text, its runs joined as the page shows them: a highlighter
+ * wraps every token in an element of its own, and runs joined by spaces would read
+ * `fs. rename ( '/tmp/a' )`. Chromium's texts keep the spaces the page has between them. A
+ * block of it (in a `pre`) is marked `role: 'code'`, so an outline never runs the prose
+ * around it into it.
+ */
+function asOneText(nodes: UiNode[], code: AxNode, byId: Map<string, AxNode>, box: DomFacts['bounds'], walk: Walk, block: boolean): UiNode[] {
+  const first = nodes[0]
+  if (first === undefined || nodes.some((node) => node.kind !== 'text')) return nodes
+  if (nodes.length === 1) return block && first.role !== 'code' ? [{ ...first, role: 'code' }] : nodes
+  const runs: string[] = []
+  const collect = (ids: readonly string[]): void => {
+    for (const id of ids) {
+      const node = byId.get(id)
+      if (node === undefined || (node.ignored === true && node.role?.value === 'StaticText')) continue
+      if (node.role?.value === 'StaticText') runs.push(typeof node.name?.value === 'string' ? node.name.value : '')
+      else collect(node.childIds ?? [])
+    }
+  }
+  collect(code.childIds ?? [])
+  const joined = text(runs.join(''), WHOLE_TEXT_CHARS)
+  if (joined === undefined) return nodes
+  if (box !== undefined) walk.layout[first.id] = box
+  return [{ ...first, text: joined, ...(block ? { role: 'code' } : {}) }]
+}
+
 function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: CapturedDocument, walk: Walk, inherited: Inherited): UiNode[] {
   if (node === undefined) return []
   let axRole = typeof node.role?.value === 'string' ? node.role.value : 'none'
@@ -242,10 +273,11 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
 
   const name = text(node.name?.value)
   if (axRole === 'StaticText') {
-    if (name === undefined) return []
+    const said = text(node.name?.value, WHOLE_TEXT_CHARS)
+    if (said === undefined) return []
     const id = walk.ledger.idOf(doc.key, backendId, 'text')
     if (dom?.bounds !== undefined) walk.layout[id] = dom.bounds
-    return [{ id, kind: 'text', text: inherited.secret ? '[REDACTED]' : name }]
+    return [{ id, kind: 'text', text: inherited.secret ? '[REDACTED]' : said }]
   }
   // A label's click is its control's, which has its own targets.
   const draggable = dom?.attributes.get('draggable') === 'true'
@@ -260,7 +292,11 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   let walked: UiNode[] | undefined
   const targetsBefore = walk.targets.length
   if ((INTERNAL.has(axRole) || (HOISTED.has(axRole) && name === undefined && dom?.tag !== 'iframe')) && !clickableDom) {
-    if (!implied) return kids(within)
+    if (!implied) {
+      const pre = dom?.tag === 'pre'
+      if (!(pre || CODE.has(axRole)) || inherited.secret) return kids(within)
+      return asOneText(kids(pre ? { ...within, inPre: true } : within), node, byId, dom?.bounds, walk, pre || inherited.inPre === true)
+    }
     walked = kids({ ...inherited, secret: inherited.secret || isSecret(dom) })
     // An empty one is a target only where it is drawn: an icon, a slider's handle.
     if (walk.targets.length > targetsBefore || (walked.length === 0 && (dom?.bounds === undefined || dom.bounds.width * dom.bounds.height < 4))) return walked
