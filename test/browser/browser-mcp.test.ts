@@ -90,6 +90,9 @@ describe('the browser surface over MCP, through the gateway', () => {
     const page = (await call(client, 'browser_snapshot', {})).text
     expect(page).toMatch(/button "Delete account" @[ne][0-9a-z.]+ !destructive/)
     expect(page).toMatch(/link "Help centre" @[ne][0-9a-z.]+ !external/)
+    // A dialog's words make its confirmation consequential, never its way out.
+    expect(page).toMatch(/button "OK" @[ne][0-9a-z.]+ !destructive/)
+    expect(page).toMatch(/button "Cancel" @[ne][0-9a-z.]+\n/)
 
     const held = await call(client, 'browser_click', { element: 'Delete account', target: refOf(page, 'button', 'Delete account') })
     expect(held.result?.status).toBe('awaiting_approval')

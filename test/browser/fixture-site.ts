@@ -47,7 +47,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       return send(page('Sign in', '<main><h1>Sign in</h1><form method="post" action="/login"><label>User <input name="user" autocomplete="username"></label><label>Password <input type="password" name="password" autocomplete="current-password"></label><button>Sign in</button></form></main>'))
     case '/account':
       if (user === undefined) return send('', 303, { location: '/login' })
-      return send(page('Account', `<main><h1>Account</h1><p>Signed in as ${user}</p><form method="post" action="/delete"><button>Delete account</button></form><a href="https://elsewhere.example/help">Help centre</a></main>`))
+      return send(page('Account', `<main><h1>Account</h1><p>Signed in as ${user}</p><form method="post" action="/delete"><button>Delete account</button></form><a href="https://elsewhere.example/help">Help centre</a><div role="dialog" aria-label="Empty the recycle bin?"><button>OK</button><button>Cancel</button></div></main>`))
     case '/delete':
       if (req.method === 'POST' && user !== undefined) deleted.push(user)
       return send(page('Deleted', `<p>Account of ${user ?? 'nobody'} deleted</p>`))

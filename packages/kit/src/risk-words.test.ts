@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { RISK_WORD_LANGUAGES, consequentialWord } from './risk-words.js'
+import { RISK_WORD_LANGUAGES, consequentialWord, isDismissive } from './risk-words.js'
 
 describe('consequential words', () => {
   it('finds what destroys, spends or sends, inflected, in seven languages', () => {
@@ -13,5 +13,10 @@ describe('consequential words', () => {
     for (const label of ['Page 2', 'Environment', 'Invite a friend', 'Sender', 'Payload', 'Buyer guide', 'Sort order', 'Order by date', 'Dropdown', 'Add todo', 'Save', 'Cancel', 'Compressed files', 'Ordinary', undefined, '']) {
       expect(consequentialWord(label), String(label)).toBeNull()
     }
+  })
+
+  it('knows the way out of a dialog, which its words do not make consequential', () => {
+    for (const label of ['Cancel', 'Close', 'No, keep it', 'Not now', 'Abbrechen', 'Schließen', 'Annuler', 'Cerrar', 'Não', 'Annuleren']) expect(isDismissive(label), label).toBe(true)
+    for (const label of ['OK', 'Delete all items', 'Closet', 'Nobody', 'Note', undefined, '']) expect(isDismissive(label), String(label)).toBe(false)
   })
 })

@@ -35,3 +35,15 @@ export function consequentialWord(label: string | undefined): string | null {
   const match = PATTERN.exec(folded)
   return match === null ? null : match[0]
 }
+
+/**
+ * Labels of the way out of a dialog or a form, in the same languages: a dialog that says
+ * "Empty the recycle bin?" makes its "OK" consequential, never its "Cancel".
+ */
+const DISMISSIVE_WORDS = ['cancel', 'close', 'dismiss', 'no', 'not now', 'keep', 'back', 'abbrechen', 'schliessen', 'schließen', 'nein', 'zuruck', 'annuler', 'fermer', 'non', 'retour', 'cancelar', 'cerrar', 'volver', 'annulla', 'chiudi', 'indietro', 'fechar', 'nao', 'voltar', 'annuleren', 'sluiten', 'nee', 'terug']
+const DISMISSIVE = new RegExp(`^(?:${DISMISSIVE_WORDS.join('|').replace(/ /g, '\\s+')})(?![\\p{L}\\p{N}])`, 'u')
+
+/** Whether a label starts with a way out ("Cancel", "No, keep it", "Schließen"): such a button is not raised by its dialog's or form's words. */
+export function isDismissive(label: string | undefined): boolean {
+  return label !== undefined && DISMISSIVE.test(fold(label).trim())
+}

@@ -1,5 +1,5 @@
 import { type Layout, type NodeStates, Risk, type TargetSpec, type UiNode, type UnreadPart, maxRisk, withoutInvisible } from '@tessera/protocol'
-import { type NodeLedger, WHOLE_TEXT_CHARS, consequentialWord } from '@tessera/kit'
+import { type NodeLedger, WHOLE_TEXT_CHARS, consequentialWord, isDismissive } from '@tessera/kit'
 import type { AxNode, CapturedDocument, DomFacts, PageCapture } from './page-capture.js'
 import type { UnreadPlace } from './parts-to-read.js'
 import { PART_LINES } from './ax-parts.js'
@@ -401,8 +401,8 @@ function inferredClickRisk(node: UiNode, role: string, dom: DomFacts | undefined
   const label = node.name ?? (typeof node.value === 'string' ? node.value : undefined)
   if (role === 'button' || role === 'link' || role === 'menuitem' || role === 'generic' || role === 'option') {
     if (consequentialWord(label) !== null) return 'destructive'
-    // A confirmation inside a dialog or a form that says what it does: "OK" under "Delete account?".
-    if ((role === 'button' || role === 'menuitem') && (consequentialWord(inherited.dialogName) !== null || consequentialWord(inherited.formName) !== null)) return 'destructive'
+    // A confirmation inside a dialog or a form that says what it does: "OK" under "Delete account?"; its "Cancel" is the way out.
+    if ((role === 'button' || role === 'menuitem') && !isDismissive(label) && (consequentialWord(inherited.dialogName) !== null || consequentialWord(inherited.formName) !== null)) return 'destructive'
   }
   if (role === 'link') {
     const origin = originOf(dom?.attributes.get('href'), doc.url)
