@@ -60,8 +60,17 @@ export interface PageAnswer {
   note?: string
 }
 
+/** An element's id (`e12`) or a long text's (`t7`): the ledger's, which are their own refs. */
+const LEDGER_REF = /^[et][1-9]/
 /** How long an action waits for the page to go quiet before answering. */
 const QUIET_MS = 60
+/**
+ * The quiet waited for when a request of the page ended in the last NETWORK_FOLLOW_UP_MS: what
+ * a reply starts may show a moment later (an autocomplete announces its results 100 ms after
+ * they came), and no input event marks those timers.
+ */
+const QUIET_AFTER_NETWORK_MS = 120
+const NETWORK_FOLLOW_UP_MS = 1000
 const SETTLE_MAX_MS = 3000
 const NAVIGATION_TIMEOUT_MS = 30_000
 /** How long an action waits for a document's subresources before it looks at the page anyway. */
@@ -118,6 +127,8 @@ export class BrowserTile implements Surface {
   readonly #viewers = new Set<(jpeg: Uint8Array) => void>()
   #attached: AttachedApp | undefined
   readonly #requests = new WeakMap<Page, Map<Request, number>>()
+  /** When a request of the page (not a stream) last ended. */
+  readonly #lastReply = new WeakMap<Page, number>()
   #stopScreencast: (() => Promise<void>) | undefined
   #homeOrigins: string[]
 
@@ -209,7 +220,7 @@ export class BrowserTile implements Surface {
     for (const ref of request.refs ?? []) {
       const id = ref.replace(/^@/, '')
       // An element's id (`e12`), or a long text's (`t7`), which an agent expands to read it whole.
-      const place = /^[et]\d/.test(id) ? this.#ledger.locate(id) : undefined
+      const place = LEDGER_REF.test(id) ? this.#ledger.locate(id) : undefined
       if (place !== undefined && typeof place.key === 'number' && this.#partsToRead.readHolding(place.scope, place.key)) added = true
     }
     return added
@@ -219,7 +230,7 @@ export class BrowserTile implements Surface {
   holds(ask: HeldAsk): HeldAsk {
     const refs = (ask.refs ?? []).filter((ref) => {
       const id = ref.replace(/^@/, '')
-      const place = id.startsWith('e') ? this.#ledger.locate(id) : undefined
+      const place = LEDGER_REF.test(id) ? this.#ledger.locate(id) : undefined
       return place !== undefined && typeof place.key === 'number' && (this.#places.has(id) || this.#partsToRead.holds(place.scope, place.key))
     })
     const texts = (ask.texts ?? []).filter((text) => this.#partsToRead.saysStartOf(text))
@@ -643,8 +654,11 @@ export class BrowserTile implements Surface {
     page.on('request', (request) => {
       if (!LONG_LIVED.has(request.resourceType())) inFlight.set(request, performance.now())
     })
-    page.on('requestfinished', (request) => inFlight.delete(request))
-    page.on('requestfailed', (request) => inFlight.delete(request))
+    const ended = (request: Request): void => {
+      if (inFlight.delete(request)) this.#lastReply.set(page, performance.now())
+    }
+    page.on('requestfinished', ended)
+    page.on('requestfailed', ended)
     page.on('dialog', (dialog) => {
       this.#dialog = dialog
       for (const waiter of this.#dialogWaiters) waiter()
@@ -699,7 +713,7 @@ export class BrowserTile implements Surface {
   #anyElement(nodeId: string): ElementPlace {
     const known = this.#places.get(nodeId)
     if (known !== undefined) return known
-    const place = nodeId.startsWith('e') ? this.#ledger.locate(nodeId) : undefined
+    const place = LEDGER_REF.test(nodeId) ? this.#ledger.locate(nodeId) : undefined
     const document = place === undefined ? undefined : this.#documents.get(place.scope)
     if (place === undefined || document === undefined || typeof place.key !== 'number') throw new TesseraError('not_found', `no element "${nodeId}" on the current page; take a new snapshot`, { expected: 'an @ref the last outline printed', found: nodeId })
     return { document, backendNodeId: place.key, role: 'element', tag: '' }
@@ -775,8 +789,9 @@ export class BrowserTile implements Surface {
 
   /**
    * Settled: the document that is loading (if an action started a navigation) is parsed, the
-   * requests the page just made are in, and then the page has gone QUIET_MS without a DOM
-   * change — never a fixed sleep, and never longer than SETTLE_MAX_MS.
+   * requests the page just made are in, and then the page has gone QUIET_MS (after a reply,
+   * QUIET_AFTER_NETWORK_MS) without a DOM change — never a fixed sleep, and never longer than
+   * SETTLE_MAX_MS.
    */
   async #settle(page: Page): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -785,9 +800,10 @@ export class BrowserTile implements Surface {
       await page.waitForLoadState('load', { timeout: LOAD_WAIT_MS }).catch(() => undefined)
       try {
         const deadline = performance.now() + SETTLE_MAX_MS
-        // Quiet means both: no request of the last moments in flight, then no DOM change for QUIET_MS.
+        // Quiet means both: no request of the last moments in flight, then no DOM change for QUIET_MS (longer just after a reply).
         while (performance.now() < deadline && this.#busyLoading(page)) await new Promise((done) => setTimeout(done, 25))
-        await page.evaluate(([quiet, max]) => (window as unknown as { __tesseraQuiet?: (q: number, m: number) => Promise<number> }).__tesseraQuiet?.(quiet, max), [QUIET_MS, Math.max(0, deadline - performance.now())] as const)
+        const quiet = performance.now() - (this.#lastReply.get(page) ?? -Infinity) < NETWORK_FOLLOW_UP_MS ? QUIET_AFTER_NETWORK_MS : QUIET_MS
+        await page.evaluate(([ms, max]) => (window as unknown as { __tesseraQuiet?: (q: number, m: number) => Promise<number> }).__tesseraQuiet?.(ms, max), [quiet, Math.max(0, deadline - performance.now())] as const)
         if (!this.#busyLoading(page) || performance.now() >= deadline) return
         continue
       } catch {
