@@ -97,7 +97,22 @@ export async function coveredBy(place: ElementPlace, point: Point): Promise<stri
 
 /** Brings an element into view amid what is around it: centred, or from its start when it is taller than the view. */
 export const SCROLL_INTO_VIEW = `function () {
-  this.scrollIntoView({ block: this.getBoundingClientRect().height > innerHeight ? 'start' : 'center', inline: 'nearest' })
+  if (this.nodeType !== Node.TEXT_NODE) {
+    this.scrollIntoView({ block: this.getBoundingClientRect().height > innerHeight ? 'start' : 'center', inline: 'nearest' })
+    return
+  }
+  // A long text's ref names a text node, whose element may be all of the page (words right in
+  // a main): the box that scrolls it moves to the text itself, centred, or to its start.
+  const page = document.scrollingElement || document.documentElement
+  let box = this.parentElement
+  while (box !== null && box !== page && !(/auto|scroll/.test(getComputedStyle(box).overflowY) && box.scrollHeight > box.clientHeight)) box = box.parentElement
+  const scroller = box === null ? page : box
+  if (scroller !== page) scroller.scrollIntoView({ block: 'nearest', inline: 'nearest' })
+  const range = document.createRange()
+  range.selectNodeContents(this)
+  const text = range.getBoundingClientRect()
+  const view = scroller === page ? { top: 0, height: innerHeight } : scroller.getBoundingClientRect()
+  scroller.scrollBy(0, text.height > view.height ? text.top - view.top : text.top - view.top - (view.height - text.height) / 2)
 }`
 
 export const FOCUS_AND_SELECT = `function () {
