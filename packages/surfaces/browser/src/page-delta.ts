@@ -39,7 +39,7 @@ function withoutQuotes(line: string): string {
 
 /** The first ref a line shows: the element the line is about (a packed row's first control). Never one a quoted page text says ("ask @nicolas"). */
 function firstRef(line: string): string | undefined {
-  return / @([ne][0-9a-z.]+)/.exec(withoutQuotes(line))?.[1]
+  return / @([net][0-9a-z.]+)/.exec(withoutQuotes(line))?.[1]
 }
 
 /** What a line says besides whether its element has focus (quoted page text blanked, so a page cannot write a state), and whether it has. */
@@ -183,7 +183,7 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
   const now = contentLines(after)
   const parts = diffArrays(was.body, now.body)
   // An element the page rendered anew reads the same with a new ref: only its new line is news.
-  const withoutRef = (line: string): string => line.trim().replace(/ @[ne][0-9a-z.]+/g, '')
+  const withoutRef = (line: string): string => line.trim().replace(/ @[net][0-9a-z.]+/g, '')
   const added = parts.filter((part) => part.added).flatMap((part) => part.value)
   const renewed = new Set(added.map(withoutRef))
   const removedByRef = new Map(parts.filter((part) => part.removed).flatMap((part) => part.value.map((line) => [firstRef(line), line] as const)))
