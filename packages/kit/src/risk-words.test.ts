@@ -18,5 +18,9 @@ describe('consequential words', () => {
   it('knows the way out of a dialog, which its words do not make consequential', () => {
     for (const label of ['Cancel', 'Close', 'No, keep it', 'Not now', 'Abbrechen', 'Schließen', 'Annuler', 'Cerrar', 'Não', 'Annuleren']) expect(isDismissive(label), label).toBe(true)
     for (const label of ['OK', 'Delete all items', 'Closet', 'Nobody', 'Note', undefined, '']) expect(isDismissive(label), String(label)).toBe(false)
+    // Where the dialog's words use it, the same label confirms.
+    expect(isDismissive('Cancel', 'Empty the recycle bin?')).toBe(true)
+    expect(isDismissive('Close', 'Close account?')).toBe(false)
+    expect(isDismissive('Cancelar', '¿Cancelar el pedido?')).toBe(false)
   })
 })

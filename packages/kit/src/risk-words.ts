@@ -40,10 +40,16 @@ export function consequentialWord(label: string | undefined): string | null {
  * Labels of the way out of a dialog or a form, in the same languages: a dialog that says
  * "Empty the recycle bin?" makes its "OK" consequential, never its "Cancel".
  */
-const DISMISSIVE_WORDS = ['cancel', 'close', 'dismiss', 'no', 'not now', 'keep', 'back', 'abbrechen', 'schliessen', 'schließen', 'nein', 'zuruck', 'annuler', 'fermer', 'non', 'retour', 'cancelar', 'cerrar', 'volver', 'annulla', 'chiudi', 'indietro', 'fechar', 'nao', 'voltar', 'annuleren', 'sluiten', 'nee', 'terug']
+const DISMISSIVE_WORDS = ['cancel', 'close', 'dismiss', 'no', 'not now', 'keep', 'back', 'abbrechen', 'schliessen', 'schließen', 'nein', 'zuruck', 'annuler', 'fermer', 'non', 'retour', 'cancelar', 'cerrar', 'volver', 'atras', 'annulla', 'chiudi', 'indietro', 'fechar', 'nao', 'voltar', 'annuleren', 'sluiten', 'nee', 'terug']
 const DISMISSIVE = new RegExp(`^(?:${DISMISSIVE_WORDS.join('|').replace(/ /g, '\\s+')})(?![\\p{L}\\p{N}])`, 'u')
 
-/** Whether a label starts with a way out ("Cancel", "No, keep it", "Schließen"): such a button is not raised by its dialog's or form's words. */
-export function isDismissive(label: string | undefined): boolean {
-  return label !== undefined && DISMISSIVE.test(fold(label).trim())
+/**
+ * Whether a label starts with a way out ("Cancel", "No, keep it", "Schließen") that the
+ * dialog's or form's own words do not use: such a button is not raised by those words. Under
+ * "Close account?" a "Close" confirms, so it is no way out there.
+ */
+export function isDismissive(label: string | undefined, context?: string): boolean {
+  const way = label === undefined ? null : DISMISSIVE.exec(fold(label).trim())
+  if (way === null) return false
+  return context === undefined || !new RegExp(`(?<![\\p{L}\\p{N}])${way[0].replace(/\s+/g, '\\s+')}(?![\\p{L}\\p{N}])`, 'u').test(fold(context))
 }
