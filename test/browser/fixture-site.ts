@@ -282,7 +282,10 @@ const NOTES = `<main><h1>Release notes</h1>
 ${Array.from({ length: 400 }, (_, i) => `<p>Change ${i}: fixed a thing.</p>`).join('\n')}
 Upgrading needs care. ${'Read every entry before you upgrade, as some change defaults. '.repeat(8)}The last word of this note is zanzibar.
 <pre><code><span class="k">const</span> fs = <span class="f">require</span>(<span class="s">'node:fs'</span>);
-fs.<span class="f">rename</span>(<span class="s">'/tmp/a'</span>, <span class="s">'/tmp/b'</span>, <span class="k">done</span>);</code></pre>
+<span class="k">if</span> (ready) {
+  fs.<span class="f">rename</span>(<span class="s">'/tmp/a'</span>, <span class="s">'/tmp/b'</span>, <span class="k">done</span>);
+}
+</code></pre>
 ${Array.from({ length: 1200 }, (_, i) => `<p>Change ${400 + i}: fixed another thing.</p>`).join('\n')}</main>`
 
 const SCROLL_COUNTER = `<script>let scrolls = 0

@@ -122,17 +122,26 @@ describe('a huge page, read in parts over MCP', () => {
   it('gives a long text in a big element a ref of its own that reads it whole, and reads highlighted code as the page shows it', async () => {
     // Another origin than the tile's: a tile of its own, as a navigation there would need a person.
     await at.client.callTool({ name: 'browser_close', arguments: {} })
-    await call('browser_navigate', { url: `${site.origin}/notes` })
-    const found = await call('browser_snapshot', { find: 'is zanzibar' })
-    // Its element is all of the notes: the text's own ref reads just the text.
-    const line = /^"…[^"]*The last word of this note is zanzibar\." (@t\d+)$/m.exec(found)
-    expect(line, found).not.toBeNull()
-    await call('browser_press_key', { key: 'End' })
-    const whole = (await call('browser_snapshot', { target: (line as RegExpExecArray)[1] as string })).split('\n').slice(2, -1)
-    expect(whole).toEqual([`"Upgrading needs care. ${'Read every entry before you upgrade, as some change defaults. '.repeat(8)}The last word of this note is zanzibar."`])
-    // Each token in an element of its own, and no space added between them.
-    expect(await call('browser_snapshot', { find: 'fs.rename' })).toContain(`"const fs = require('node:fs'); fs.rename('/tmp/a', '/tmp/b', done);"`)
-    await at.client.callTool({ name: 'browser_close', arguments: {} })
+    try {
+      await call('browser_navigate', { url: `${site.origin}/notes` })
+      const found = await call('browser_snapshot', { find: 'is zanzibar' })
+      // Its element is all of the notes: the text's own ref reads just the text.
+      const line = /^"…[^"]*The last word of this note is zanzibar\." (@t\d+)$/m.exec(found)
+      expect(line, found).not.toBeNull()
+      const text = (line as RegExpExecArray)[1] as string
+      await call('browser_press_key', { key: 'End' })
+      const whole = (await call('browser_snapshot', { target: text })).split('\n').slice(2, -1)
+      expect(whole).toEqual([`"Upgrading needs care. ${'Read every entry before you upgrade, as some change defaults. '.repeat(8)}The last word of this note is zanzibar."`])
+      // The same ref brings the text into view, far up from the end.
+      const tile = (/^(browser-\d+)/.exec(found) as RegExpExecArray)[1] as string
+      await call('surface_act', { surface: tile, ref: text, op: 'scroll' })
+      expect(await call('browser_snapshot', {})).toContain(`"Upgrading needs care. Read every entry`)
+      // Each token in an element of its own, and no space added between them; its lines and their indentation kept.
+      expect(await call('browser_snapshot', { find: 'fs.rename' })).toContain(JSON.stringify("const fs = require('node:fs');\nif (ready) {\n  fs.rename('/tmp/a', '/tmp/b', done);\n}"))
+    } finally {
+      // The next tests open the corpus, another origin.
+      await at.client.callTool({ name: 'browser_close', arguments: {} })
+    }
   })
 
   it('reads a find\'s parts for its answer only, and a ref read before the page moved on still acts', async () => {

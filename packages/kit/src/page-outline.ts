@@ -127,7 +127,8 @@ function excerpt(one: string, chars: number, around: string | undefined): string
 
 /** A text's line: quoted, cut to its length (around the words a find asked for) and then followed by its holder's ref. */
 function textLine(item: Item, around?: string): string {
-  const one = squeeze(item.node.text ?? '')
+  // A block of code keeps its line breaks (JSON escapes them: still one line of the outline).
+  const one = item.node.role === 'code' ? (item.node.text ?? '').trim() : squeeze(item.node.text ?? '')
   const chars = item.holder?.chars ?? TEXT_CHARS
   if (one.length <= chars && around === undefined) return JSON.stringify(one)
   const shown = one.length <= chars ? one : excerpt(one, chars, around)
@@ -258,12 +259,19 @@ function sizeOf(id: string, ctx: Context): number {
   const known = ctx.sizes.get(id)
   if (known !== undefined) return known
   let count = 0
-  const stack = [...(frameIndex(ctx.frame).nodes.get(id)?.children ?? [])]
+  const stack: UiNode[] = []
+  const push = (nodes: readonly UiNode[] | undefined): void => {
+    for (const node of nodes ?? []) {
+      if (stack.length > HOLDER_MAX_NODES) return
+      stack.push(node)
+    }
+  }
+  push(frameIndex(ctx.frame).nodes.get(id)?.children)
   while (stack.length > 0 && count <= HOLDER_MAX_NODES) {
     const node = stack.pop() as UiNode
     count++
     if (node.unread !== undefined) count += node.unread.lines
-    stack.push(...(node.children ?? []))
+    push(node.children)
   }
   ctx.sizes.set(id, count)
   return count
@@ -367,10 +375,11 @@ function mergeTexts(items: Item[]): Item[] {
   return items
 }
 
-/** Whether this item, or the field an unnamed wrapper of it starts with (a spinner's box), bears `text` as its name. */
+/** Whether this item, or the field an unnamed clickable wrapper of it starts with (a spinner's box), bears `text` as its name. */
 function namedBy(item: Item | undefined, text: string): boolean {
   for (let depth = 0; item !== undefined && item.node.kind !== 'text' && depth < 3; depth++) {
     if (item.node.name !== undefined) return item.node.name.trim() === text
+    if (item.actions === undefined) return false
     item = item.children[0]
   }
   return false
@@ -621,9 +630,14 @@ function expansionItems(scope: UiNode, ctx: Context): { root: Item | undefined; 
 function textRun(text: UiNode, ctx: Context): Item | undefined {
   const parent = frameIndex(ctx.frame).parents.get(text.id)
   const siblings = (parent === undefined ? undefined : frameIndex(ctx.frame).nodes.get(parent)?.children) ?? [text]
-  const run: UiNode[] = []
-  for (let i = Math.max(0, siblings.indexOf(text)); i < siblings.length && siblings[i]?.kind === 'text'; i++) run.push(siblings[i] as UiNode)
-  return mergeTexts(run.flatMap((node) => build(node, ctx, false, parent)))[0]
+  const run: Item[] = []
+  for (let i = Math.max(0, siblings.indexOf(text)); i < siblings.length; i++) {
+    const built = build(siblings[i] as UiNode, ctx, false, parent)
+    // What the outline leaves out (an unnamed picture) does not end the line; anything it prints does, but a text.
+    if (built.some((item) => item.node.kind !== 'text')) break
+    run.push(...built)
+  }
+  return mergeTexts(run)[0]
 }
 
 /** At most this many unread parts are asked for at once; an outline reads at most this many times. */

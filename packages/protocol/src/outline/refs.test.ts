@@ -29,8 +29,8 @@ describe('refFor', () => {
   })
 
   it('tells a ref from a selector or a name', () => {
-    for (const ref of ['e12', '@e12', 'n1k2a', '@n1k2a.1']) expect(isRef(ref)).toBe(true)
-    for (const other of ['e012', '#e12', 'button', 'e', '@', 'n1k']) expect(isRef(other)).toBe(false)
+    for (const ref of ['e12', '@e12', 't7', '@t7', 'n1k2a', '@n1k2a.1']) expect(isRef(ref)).toBe(true)
+    for (const other of ['e012', '#e12', 't0', 'button', 'e', 't', '@', 'n1k']) expect(isRef(other)).toBe(false)
   })
 })
 

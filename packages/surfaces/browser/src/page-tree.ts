@@ -54,6 +54,13 @@ function text(value: unknown, max = MAX_TEXT): string | undefined {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s
 }
 
+/** A block of code as the page lays it out: its lines and their indentation, without trailing spaces or blank lines around it. */
+function codeText(value: string): string | undefined {
+  const s = withoutInvisible(value).replace(/\r\n?/g, '\n').replace(/[ \t]+$/gm, '').replace(/^\n+|\s+$/g, '')
+  if (s.trim().length === 0) return undefined
+  return s.length > WHOLE_TEXT_CHARS ? `${s.slice(0, WHOLE_TEXT_CHARS - 1)}…` : s
+}
+
 function property(node: AxNode, name: string): unknown {
   return node.properties?.find((p) => p.name === name)?.value.value
 }
@@ -223,13 +230,14 @@ function unreadPart(run: readonly AxNode[], doc: CapturedDocument, walk: Walk): 
  * Code (a `pre`, a `code`) as one text, its runs joined as the page shows them: a highlighter
  * wraps every token in an element of its own, and runs joined by spaces would read
  * `fs. rename ( '/tmp/a' )`. Chromium's texts keep the spaces the page has between them. A
- * block of it (in a `pre`) is marked `role: 'code'`, so an outline never runs the prose
- * around it into it.
+ * block of it (in a `pre`) keeps its line breaks and indentation, which Python or YAML need,
+ * and is marked `role: 'code'`, so an outline never runs the prose around it into it.
  */
 function asOneText(nodes: UiNode[], code: AxNode, byId: Map<string, AxNode>, box: DomFacts['bounds'], walk: Walk, block: boolean): UiNode[] {
   const first = nodes[0]
-  if (first === undefined || nodes.some((node) => node.kind !== 'text')) return nodes
-  if (nodes.length === 1) return block && first.role !== 'code' ? [{ ...first, role: 'code' }] : nodes
+  // Not only text (a link in the code), or a block joined already (a pre's code element).
+  if (first === undefined || nodes.some((node) => node.kind !== 'text') || first.role === 'code') return nodes
+  if (nodes.length === 1 && !block) return nodes
   const runs: string[] = []
   const collect = (ids: readonly string[]): void => {
     for (const id of ids) {
@@ -240,7 +248,7 @@ function asOneText(nodes: UiNode[], code: AxNode, byId: Map<string, AxNode>, box
     }
   }
   collect(code.childIds ?? [])
-  const joined = text(runs.join(''), WHOLE_TEXT_CHARS)
+  const joined = block ? codeText(runs.join('')) : text(runs.join(''), WHOLE_TEXT_CHARS)
   if (joined === undefined) return nodes
   if (box !== undefined) walk.layout[first.id] = box
   return [{ ...first, text: joined, ...(block ? { role: 'code' } : {}) }]
@@ -402,7 +410,8 @@ function inferredClickRisk(node: UiNode, role: string, dom: DomFacts | undefined
   if (role === 'button' || role === 'link' || role === 'menuitem' || role === 'generic' || role === 'option') {
     if (consequentialWord(label) !== null) return 'destructive'
     // A confirmation inside a dialog or a form that says what it does: "OK" under "Delete account?"; its "Cancel" is the way out.
-    if ((role === 'button' || role === 'menuitem') && !isDismissive(label) && (consequentialWord(inherited.dialogName) !== null || consequentialWord(inherited.formName) !== null)) return 'destructive'
+    const saidBy = consequentialWord(inherited.dialogName) !== null ? inherited.dialogName : consequentialWord(inherited.formName) !== null ? inherited.formName : undefined
+    if ((role === 'button' || role === 'menuitem') && saidBy !== undefined && !isDismissive(label, saidBy)) return 'destructive'
   }
   if (role === 'link') {
     const origin = originOf(dom?.attributes.get('href'), doc.url)
