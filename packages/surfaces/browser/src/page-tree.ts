@@ -54,9 +54,9 @@ function text(value: unknown, max = MAX_TEXT): string | undefined {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s
 }
 
-/** A block of code as the page lays it out: its lines and their indentation, without trailing spaces or blank lines around it. */
+/** A block of code as the page lays it out: its lines and their indentation, without trailing spaces, blank lines around it or more than one between its lines. */
 function codeText(value: string): string | undefined {
-  const s = withoutInvisible(value).replace(/\r\n?/g, '\n').replace(/[ \t]+$/gm, '').replace(/^\n+|\s+$/g, '')
+  const s = withoutInvisible(value).replace(/\r\n?/g, '\n').replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n').replace(/^\n+|\s+$/g, '')
   if (s.trim().length === 0) return undefined
   return s.length > WHOLE_TEXT_CHARS ? `${s.slice(0, WHOLE_TEXT_CHARS - 1)}…` : s
 }
