@@ -75,4 +75,22 @@ describe('the change watch', () => {
     expect(await page.evaluate(() => document.body.textContent)).toContain('2 results are available')
     expect(waited).toBeLessThan(2000)
   })
+
+  it('holds the quiet while a navigation the page asked for is on its way, until its document goes', async () => {
+    const sending = await page.context().newPage()
+    await sending.route('http://tessera.test/send', async (route) => {
+      // A server that takes its time: the old document stays while it thinks.
+      await new Promise((done) => setTimeout(done, 400))
+      await route.fulfill({ status: 303, headers: { location: 'http://tessera.test/sent' } })
+    })
+    await sending.goto('http://tessera.test/form')
+    await sending.evaluate(() => {
+      document.body.innerHTML = '<form method="post" action="/send"><button id="send">Send</button></form>'
+    })
+    await sending.click('#send', { noWaitAfter: true })
+    const quiet = sending.evaluate(() => (window as unknown as { __tesseraQuiet: (q: number, m: number) => Promise<number> }).__tesseraQuiet(30, 5000))
+    // Not settled on the old page: the wait ends with its document.
+    await expect(quiet).rejects.toThrow(/destroyed|navigat/i)
+    await sending.close()
+  })
 })

@@ -2,8 +2,9 @@
  * Runs in every document of a tile before the page's own scripts: tells the tile when the
  * DOM changes (at most every 80 ms, through the `__tesseraChanged` binding) so a cached frame
  * is never served stale, and offers `__tesseraQuiet(quietMs, maxMs)`, which resolves once
- * the DOM has gone quietMs without a change and no short timer an input event started is
- * still to run — how an action knows the page has settled.
+ * the DOM has gone quietMs without a change, no short timer an input event started is still
+ * to run and no navigation the page asked for is on its way — how an action knows the page
+ * has settled.
  *
  * Those timers are how pages answer input a moment later: a menu opens its submenu 300 ms
  * after a hover, an autocomplete searches 300 ms after the last key, a field validates when
@@ -19,6 +20,12 @@
  */
 export const INPUT_TIMER_MAX_MS = 500
 export const INPUT_TIMER_GENERATIONS = 3
+/**
+ * A navigation to another document that the page asked for (a form sent, a link followed)
+ * holds the quiet this long, or until the document goes: the tile sees its request only a
+ * moment later, and an answer read before it would say `page unchanged` on the old page.
+ */
+export const NAVIGATION_GRACE_MS = 1000
 
 export const CHANGE_WATCH_SCRIPT = `(() => {
   if (window.__tesseraQuiet) return
@@ -72,6 +79,10 @@ export const CHANGE_WATCH_SCRIPT = `(() => {
     pending.delete(id)
     return nativeClearInterval(id)
   })
+  let navigatingAt = -Infinity
+  if (window.navigation) window.navigation.addEventListener('navigate', (event) => {
+    if (!event.destination.sameDocument && event.downloadRequest === null) navigatingAt = performance.now()
+  })
   Object.defineProperty(window, '__tesseraQuiet', {
     value: (quietMs, maxMs) => new Promise((resolve) => {
       const started = performance.now()
@@ -81,9 +92,10 @@ export const CHANGE_WATCH_SCRIPT = `(() => {
         // A timer that is due but has not run yet (the page is busy) is still waited for.
         let due = -1
         for (const at of pending.values()) if (at < end) due = Math.max(due, at)
-        if ((now - last >= quietMs && due < 0) || now >= end) resolve(now - started)
+        const leaving = navigatingAt + ${NAVIGATION_GRACE_MS}
+        if ((now - last >= quietMs && due < 0 && now >= leaving) || now >= end) resolve(now - started)
         // Looks again the moment the page could be settled, not on a coarser beat.
-        else nativeSet(check, Math.max(1, Math.min(Math.max(last + quietMs, due + 1) - now, end - now)))
+        else nativeSet(check, Math.max(1, Math.min(Math.max(last + quietMs, due + 1, leaving) - now, end - now)))
       }
       check()
     }),
