@@ -62,15 +62,12 @@ export interface PageAnswer {
 
 /** An element's id (`e12`) or a long text's (`t7`): the ledger's, which are their own refs. */
 const LEDGER_REF = /^[et][1-9]/
-/** How long an action waits for the page to go quiet before answering. */
-const QUIET_MS = 60
 /**
- * The quiet waited for when a request of the page ended in the last NETWORK_FOLLOW_UP_MS: what
- * a reply starts may show a moment later (an autocomplete announces its results 100 ms after
- * they came), and no input event marks those timers.
+ * How long an action waits for the page to go quiet before answering. 60 ms answered sooner,
+ * but under load a wheel's scroll event, or what a reply's own timers draw, came later than
+ * that: the answer then showed the page as it was.
  */
-const QUIET_AFTER_NETWORK_MS = 120
-const NETWORK_FOLLOW_UP_MS = 1000
+const QUIET_MS = 120
 const SETTLE_MAX_MS = 3000
 const NAVIGATION_TIMEOUT_MS = 30_000
 /** How long an action waits for a document's subresources before it looks at the page anyway. */
@@ -127,8 +124,6 @@ export class BrowserTile implements Surface {
   readonly #viewers = new Set<(jpeg: Uint8Array) => void>()
   #attached: AttachedApp | undefined
   readonly #requests = new WeakMap<Page, Map<Request, number>>()
-  /** When a request of the page (not a stream) last ended. */
-  readonly #lastReply = new WeakMap<Page, number>()
   #stopScreencast: (() => Promise<void>) | undefined
   #homeOrigins: string[]
 
@@ -654,11 +649,8 @@ export class BrowserTile implements Surface {
     page.on('request', (request) => {
       if (!LONG_LIVED.has(request.resourceType())) inFlight.set(request, performance.now())
     })
-    const ended = (request: Request): void => {
-      if (inFlight.delete(request)) this.#lastReply.set(page, performance.now())
-    }
-    page.on('requestfinished', ended)
-    page.on('requestfailed', ended)
+    page.on('requestfinished', (request) => inFlight.delete(request))
+    page.on('requestfailed', (request) => inFlight.delete(request))
     page.on('dialog', (dialog) => {
       this.#dialog = dialog
       for (const waiter of this.#dialogWaiters) waiter()
@@ -789,8 +781,8 @@ export class BrowserTile implements Surface {
 
   /**
    * Settled: the document that is loading (if an action started a navigation) is parsed, the
-   * requests the page just made are in, and then the page has gone QUIET_MS (after a reply,
-   * QUIET_AFTER_NETWORK_MS) without a DOM change — never a fixed sleep, and never longer than
+   * requests the page just made are in, a navigation it asked for has begun, and then the
+   * page has gone QUIET_MS without a DOM change — never a fixed sleep, and never longer than
    * SETTLE_MAX_MS.
    */
   async #settle(page: Page): Promise<void> {
@@ -800,10 +792,9 @@ export class BrowserTile implements Surface {
       await page.waitForLoadState('load', { timeout: LOAD_WAIT_MS }).catch(() => undefined)
       try {
         const deadline = performance.now() + SETTLE_MAX_MS
-        // Quiet means both: no request of the last moments in flight, then no DOM change for QUIET_MS (longer just after a reply).
+        // Quiet means both: no request of the last moments in flight, then no DOM change for QUIET_MS.
         while (performance.now() < deadline && this.#busyLoading(page)) await new Promise((done) => setTimeout(done, 25))
-        const quiet = performance.now() - (this.#lastReply.get(page) ?? -Infinity) < NETWORK_FOLLOW_UP_MS ? QUIET_AFTER_NETWORK_MS : QUIET_MS
-        await page.evaluate(([ms, max]) => (window as unknown as { __tesseraQuiet?: (q: number, m: number) => Promise<number> }).__tesseraQuiet?.(ms, max), [quiet, Math.max(0, deadline - performance.now())] as const)
+        await page.evaluate(([ms, max]) => (window as unknown as { __tesseraQuiet?: (q: number, m: number) => Promise<number> }).__tesseraQuiet?.(ms, max), [QUIET_MS, Math.max(0, deadline - performance.now())] as const)
         if (!this.#busyLoading(page) || performance.now() >= deadline) return
         continue
       } catch {
