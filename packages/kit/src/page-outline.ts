@@ -630,11 +630,12 @@ function expansionItems(scope: UiNode, ctx: Context): { root: Item | undefined; 
 function textRun(text: UiNode, ctx: Context): Item | undefined {
   const parent = frameIndex(ctx.frame).parents.get(text.id)
   const siblings = (parent === undefined ? undefined : frameIndex(ctx.frame).nodes.get(parent)?.children) ?? [text]
-  const run: Item[] = []
-  for (let i = Math.max(0, siblings.indexOf(text)); i < siblings.length; i++) {
+  const start = Math.max(0, siblings.indexOf(text))
+  const run: Item[] = build(siblings[start] as UiNode, ctx, false, parent)
+  for (let i = start + 1; i < siblings.length; i++) {
     const built = build(siblings[i] as UiNode, ctx, false, parent)
-    // What the outline leaves out (an unnamed picture) does not end the line; anything it prints does, but a text.
-    if (built.some((item) => item.node.kind !== 'text')) break
+    // What the outline leaves out (an unnamed picture) does not end the line; anything else it would not run on into does.
+    if (built.some((item) => item.node.kind !== 'text' || item.node.role === 'code' || item.parent !== parent)) break
     run.push(...built)
   }
   return mergeTexts(run)[0]
