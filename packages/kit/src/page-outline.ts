@@ -365,14 +365,17 @@ function mergeTexts(items: Item[]): Item[] {
       if (namedBy(items[i + 1], text) || namedBy(items[i - 1], text)) continue
     }
     const last = out[out.length - 1]
-    // A block of code (a text with role `code`) is a line of its own.
-    const prose = (one: Item): boolean => one.node.kind === 'text' && one.node.role !== 'code'
-    if (prose(item) && last !== undefined && prose(last) && last.children.length === 0 && last.parent === item.parent) {
+    if (isProse(item) && last !== undefined && isProse(last) && last.children.length === 0 && last.parent === item.parent) {
       out[out.length - 1] = { ...last, node: { ...last.node, text: `${last.node.text ?? ''} ${item.node.text ?? ''}` } }
     } else out.push(item)
   }
   items.splice(0, items.length, ...out)
   return items
+}
+
+/** A text that runs on into its neighbours; a block of code (role `code`) is a line of its own. */
+function isProse(item: Item): boolean {
+  return item.node.kind === 'text' && item.node.role !== 'code'
 }
 
 /** Whether this item, or the field an unnamed clickable wrapper of it starts with (a spinner's box), bears `text` as its name. */
@@ -635,7 +638,7 @@ function textRun(text: UiNode, ctx: Context): Item | undefined {
   for (let i = start + 1; i < siblings.length; i++) {
     const built = build(siblings[i] as UiNode, ctx, false, parent)
     // What the outline leaves out (an unnamed picture) does not end the line; anything else it would not run on into does.
-    if (built.some((item) => item.node.kind !== 'text' || item.node.role === 'code' || item.parent !== parent)) break
+    if (built.some((item) => !isProse(item) || item.parent !== parent)) break
     run.push(...built)
   }
   return mergeTexts(run)[0]

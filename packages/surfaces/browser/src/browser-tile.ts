@@ -794,7 +794,7 @@ export class BrowserTile implements Surface {
         const deadline = performance.now() + SETTLE_MAX_MS
         // Quiet means both: no request of the last moments in flight, then no DOM change for QUIET_MS.
         while (performance.now() < deadline && this.#busyLoading(page)) await new Promise((done) => setTimeout(done, 25))
-        await page.evaluate(([ms, max]) => (window as unknown as { __tesseraQuiet?: (q: number, m: number) => Promise<number> }).__tesseraQuiet?.(ms, max), [QUIET_MS, Math.max(0, deadline - performance.now())] as const)
+        await page.evaluate(([quiet, max]) => (window as unknown as { __tesseraQuiet?: (q: number, m: number) => Promise<number> }).__tesseraQuiet?.(quiet, max), [QUIET_MS, Math.max(0, deadline - performance.now())] as const)
         if (!this.#busyLoading(page) || performance.now() >= deadline) return
         continue
       } catch {

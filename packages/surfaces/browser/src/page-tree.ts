@@ -50,15 +50,17 @@ const SECRET_AUTOCOMPLETE = /^(cc-|current-password|new-password|one-time-code)/
 function text(value: unknown, max = MAX_TEXT): string | undefined {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined
   const s = withoutInvisible(String(value)).replace(/\s+/g, ' ').trim()
-  if (s.length === 0) return undefined
+  return s.length === 0 ? undefined : cut(s, max)
+}
+
+function cut(s: string, max: number): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s
 }
 
 /** A block of code as the page lays it out: its lines and their indentation, without trailing spaces, blank lines around it or more than one between its lines. */
 function codeText(value: string): string | undefined {
   const s = withoutInvisible(value).replace(/\r\n?/g, '\n').replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n').replace(/^\n+|\s+$/g, '')
-  if (s.trim().length === 0) return undefined
-  return s.length > WHOLE_TEXT_CHARS ? `${s.slice(0, WHOLE_TEXT_CHARS - 1)}…` : s
+  return s.trim().length === 0 ? undefined : cut(s, WHOLE_TEXT_CHARS)
 }
 
 function property(node: AxNode, name: string): unknown {
