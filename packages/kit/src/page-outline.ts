@@ -562,12 +562,14 @@ function emitChildren(list: readonly Item[], depth: number, ctx: Context, parent
 
 /**
  * Whether an element's children print on its own line: a few leaves, at most three of them
- * actionable, under something that is not a region of the page (a form, a dialog, an iframe
- * keep their fields on lines of their own).
+ * actionable (any number in a table's row), under something that is not a region of the page
+ * (a form, a dialog, an iframe keep their fields on lines of their own).
  */
 function packs(item: Item, children: readonly Item[]): boolean {
   if (item.node.role === PART || children.length === 0 || LANDMARKS.has(item.node.role ?? '')) return false
   if (!children.every((child) => child.children.length === 0)) return false
+  // A table's row is one record however many of its cells take a click (a calendar's week), as long as the line stays short.
+  if (item.node.role === 'row') return true
   // A data table's row of many cells, or a sentence with links (a list item that says a
   // parameter's types), reads as one line, as long as the line stays short (see packedLine).
   if (children.length > PACK_MAX) return children.every((child) => child.actions === undefined) || isSentence(children)

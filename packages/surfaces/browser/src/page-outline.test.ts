@@ -282,19 +282,22 @@ describe('a page as the agent reads it', () => {
             { id: 'r1', kind: 'box', role: 'row', children: cells(1, ['3', 'Bert', '10/11/1969', 'Broccoli', '$0.79', '18.0', '134 B', 'A']) },
             { id: 'r2', kind: 'box', role: 'row', children: cells(2, [long, long, long, long, long, long, long]) },
             { id: 'r3', kind: 'box', role: 'row', children: Array.from({ length: 8 }, (_, i) => ({ id: `b${i}`, kind: 'box' as const, role: 'button', name: `B${i}` })) },
+            { id: 'r4', kind: 'box', role: 'row', children: Array.from({ length: 8 }, (_, i) => ({ id: `w${i}`, kind: 'box' as const, role: 'button', name: `Wide button ${i}` })) },
           ],
         },
       ],
     }
     for (const node of [tree, ...(tree.children ?? [])]) layout[node.id] = { x: 0, y: 0, width: 800, height: 20 }
-    const targets: TargetSpec[] = Array.from({ length: 8 }, (_, i) => ({ contract: 'click', nodeId: `b${i}` }))
+    const targets: TargetSpec[] = Array.from({ length: 8 }, (_, i): TargetSpec[] => [{ contract: 'click', nodeId: `b${i}` }, { contract: 'click', nodeId: `w${i}` }]).flat()
     const frame = sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/', tree, layout, state: {}, contracts: BROWSER_ACTIONS.contracts.filter((c) => c.id === 'click'), targets })
     const text = outlinePage(frame)
     expect(text).toContain('row: "3" "Bert" "10/11/1969" "Broccoli" "$0.79" "18.0" "134 B" "A"\n')
-    // Past a line's length, and for controls, each keeps a line of its own.
+    // A row of controls is one record too (a calendar's week) …
+    expect(text).toMatch(/^row: button "B0" @\w+( button "B\d" @\w+){7}$/m)
+    // … but past a line's length each cell keeps a line of its own.
     expect(text).not.toMatch(/row: "a long/)
-    expect(text).not.toMatch(/row: button/)
-    expect(text).toMatch(/^ +button "B7" @/m)
+    expect(text).not.toMatch(/row: button "Wide/)
+    expect(text).toMatch(/^ +button "Wide button 7" @/m)
   })
 
   it('finds elements anywhere on the page by their words, folded or not, in one call', () => {
@@ -363,6 +366,20 @@ describe('a page as the agent reads it', () => {
     expect(emptied).toContain('- option "Medium" @e11')
     expect(emptied).toContain('- group "More" @e12 (+1 inside)')
     expect(emptied).not.toContain('listbox')
+  })
+
+  it('reads a long run of lines that went side by side as the first of them and a count', () => {
+    const outline = (lines: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', 'textbox "Date" @e1', ...lines, '--- end abcdef ---'].join('\n')
+    const weeks = ['link "Prev" @e2', 'link "Next" @e3', '"November 2026"', 'row: "Su" "Mo"', 'row: link "1" @e4 link "2" @e5', 'row: link "8" @e6 link "9" @e7', 'list', '  link "Today" @e8']
+    const closed = pageDelta(outline(weeks), outline([]))
+    // Eight lines went, with one inside the last: the first says the rest.
+    expect(closed.split('\n').filter((line) => /^[~+-] /.test(line))).toEqual(['- link "Prev" @e2 (+7 lines after it)'])
+    // A short run is listed line by line.
+    const few = pageDelta(outline(weeks.slice(0, 3)), outline([]))
+    expect(few.split('\n').filter((line) => /^[~+-] /.test(line))).toEqual(['- link "Prev" @e2', '- link "Next" @e3', '- "November 2026"'])
+    // Lines that went apart from one another are runs of their own.
+    const apart = pageDelta(outline([...weeks.slice(0, 3), 'button "Keep" @e9', ...weeks.slice(3)]), outline(['button "Keep" @e9']))
+    expect(apart.split('\n').filter((line) => /^[~+-] /.test(line))).toEqual(['- link "Prev" @e2', '- link "Next" @e3', '- "November 2026"', '- row: "Su" "Mo"', '- row: link "1" @e4 link "2" @e5', '- row: link "8" @e6 link "9" @e7', '- list (+1 inside)'])
   })
 
   it('leaves out a line whose only change is that focus left it, but not one a page text could fake', () => {
