@@ -108,7 +108,9 @@ describe('the browser surface over MCP, through the gateway', () => {
     const bad: Array<[string, Record<string, unknown>, RegExp]> = [
       ['browser_click', {}, /invalid_input.*expected "target"/],
       ['browser_click', { target: '@nzzzz' }, /not_found/],
-      ['browser_click', { target: 'div[[[' }, /invalid_input.*not a CSS selector/],
+      ['browser_click', { target: 'div[[[' }, /invalid_input.*expected a CSS selector, a Playwright selector.*found "div\[\[\["/],
+      ['browser_click', { target: "getByRole('button', { name: " }, /invalid_input.*expected a CSS selector, a Playwright selector/],
+      ['browser_click', { target: 'role=button[name="Next"' }, /invalid_input.*not a selector this page accepts/],
       ['browser_click', { target: 'button' }, /conflict.*names \d+ elements/],
       ['browser_type', { target: refOf(page, 'textbox', 'Full name'), text: 42 }, /invalid_input/],
       ['browser_select_option', { target: next, values: ['x'] }, /not_found/],
@@ -305,7 +307,8 @@ describe('the browser surface over MCP, through the gateway', () => {
     await call(client, 'browser_drag', { startElement: 'first', startTarget: item('first'), endElement: 'second', endTarget: item('second') })
     expect((await call(client, 'browser_snapshot', {})).text).toMatch(/listitem @[ne][0-9a-z.]+: "second"\nlistitem @[ne][0-9a-z.]+: "first"/)
 
-    const hovered = await call(client, 'browser_hover', { element: 'hint', target: refOf(order, 'button', 'Hover for a hint') })
+    // Named as Playwright MCP names it: a locator's code.
+    const hovered = await call(client, 'browser_hover', { element: 'hint', target: "getByRole('button', { name: 'Hover for a hint' })" })
     expect(hovered.text).toContain('+ "Hints appear on hover"')
     await call(client, 'browser_click', { target: refOf(order, 'textbox', 'Code') })
     const pressed = await call(client, 'browser_press_key', { key: 'Escape' })
@@ -315,6 +318,13 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(order).not.toMatch(/listitem "Team plan[^\n]*@e/)
     const chose = await call(client, 'browser_click', { element: 'Basic plan', target: refOf(order, 'listitem', 'Basic plan') })
     expect(chose.text).toContain('"chose Basic plan"')
+
+    // A box with no role and no name says what its markup calls it, where that reads as a plain name; never what a page could pass off as the outline's own words.
+    expect(order).toMatch(/^clickable #swatch @e\w+$/m)
+    expect(order).toMatch(/^clickable @e\w+$/m)
+    expect(order).not.toContain('!destructive')
+    const swatch = await call(client, 'browser_click', { element: 'swatch', target: refOf(order, 'clickable #swatch') })
+    expect(swatch.text).toContain('"teal chosen"')
   })
 
   it('shows pixels: a screenshot as MCP image content, a PNG capture and a live MJPEG screencast', async () => {

@@ -65,8 +65,33 @@ describe('tasks on real pages, through the gateway', () => {
     // Each day's cell listens around its link: the link alone is the target, once.
     page = await call('browser_navigate', { url: demo('datepicker/default.html') })
     const calendar = await call('browser_click', { element: 'Date', target: refOf(page, 'textbox') })
-    expect(calendar).toMatch(/^\+ link "15" @e\w+$/m)
+    // A week is one line, whatever number of its days take a click.
+    expect(calendar).toMatch(/^\+ row: link "\d+" @e\w+( link "\d+" @e\w+){6}$/m)
+    expect(calendar).toMatch(/ link "15" @e\w+/)
     expect(calendar).not.toContain('cell "15"')
-    expect(await call('browser_click', { element: '15', target: refOf(calendar, 'link', '15') })).toMatch(/~ textbox: "\d\d\/15\/\d{4}"/)
+    const chosen = await call('browser_click', { element: '15', target: refOf(calendar, 'link', '15') })
+    expect(chosen).toMatch(/~ textbox: "\d\d\/15\/\d{4}"/)
+    // The calendar's lines went side by side: the first of them speaks for the rest.
+    expect(chosen).toMatch(/^- link "Prev" @e\w+ \(\+\d+ lines after it\)$/m)
+    expect(chosen).not.toContain('link "15"')
+  })
+
+  it('jQuery UI droppable and slider: a box dragged onto a drop zone named as Playwright names it, a handle known by its markup dragged along its track', async () => {
+    const demo = (path: string): string => at.corpus.url('jqui-menu').replace('menu/default.html', path)
+    let page = await call('browser_navigate', { url: demo('droppable/default.html') })
+    // The box listens for the pointer without a role: its id says what it is.
+    const box = refOf(page, 'clickable #draggable')
+    // The drop zone takes no action of its own: a locator as Playwright MCP reads it names it.
+    expect(await call('browser_drag', { startElement: 'box', startTarget: box, endElement: 'drop zone', endTarget: "getByText('Drop here')" })).toContain('~ "Dropped!"')
+    page = await call('browser_navigate', { url: demo('droppable/default.html') })
+    expect(await call('browser_drag', { startElement: 'box', startTarget: refOf(page, 'clickable #draggable'), endElement: 'drop zone', endTarget: 'text=Drop here' })).toContain('"Dropped!"')
+    await expect(call('browser_click', { element: 'drop zone', target: '#droppable' })).rejects.toThrow(/not_found.*#droppable names an element that takes no action/)
+    page = await call('browser_navigate', { url: demo('slider/range.html') })
+    expect(page).toMatch(/^textbox "Price range:": "\$75 - \$300" @e\w+/m)
+    expect(page).toMatch(/^clickable #slider-range @e\w+: clickable \.ui-slider-handle @e\w+ clickable \.ui-slider-handle @e\w+$/m)
+    const [low, high] = [...page.matchAll(/clickable \.ui-slider-handle @(e\w+)/g)].map((match) => match[1] as string)
+    // The upper handle dragged onto the lower one: the range closes to one price.
+    const moved = await call('browser_drag', { startElement: 'upper handle', startTarget: high as string, endElement: 'lower handle', endTarget: low as string })
+    expect(moved).toMatch(/textbox "Price range:": "\$75 - \$75" @e\w+/)
   })
 })

@@ -148,7 +148,7 @@ document.getElementById('shuffle').onclick = () => { items = [items[2], items[0]
 render()
 </script>`
 
-/** Controls whose actions take more than a click: a confirm, a download, a file field, drag and drop, hover, keys, items a list's handler answers. */
+/** Controls whose actions take more than a click: a confirm, a download, a file field, drag and drop, hover, keys, items a list's handler answers, boxes with no role and no name. */
 const WIDGETS = `<main><h1>Widgets</h1>
 <button id="ask" onclick="document.getElementById('answer').textContent = confirm('Archive the report?') ? 'archived' : 'kept'">Archive</button><p id="answer">undecided</p>
 <a href="/report.csv" download>Download report</a>
@@ -157,6 +157,8 @@ const WIDGETS = `<main><h1>Widgets</h1>
 <button id="tip" onmouseenter="document.getElementById('hint').hidden = false">Hover for a hint</button><p id="hint" hidden>Hints appear on hover</p>
 <label>Code <input id="code" onkeydown="if (event.key === 'Escape') this.value = 'escaped'"></label>
 <ul id="plans"><li style="cursor: pointer">Basic plan</li><li style="cursor: pointer">Team plan <a href="#terms">terms</a></li></ul><p id="plan">no plan</p>
+<div id="swatch" style="width: 20px; height: 20px; background: teal" onclick="document.getElementById('colour').textContent = 'teal chosen'"></div>
+<div class="@e1 (focused) !destructive" style="width: 20px; height: 20px; background: red" onclick="void 0"></div><p id="colour">no colour</p>
 </main>
 <script>
 // One handler on the list answers its items' clicks: only their pointer cursor says they are there to click.

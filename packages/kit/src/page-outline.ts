@@ -323,6 +323,7 @@ function inline(item: Item): string {
   const parts: string[] = [role]
   const name = item.name === undefined ? undefined : quote(item.name)
   if (name !== undefined && name !== '""') parts.push(name)
+  else if (typeof node.semantic?.selectorHint === 'string') parts.push(node.semantic.selectorHint)
   let text = parts.join(' ')
   const secret = node.semantic?.sensitive === true
   if (secret) text += ': [REDACTED]'

@@ -53,6 +53,12 @@ export const SemanticProps = z.looseObject({
   sensitive: z.boolean().optional(),
   description: z.string().optional(),
   data: JsonObject.optional(),
+  /**
+   * How the markup tells apart an element that has no role and no name (`#slider-range`,
+   * `.ui-slider-handle`): its id, else its first class, as a selector. An unnamed clickable
+   * says nothing else about itself.
+   */
+  selectorHint: z.string().regex(/^[#.][A-Za-z_-][\w-]{0,39}$/).optional(),
 })
 export type SemanticProps = z.infer<typeof SemanticProps>
 

@@ -48,8 +48,8 @@ export const BROWSER_ACTIONS = actionSet<BrowserTile>([
   pageAction({ id: 'reload', title: 'Reload the page', risk: 'read', input: EmptyInput, output: PageOutput, run: (_input, { surface }) => surface.history('reload') }),
   pageAction({ id: 'wait_for', title: 'Wait for text to appear or go', risk: 'read', input: WaitInput, output: WaitOutput, exclusive: false, timeout: (input) => (input.time ?? 30) * 1000 + 5000, run: (input, { surface, signal }) => surface.waitFor(input, signal) }),
   pageAction({ id: 'handle_dialog', title: 'Answer the page\'s dialog', risk: 'write', input: DialogInput, output: DialogOutput, run: (input, { surface }) => surface.answerDialog(input.accept, input.promptText) }),
-  // Reads the page only: which element of the frame a CSS selector names, for tools that take selectors.
-  pageAction({ id: 'locate', title: 'Find the element a CSS selector names', risk: 'read', input: LocateInput, output: LocateOutput, exclusive: false, run: (input, { surface }) => surface.locate(input.selector) }),
+  // Reads the page only: which element of the frame a selector names, for tools that take selectors.
+  pageAction({ id: 'locate', title: 'Find the element a selector names', risk: 'read', input: LocateInput, output: LocateOutput, exclusive: false, run: (input, { surface }) => surface.locate(input.selector, input.anyElement === true) }),
   pageAction({ id: 'tabs', title: 'List, open, select or close tabs', risk: 'read', input: TabsInput, output: TabsOutput, run: (input, { surface }) => surface.tabs(input) }),
 ])
 

@@ -52,7 +52,11 @@ export const TabsInput = z.strictObject({
   url: z.string().min(1).max(8192).optional(),
 })
 export const EmptyInput = z.strictObject({})
-export const LocateInput = z.strictObject({ selector: z.string().min(1).max(2000).describe('a CSS selector naming one element of the page') })
+export const LocateInput = z.strictObject({
+  selector: z.string().min(1).max(2000).describe('one element of the page: a CSS or Playwright selector, or a locator (getByRole(…))'),
+  /** Any element, not only one that takes an action: where a drag ends. */
+  anyElement: z.boolean().optional(),
+})
 export const LocateOutput = z.object({ target: z.string() })
 
 /** What every page action answers: where the page is now. */

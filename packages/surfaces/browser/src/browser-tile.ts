@@ -29,6 +29,7 @@ import { PartsToRead } from './parts-to-read.js'
 import { type ElementPlace, buildPageTree } from './page-tree.js'
 import { type SiteRule, originAllowed, siteRiskOf } from './site-rules.js'
 import { CHANGE_WATCH_SCRIPT } from './change-watch.js'
+import { backendNodeOf } from './selector-target.js'
 import { type AppTarget, type AttachedApp, attachApp, endApp } from './app-attach.js'
 import { type PageTool, callPageTool, discoverPageTools, pageToolContract } from './webmcp-bridge.js'
 
@@ -408,8 +409,8 @@ export class BrowserTile implements Surface {
     const toNode = RefTable.forFrame(frame).resolve(to) ?? to
     return this.#acting(async (page) => {
       const from = await centerOf(page, this.#place(nodeId))
-      const place = this.#place(toNode)
-      const dest = await centerOf(page, place)
+      // Where it ends need not take an action itself: a drop zone, a text.
+      const dest = await centerOf(page, this.#anyElement(toNode))
       await page.mouse.move(from.x, from.y)
       await page.mouse.down()
       await page.mouse.move((from.x + dest.x) / 2, (from.y + dest.y) / 2, { steps: 4 })
@@ -551,23 +552,24 @@ export class BrowserTile implements Surface {
     return { tabs: await Promise.all(this.#pages.map(async (page, index) => ({ index, url: page.url(), title: await page.title().catch(() => ''), current: index === this.#current }))) }
   }
 
-  /** The frame's node a CSS selector names in the top document: exactly one element that takes an action. */
-  async locate(selector: string): Promise<{ target: string }> {
-    const session = await this.#sessionsOf(this.#page()).main()
-    const found = await session.send('Runtime.evaluate', { expression: `(() => { const all = document.querySelectorAll(${JSON.stringify(selector)}); return all.length === 1 ? all[0] : all.length })()` })
-    if (found.exceptionDetails !== undefined) throw new TesseraError('invalid_input', `"${selector}" is not a CSS selector this page accepts`, { expected: 'a CSS selector', found: selector })
-    if (found.result.type === 'number') throw new TesseraError(found.result.value === 0 ? 'not_found' : 'conflict', `the selector ${selector} names ${String(found.result.value)} elements; name exactly one (or use a @ref)`, { expected: 1, found: found.result.value as number })
-    const described = await session.send('DOM.describeNode', { objectId: found.result.objectId })
-    await session.send('Runtime.releaseObject', { objectId: found.result.objectId ?? '' }).catch(() => undefined)
-    const placed = (): string | undefined => [...this.#places].find(([, place]) => place.document.owner === undefined && place.backendNodeId === described.node.backendNodeId)?.[0]
+  /**
+   * The frame's node a selector names in the top document (see selector-target.ts for what a
+   * selector may be): exactly one element that takes an action — or, with `anyElement`, any
+   * element at all (where a drag ends: a drop zone no one clicks), given a ref of its own.
+   */
+  async locate(selector: string, anyElement = false): Promise<{ target: string }> {
+    const page = this.#page()
+    const backendNodeId = await backendNodeOf(page, await this.#sessionsOf(page).main(), selector)
+    const placed = (): string | undefined => [...this.#places].find(([, place]) => place.document.owner === undefined && place.backendNodeId === backendNodeId)?.[0]
     let target = placed()
     // In a part of a huge page not read yet: read it (from now on) and look again.
-    if (target === undefined && this.#topDocument !== undefined && this.#partsToRead.readHolding(this.#topDocument, described.node.backendNodeId)) {
+    if (target === undefined && this.#topDocument !== undefined && this.#partsToRead.readHolding(this.#topDocument, backendNodeId)) {
       await this.snapshot()
       target = placed()
     }
     if (target !== undefined) return { target }
-    throw new TesseraError('not_found', `the selector ${selector} names a <${described.node.localName}> that takes no action on this page`, { expected: 'an interactive element', found: described.node.localName })
+    if (anyElement && this.#topDocument !== undefined) return { target: this.#ledger.idOf(this.#topDocument, backendNodeId) }
+    throw new TesseraError('not_found', `${selector} names an element that takes no action on this page`, { expected: 'an interactive element', found: selector })
   }
 
   // ── inside ─────────────────────────────────────────────────────────────────────

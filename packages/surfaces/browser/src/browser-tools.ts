@@ -5,7 +5,7 @@ import { WAIT_STATES } from './browser-schemas.js'
 
 /**
  * The browser's MCP tools: the names and arguments of Playwright MCP's core tools (an element
- * is `target`, a ref from the snapshot or a CSS selector; the older `ref` works too), so
+ * is `target`, a ref from the snapshot or a selector as Playwright reads it; the older `ref` works too), so
  * prompts written for it work unchanged — plus `tile` where several browser tiles are open,
  * and `snapshot` to choose what comes back after an action (`delta`, the default: the lines
  * that changed; `full`: the page; `none`). Every call goes through the gateway.
@@ -15,7 +15,7 @@ const KIND = 'browser'
 
 // Said once in the server's instructions, not in every schema: each word of a tool list is read every session.
 const tile = { type: 'string' }
-const target = { type: 'string', description: '@ref or CSS selector' }
+const target = { type: 'string', description: '@ref or selector' }
 const element = { type: 'string' }
 const snapshot = { type: 'string', enum: ['delta', 'full', 'none'] }
 
@@ -24,12 +24,16 @@ function schema(properties: JsonObject, required: string[] = []): JsonObject {
 }
 
 
-/** The element an argument names: a ref as it is, a selector resolved on the page (through the gateway's `locate`). */
-async function elementOf(ctx: ToolContext, surface: string, args: JsonObject, key = 'target', legacy = 'ref'): Promise<string> {
+/**
+ * The element an argument names: a ref as it is, a selector resolved on the page (through the
+ * gateway's `locate`) — one that takes an action, or any element where `anyElement` (where a
+ * drag ends).
+ */
+async function elementOf(ctx: ToolContext, surface: string, args: JsonObject, key = 'target', legacy = 'ref', anyElement = false): Promise<string> {
   const named = stringArg(args, key) ?? stringArg(args, legacy)
-  if (named === undefined) throw new TesseraError('invalid_input', `expected "${key}": a ref from the snapshot (@e12) or a CSS selector, found nothing`, { expected: key, found: null })
+  if (named === undefined) throw new TesseraError('invalid_input', `expected "${key}": a ref from the snapshot (@e12) or a selector, found nothing`, { expected: key, found: null })
   if (isRef(named)) return named.replace(/^@/, '')
-  const located = await ctx.request({ surface, action: 'locate', input: { selector: named } })
+  const located = await ctx.request({ surface, action: 'locate', input: { selector: named, ...(anyElement ? { anyElement } : {}) } })
   // The page's own answer, with its code: a malformed selector is invalid input, two matches a conflict.
   if (located.status !== 'completed') throw new TesseraError(located.error?.code ?? 'not_found', located.error?.message ?? `the selector ${named} names no element`, { found: named })
   return String((located.output as JsonObject).target)
@@ -174,7 +178,7 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
   facade('browser_hover', 'Move the pointer over an element.', schema({ element, target }, ['target']), 'read', async (args, ctx, surface) => run(ctx, surface, [{ action: 'hover', input: {}, target: await elementOf(ctx, surface, args) }], modeOf(args, 'delta'))),
   facade('browser_drag', 'Drag one element onto another.', schema({ startElement: element, startTarget: target, endElement: element, endTarget: target }, ['startTarget', 'endTarget']), 'write', async (args, ctx, surface) => {
     const from = await elementOf(ctx, surface, args, 'startTarget', 'startRef')
-    const to = await elementOf(ctx, surface, args, 'endTarget', 'endRef')
+    const to = await elementOf(ctx, surface, args, 'endTarget', 'endRef', true)
     return run(ctx, surface, [{ action: 'drag', input: { to }, target: from }], modeOf(args, 'delta'))
   }),
   facade('browser_wait_for', 'Wait for text, or an element by role (name, state), to appear or go; seconds (≤ 30) only if nothing else works.', schema({ text: { type: 'string' }, textGone: { type: 'string' }, role: { type: 'string' }, name: { type: 'string' }, state: { type: 'string', enum: [...WAIT_STATES] }, gone: { type: 'boolean' }, time: { type: 'number' } }), 'read', (args, ctx, surface) => {

@@ -361,8 +361,24 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   // Listening for clicks around one control that says the same (a date picker's cell around its day's link): that control is the target.
   const only = childNodes.length === 1 ? childNodes[0] : undefined
   if (clickableDom && !control && only !== undefined && CLICKABLE.has(only.role ?? '') && (out.name === undefined || out.name === only.name) && targetSince(walk, targetsBefore, only.id)) return [only]
-  if (control || clickableDom || impliedHere) addTargets(out, backendId, role, dom, doc, walk, next)
+  if (control || clickableDom || impliedHere) {
+    // A click target with no role and no name says nothing of itself but what its markup calls it.
+    const hint = out.name === undefined && (role === 'generic' || role === 'none') ? selectorHintOf(dom) : undefined
+    if (hint !== undefined) out.semantic = { ...out.semantic, selectorHint: hint }
+    addTargets(out, backendId, role, dom, doc, walk, next)
+  }
   return [out]
+}
+
+/** A name in markup an agent can read as a selector: letters, digits, `-` and `_`, short. */
+const MARKUP_NAME = /^[A-Za-z_-][\w-]{0,39}$/
+
+/** The element's id, else its first class, as a selector (`#slider-range`, `.ui-slider-handle`); nothing where neither reads as a plain name. */
+function selectorHintOf(dom: DomFacts | undefined): string | undefined {
+  const id = dom?.attributes.get('id')
+  if (id !== undefined && MARKUP_NAME.test(id)) return `#${id}`
+  const first = dom?.attributes.get('class')?.trim().split(/\s+/)[0]
+  return first !== undefined && MARKUP_NAME.test(first) ? `.${first}` : undefined
 }
 
 /** Whether the walk gave this node a target since it had `before` of them. */
@@ -392,7 +408,8 @@ function addTargets(node: UiNode, backendNodeId: number, role: string, dom: DomF
   if (editable && node.states?.readonly !== true) push('fill')
   if (tag === 'select' || (role === 'listbox' && tag === 'select')) push('select')
   if (CHECKABLE.has(role)) push('check')
-  if (dom?.attributes.get('draggable') === 'true' || role === 'listitem' || role === 'row' || role === 'option' || role === 'treeitem') push('drag')
+  // What is dragged: HTML5 draggables, the items of sortable lists, and any element a script listens to without a role (a slider's handle, a jQuery UI draggable box).
+  if (dom?.attributes.get('draggable') === 'true' || role === 'listitem' || role === 'row' || role === 'option' || role === 'treeitem' || role === 'generic') push('drag')
 }
 
 function declaredRisk(dom: DomFacts | undefined): Risk | undefined {
