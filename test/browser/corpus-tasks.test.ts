@@ -76,6 +76,18 @@ describe('tasks on real pages, through the gateway', () => {
     expect(chosen).not.toContain('link "15"')
   })
 
+  it('CKEditor: writes into the rich text editor, selects it all and makes it bold with a toolbar button out of view, whose new state the answer shows', async () => {
+    const page = await call('browser_navigate', { url: at.corpus.url('ckeditor') })
+    const editor = refOf(page, 'textbox', 'Editor, editor')
+    expect(await call('browser_type', { element: 'editor', target: editor, text: 'Release notes for 2.0' })).toMatch(/~ textbox "Editor, editor": "Release notes for 2\.0" @e\w+ \(focused\)/)
+    // The Basic Styles toolbar sits in a fold: the outline does not print its Bold button.
+    expect(page).not.toContain('button "Bold"')
+    await call('browser_press_key', { key: 'Control+a' })
+    const bold = await call('browser_click', { element: 'Bold', target: "getByRole('button', { name: 'Bold' })" })
+    expect(bold).toMatch(/^\+ strong @e\w+: "Release notes for 2\.0"$/m)
+    expect(bold).toMatch(/^~ button "Bold" @e\w+ \(pressed\)$/m)
+  })
+
   it('jQuery UI droppable and slider: a box dragged onto a drop zone named as Playwright names it, a handle known by its markup dragged along its track', async () => {
     const demo = (path: string): string => at.corpus.url('jqui-menu').replace('menu/default.html', path)
     let page = await call('browser_navigate', { url: demo('droppable/default.html') })

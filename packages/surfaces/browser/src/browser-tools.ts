@@ -1,5 +1,6 @@
 import { type FacadeTool, type ToolAnswer, type ToolContext, outlinePage, outlineReading, stringArg } from '@tessera/kit'
 import { type JsonObject, type JsonValue, TesseraError, isRef } from '@tessera/protocol'
+import { withActedNews } from './acted-news.js'
 import { pageDelta, presenceIn } from './page-delta.js'
 import { WAIT_STATES } from './browser-schemas.js'
 
@@ -66,7 +67,8 @@ interface Step {
 
 /** Runs steps through the gateway on one tile and answers with what the agent chose to see. */
 async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delta' | 'full' | 'none'): Promise<ToolAnswer> {
-  const before = mode === 'delta' ? outlinePage(await ctx.frame(surface)) : undefined
+  const was = mode === 'delta' ? await ctx.frame(surface) : undefined
+  const before = was === undefined ? undefined : outlinePage(was)
   const lines: string[] = []
   for (const step of steps) {
     const result = await ctx.request({ surface, action: step.action, input: step.input, ...(step.target === undefined ? {} : { target: step.target }) })
@@ -77,13 +79,14 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
   if (mode === 'none') return { text: lines.join('\n') }
   const frame = await ctx.frame(surface)
   const after = outlinePage(frame)
-  if (before === undefined) return { text: [...lines, after].join('\n') }
+  if (was === undefined || before === undefined) return { text: [...lines, after].join('\n') }
   const acted = steps.flatMap((step) => (step.target === undefined ? [] : [step.target]))
   const shown = presenceIn(frame)
   // On a huge page, what left the view may sit in a part left unread: the tile knows whether it lives.
   const present = (ref: string): boolean => shown.present(ref) || (ctx.holds(surface, { refs: [ref] }).refs?.length ?? 0) > 0
   const says = (text: string): boolean => shown.says(text) || (ctx.holds(surface, { texts: [text] }).texts?.length ?? 0) > 0
-  return { text: [...lines, pageDelta(before, after, { acted, present, says })].join('\n') }
+  const delta = pageDelta(before, after, { acted, present, says })
+  return { text: [...lines, withActedNews(delta, acted, { frame: was, outline: before }, { frame, outline: after })].join('\n') }
 }
 
 function facade(name: string, description: string, inputSchema: JsonObject, risk: FacadeTool['risk'], body: (args: JsonObject, ctx: ToolContext, surface: string) => Promise<ToolAnswer>): FacadeTool {

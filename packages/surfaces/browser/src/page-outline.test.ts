@@ -1,6 +1,7 @@
-import { type Layout, RefTable, type TargetSpec, type UiNode, sealFrame } from '@tessera/protocol'
+import { type Frame, type Layout, RefTable, type TargetSpec, type UiNode, sealFrame } from '@tessera/protocol'
 import { describe, expect, it } from 'vitest'
 import { BROWSER_ACTIONS } from './browser-actions.js'
+import { withActedNews } from './acted-news.js'
 import { pageDelta, presenceIn } from './page-delta.js'
 import { outlinePage } from '@tessera/kit'
 
@@ -366,6 +367,27 @@ describe('a page as the agent reads it', () => {
     expect(emptied).toContain('- option "Medium" @e11')
     expect(emptied).toContain('- group "More" @e12 (+1 inside)')
     expect(emptied).not.toContain('listbox')
+  })
+
+  it('adds what changed on an acted element neither outline shows (folded out of view), or says the page is unchanged', () => {
+    const frameWith = (checked: boolean): Frame => {
+      const layout: Layout = { page: { x: 0, y: 0, width: 800, height: 600 }, go: { x: 0, y: 10, width: 80, height: 20 } }
+      const rows: UiNode[] = Array.from({ length: 40 }, (_, i) => {
+        layout[`c${i}`] = { x: 0, y: 900 + i * 30, width: 20, height: 20 }
+        return { id: `c${i}`, kind: 'box', role: 'checkbox', name: `Option ${i}`, ...(checked && i === 39 ? { states: { checked: true } } : {}) }
+      })
+      const tree: UiNode = { id: 'page', kind: 'box', role: 'document', children: [{ id: 'go', kind: 'box', role: 'button', name: 'Go' }, { id: 'opts', kind: 'box', role: 'group', name: 'Options', children: rows }] }
+      const targets: TargetSpec[] = [{ contract: 'click', nodeId: 'go' }, ...rows.map((row): TargetSpec => ({ contract: 'click', nodeId: row.id }))]
+      return sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/', tree, layout, state: {}, contracts: BROWSER_ACTIONS.contracts.filter((c) => c.id === 'click'), targets })
+    }
+    const [was, now] = [frameWith(false), frameWith(true)]
+    const ref = RefTable.forFrame(now).refOf('c39') as string
+    const [before, after] = [outlinePage(was), outlinePage(now)]
+    expect(after).not.toContain(`@${ref}`)
+    const news = withActedNews(pageDelta(before, after), [ref], { frame: was, outline: before }, { frame: now, outline: after })
+    expect(news.split('\n').slice(1, 4)).toEqual([expect.stringMatching(/^--- changes \w+ \(untrusted\) ---$/), `~ checkbox "Option 39" @${ref} (checked)`, expect.stringMatching(/^--- end \w+ ---$/)])
+    // Nothing changed on it: the answer stays as it was.
+    expect(withActedNews(pageDelta(before, before), [ref], { frame: was, outline: before }, { frame: was, outline: before })).toBe(pageDelta(before, before))
   })
 
   it('reads a long run of lines that went side by side as the first of them and a count', () => {

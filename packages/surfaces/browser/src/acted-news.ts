@@ -1,0 +1,41 @@
+import { outlinePage } from '@tessera/kit'
+import { type Frame, RefTable } from '@tessera/protocol'
+
+/**
+ * The line an element reads as in a frame: the first line of its expansion. Nothing where the
+ * frame has no such element (it went, or sits in a part of a huge page not read).
+ */
+function lineIn(frame: Frame, ref: string): string | undefined {
+  if (RefTable.forFrame(frame).resolve(ref) === undefined) return undefined
+  const lines = outlinePage(frame, { expand: `@${ref}` }).split('\n')
+  return lines[lines.findIndex((line) => line.startsWith('--- page ')) + 1]?.trim()
+}
+
+/** Whether an outline prints an element's ref. */
+function prints(outline: string, ref: string): boolean {
+  return new RegExp(` @${ref}(?![0-9a-z.])`).test(outline)
+}
+
+/**
+ * A delta with what changed on the elements the action named where neither outline shows
+ * them — a toolbar's Bold found with `find` under "… 6 more toolbars", a checkbox scrolled
+ * out of view: the change the agent acted for (`~ button "Bold" @e53 (pressed)`) is the
+ * news it needs most, fold or not. Where the whole page came back, it stands as it is.
+ */
+export function withActedNews(delta: string, acted: readonly string[], before: { frame: Frame; outline: string }, after: { frame: Frame; outline: string }): string {
+  const news: string[] = []
+  for (const target of new Set(acted.map((ref) => ref.replace(/^@/, '')))) {
+    if (prints(before.outline, target) || prints(after.outline, target)) continue
+    const now = lineIn(after.frame, target)
+    if (now !== undefined && now !== lineIn(before.frame, target)) news.push(`~ ${now}`)
+  }
+  if (news.length === 0) return delta
+  const lines = delta.split('\n')
+  const end = lines.findIndex((line) => line.startsWith('--- end '))
+  if (lines.some((line) => line.startsWith('--- changes ')) && end > 0) return [...lines.slice(0, end), ...news, ...lines.slice(end)].join('\n')
+  if (lines[1] !== 'page unchanged') return delta
+  // Nothing the outline shows changed: the element's line, fenced as the page's words are.
+  const fence = after.outline.split('\n').find((line) => line.startsWith('--- page ')) ?? '--- page ---'
+  const close = after.outline.split('\n').find((line) => line.startsWith('--- end ')) ?? '--- end ---'
+  return [lines[0] as string, fence.replace('--- page ', '--- changes '), ...news, close, ...lines.slice(2)].join('\n')
+}
