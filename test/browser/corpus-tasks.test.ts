@@ -76,6 +76,17 @@ describe('tasks on real pages, through the gateway', () => {
     expect(chosen).not.toContain('link "15"')
   })
 
+  it('jQuery UI modal form: a value typed into a field that takes focus on the way is in the answer, and so is the form\'s complaint', async () => {
+    const page = await call('browser_navigate', { url: at.corpus.url('jqui-modal-form') })
+    const dialog = await call('browser_click', { element: 'Create new user', target: refOf(page, 'button', 'Create new user') })
+    expect(dialog).toMatch(/^\+ textbox "Name": "Jane Smith" @e\w+ \(focused\)$/m)
+    const typed = await call('browser_type', { element: 'Email', target: refOf(dialog, 'textbox', 'Email'), text: 'not-an-email' })
+    expect(typed).toMatch(/^~ textbox "Email": "not-an-email" @e\w+ \(focused\)$/m)
+    await call('browser_fill_form', { fields: [{ name: 'Name', type: 'textbox', target: '#name', value: 'Al' }] })
+    const refused = await call('browser_click', { element: 'Create an account', target: "getByRole('button', { name: 'Create an account' })" })
+    expect(refused).toContain('"Length of username must be between 3 and 16."')
+  })
+
   it('CKEditor: writes into the rich text editor, selects it all and makes it bold with a toolbar button out of view, whose new state the answer shows', async () => {
     const page = await call('browser_navigate', { url: at.corpus.url('ckeditor') })
     const editor = refOf(page, 'textbox', 'Editor, editor')

@@ -45,15 +45,25 @@ function firstRef(line: string): string | undefined {
   return / @([net][0-9a-z.]+)/.exec(withoutQuotes(line))?.[1]
 }
 
-/** What a line says besides whether its element has focus (quoted page text blanked, so a page cannot write a state), and whether it has. */
+/**
+ * What a line says besides whether its element has focus, and whether it has. States are read
+ * only outside quoted page text (blanked to the same length, so a page cannot write a state
+ * and what is found sits where it is in the line); the rest keeps the page's words, so a value
+ * typed into a field that took focus on the way is news.
+ */
 function focusApart(line: string): { rest: string; focused: boolean } {
+  const blank = line.replace(new RegExp(QUOTED.source, 'g'), (quoted) => `"${'_'.repeat(quoted.length - 2)}"`)
   let focused = false
-  const rest = withoutQuotes(line).replace(/ \(([^()]*)\)/g, (_, words: string) => {
-    const kept = words.split(', ').filter((word) => word !== 'focused')
-    if (kept.length < words.split(', ').length) focused = true
-    return kept.length === 0 ? '' : ` (${kept.join(', ')})`
-  })
-  return { rest, focused }
+  let rest = ''
+  let from = 0
+  for (const match of blank.matchAll(/ \(([^()]*)\)/g)) {
+    const words = (match[1] as string).split(', ')
+    const kept = words.filter((word) => word !== 'focused')
+    if (kept.length < words.length) focused = true
+    rest += line.slice(from, match.index) + (kept.length === 0 ? '' : ` (${kept.join(', ')})`)
+    from = match.index + match[0].length
+  }
+  return { rest: rest + line.slice(from), focused }
 }
 
 /**

@@ -420,6 +420,10 @@ describe('a page as the agent reads it', () => {
     expect(pageDelta(before, outline(['textbox "New" @e2', 'checkbox @e3 (checked) "Milk" button "x" @e4', 'button "Save" @e5 (focused)']), { acted: ['@e4'] })).toContain('~ button "Save" @e5 (focused)')
     const quoted = outline(['textbox "New (focused)" @e2', 'button "Save" @e5'])
     expect(pageDelta(quoted, outline(['textbox "New ()" @e2', 'button "Save" @e5']))).toContain('~ textbox "New ()" @e2')
+    // Typed into a field that took focus on the way (a modal form's Email): its new value is news.
+    const form = outline(['textbox "Name": "Jane" @e2 (focused)', 'textbox "Email": "jane@example.com" @e3'])
+    const typed = pageDelta(form, outline(['textbox "Name": "Jane" @e2', 'textbox "Email": "not an email" @e3 (focused)']), { acted: ['e3'] })
+    expect(typed.split('\n').filter((line) => /^[~+-] /.test(line))).toEqual(['~ textbox "Email": "not an email" @e3 (focused)'])
   })
 
   it('says where an element that moved went, once for it and what it holds', () => {
