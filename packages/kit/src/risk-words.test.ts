@@ -3,14 +3,14 @@ import { RISK_WORD_LANGUAGES, consequentialWord, isDismissive } from './risk-wor
 
 describe('consequential words', () => {
   it('finds what destroys, spends or sends, inflected, in seven languages', () => {
-    for (const label of ['Delete all', 'Deleting…', 'Remove item', 'Place order', 'Order now', 'Pay €5', 'Buy', 'Purchased', 'Send message', 'Transfer funds', 'Empty trash', 'Jetzt zahlungspflichtig bestellen', 'Löschen', 'Supprimer le compte', 'Eliminar', 'Elimina', 'Excluir conta', 'Verwijderen']) {
+    for (const label of ['Delete all', 'Deleting…', 'Remove item', 'Place order', 'Order now', 'Pay €5', 'Buy', 'Purchased', 'Send message', 'Transfer funds', 'Empty trash', 'Jetzt zahlungspflichtig bestellen', 'Löschen', 'Supprimer le compte', 'Eliminar', 'Elimina', 'Excluir conta', 'Verwijderen', 'Check out', 'Proceed to check out now', 'Checkout']) {
       expect(consequentialWord(label), label).not.toBeNull()
     }
     expect(RISK_WORD_LANGUAGES).toEqual(['en', 'de', 'fr', 'es', 'it', 'pt', 'nl'])
   })
 
   it('leaves alone words that only contain one, and phrases where it means nothing', () => {
-    for (const label of ['Page 2', 'Environment', 'Invite a friend', 'Sender', 'Payload', 'Buyer guide', 'Sort order', 'Order by date', 'Dropdown', 'Add todo', 'Save', 'Cancel', 'Compressed files', 'Ordinary', undefined, '']) {
+    for (const label of ['Page 2', 'Environment', 'Invite a friend', 'Sender', 'Payload', 'Buyer guide', 'Sort order', 'Order by date', 'Dropdown', 'Add todo', 'Save', 'Cancel', 'Compressed files', 'Ordinary', 'For a detailed explanation, check out this Learning jQuery article.', 'Check out the docs', undefined, '']) {
       expect(consequentialWord(label), String(label)).toBeNull()
     }
   })
