@@ -49,7 +49,7 @@ export const BROWSER_ACTIONS = actionSet<BrowserTile>([
   pageAction({ id: 'wait_for', title: 'Wait for text to appear or go', risk: 'read', input: WaitInput, output: WaitOutput, exclusive: false, timeout: (input) => (input.time ?? 30) * 1000 + 5000, run: (input, { surface, signal }) => surface.waitFor(input, signal) }),
   pageAction({ id: 'handle_dialog', title: 'Answer the page\'s dialog', risk: 'write', input: DialogInput, output: DialogOutput, run: (input, { surface }) => surface.answerDialog(input.accept, input.promptText) }),
   // Reads the page only: which element of the frame a selector names, for tools that take selectors.
-  pageAction({ id: 'locate', title: 'Find the element a selector names', risk: 'read', input: LocateInput, output: LocateOutput, exclusive: false, run: (input, { surface }) => surface.locate(input.selector, input.anyElement === true) }),
+  pageAction({ id: 'locate', title: 'Find the element a selector names', risk: 'read', input: LocateInput, output: LocateOutput, exclusive: false, run: (input, { surface }) => surface.locate(input.selector, input.reach ?? 'target') }),
   pageAction({ id: 'tabs', title: 'List, open, select or close tabs', risk: 'read', input: TabsInput, output: TabsOutput, run: (input, { surface }) => surface.tabs(input) }),
 ])
 

@@ -54,8 +54,12 @@ export const TabsInput = z.strictObject({
 export const EmptyInput = z.strictObject({})
 export const LocateInput = z.strictObject({
   selector: z.string().min(1).max(2000).describe('one element of the page: a CSS or Playwright selector, or a locator (getByRole(…))'),
-  /** Any element, not only one that takes an action: where a drag ends. */
-  anyElement: z.boolean().optional(),
+  /**
+   * What the element must be: one that takes an action (`target`, the default); any element
+   * (`any`: where a drag ends); or one to click, hover or drag, made a target when the page
+   * gave no sign it is one (`pointer`: React's todo label, double-clicked to edit).
+   */
+  reach: z.enum(['target', 'any', 'pointer']).optional(),
 })
 export const LocateOutput = z.object({ target: z.string() })
 

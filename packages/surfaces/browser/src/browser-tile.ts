@@ -108,6 +108,8 @@ export class BrowserTile implements Surface {
   readonly #partsToRead = new PartsToRead()
   /** The key of the top document of the last capture. */
   #topDocument: string | undefined
+  /** Elements an agent named by a selector to click, hover or drag, by document: targets while their document lives. */
+  readonly #named = new Map<string, Set<number>>()
   /** The WebMCP tools of the last capture, by action id. */
   #pageTools = new Map<string, PageTool>()
   #dialog: Dialog | null = null
@@ -195,8 +197,9 @@ export class BrowserTile implements Surface {
     const [capture, tools] = await Promise.all([capturePage(page, this.#sessionsOf(page), plan.of), discoverPageTools(page)])
     this.#pageTools = new Map(tools.map((tool) => [tool.id, tool]))
     if (tools.length > 0) state.pageTools = tools.map((tool) => ({ id: tool.id, description: tool.description, input: Object.keys((tool.inputSchema.properties ?? {}) as JsonObject), ...(tool.consequential ? { consequential: true } : {}) }))
-    const built = buildPageTree(capture, this.#ledger)
+    const built = buildPageTree(capture, this.#ledger, this.#named)
     this.#ledger.keepScopes(built.liveDocuments)
+    for (const key of this.#named.keys()) if (!built.liveDocuments.has(key)) this.#named.delete(key)
     this.#places = built.places
     this.#partsToRead.update(plan, built.unread, built.liveDocuments)
     this.#topDocument = capture.documents[0]?.key
@@ -554,10 +557,12 @@ export class BrowserTile implements Surface {
 
   /**
    * The frame's node a selector names in the top document (see selector-target.ts for what a
-   * selector may be): exactly one element that takes an action — or, with `anyElement`, any
-   * element at all (where a drag ends: a drop zone no one clicks), given a ref of its own.
+   * selector may be): exactly one element that takes an action; with `reach: 'any'` any
+   * element at all (where a drag ends: a drop zone no one clicks); with `reach: 'pointer'` an
+   * element to click, hover or drag, made a target from the next frame on when the page gave
+   * no sign it is one (a handler at the root of a React app leaves none on the element).
    */
-  async locate(selector: string, anyElement = false): Promise<{ target: string }> {
+  async locate(selector: string, reach: 'target' | 'any' | 'pointer' = 'target'): Promise<{ target: string }> {
     const page = this.#page()
     const backendNodeId = await backendNodeOf(page, await this.#sessionsOf(page).main(), selector)
     const placed = (): string | undefined => [...this.#places].find(([, place]) => place.document.owner === undefined && place.backendNodeId === backendNodeId)?.[0]
@@ -568,7 +573,15 @@ export class BrowserTile implements Surface {
       target = placed()
     }
     if (target !== undefined) return { target }
-    if (anyElement && this.#topDocument !== undefined) return { target: this.#ledger.idOf(this.#topDocument, backendNodeId) }
+    const document = this.#topDocument
+    if (document !== undefined && reach !== 'target') {
+      if (reach === 'pointer') {
+        this.#named.set(document, (this.#named.get(document) ?? new Set<number>()).add(backendNodeId))
+        // The next frame has it as a target: the frame cached now is stale.
+        this.#changed()
+      }
+      return { target: this.#ledger.idOf(document, backendNodeId) }
+    }
     throw new TesseraError('not_found', `${selector} names an element that takes no action on this page`, { expected: 'an interactive element', found: selector })
   }
 

@@ -27,14 +27,14 @@ function schema(properties: JsonObject, required: string[] = []): JsonObject {
 
 /**
  * The element an argument names: a ref as it is, a selector resolved on the page (through the
- * gateway's `locate`) — one that takes an action, or any element where `anyElement` (where a
- * drag ends).
+ * gateway's `locate`) — one that takes an action; with `reach`, any element (where a drag
+ * ends) or one to point at (click, hover, drag), made a target if the page gave no sign.
  */
-async function elementOf(ctx: ToolContext, surface: string, args: JsonObject, key = 'target', legacy = 'ref', anyElement = false): Promise<string> {
+async function elementOf(ctx: ToolContext, surface: string, args: JsonObject, key = 'target', legacy = 'ref', reach: 'target' | 'any' | 'pointer' = 'target'): Promise<string> {
   const named = stringArg(args, key) ?? stringArg(args, legacy)
   if (named === undefined) throw new TesseraError('invalid_input', `expected "${key}": a ref from the snapshot (@e12) or a selector, found nothing`, { expected: key, found: null })
   if (isRef(named)) return named.replace(/^@/, '')
-  const located = await ctx.request({ surface, action: 'locate', input: { selector: named, ...(anyElement ? { anyElement } : {}) } })
+  const located = await ctx.request({ surface, action: 'locate', input: { selector: named, ...(reach === 'target' ? {} : { reach }) } })
   // The page's own answer, with its code: a malformed selector is invalid input, two matches a conflict.
   if (located.status !== 'completed') throw new TesseraError(located.error?.code ?? 'not_found', located.error?.message ?? `the selector ${named} names no element`, { found: named })
   return String((located.output as JsonObject).target)
@@ -138,7 +138,7 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
     if (args.doubleClick === true) input.double = true
     if (typeof args.button === 'string') input.button = args.button
     if (Array.isArray(args.modifiers)) input.modifiers = args.modifiers
-    return run(ctx, surface, [{ action: 'click', input, target: await elementOf(ctx, surface, args) }], modeOf(args, 'delta'))
+    return run(ctx, surface, [{ action: 'click', input, target: await elementOf(ctx, surface, args, 'target', 'ref', 'pointer') }], modeOf(args, 'delta'))
   }),
   facade('browser_type', 'Type text into an editable element (replacing what it holds).', schema({ element, target, text: { type: 'string' }, submit: { type: 'boolean', description: 'press Enter after' }, slowly: { type: 'boolean' } }, ['target', 'text']), 'external', async (args, ctx, surface) => {
     const input: JsonObject = { text: stringArg(args, 'text') ?? '' }
@@ -178,10 +178,10 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
     run(ctx, surface, [{ action: 'select', input: { values: (Array.isArray(args.values) ? args.values : []) as JsonValue[] } as JsonObject, target: await elementOf(ctx, surface, args) }], modeOf(args, 'delta')),
   ),
   facade('browser_press_key', 'Press a key (Enter, ArrowDown, Control+a, or a character) in the focused element.', schema({ key: { type: 'string' } }, ['key']), 'external', (args, ctx, surface) => run(ctx, surface, [{ action: 'press', input: { key: stringArg(args, 'key') ?? '' } }], modeOf(args, 'delta'))),
-  facade('browser_hover', 'Move the pointer over an element.', schema({ element, target }, ['target']), 'read', async (args, ctx, surface) => run(ctx, surface, [{ action: 'hover', input: {}, target: await elementOf(ctx, surface, args) }], modeOf(args, 'delta'))),
+  facade('browser_hover', 'Move the pointer over an element.', schema({ element, target }, ['target']), 'read', async (args, ctx, surface) => run(ctx, surface, [{ action: 'hover', input: {}, target: await elementOf(ctx, surface, args, 'target', 'ref', 'pointer') }], modeOf(args, 'delta'))),
   facade('browser_drag', 'Drag one element onto another.', schema({ startElement: element, startTarget: target, endElement: element, endTarget: target }, ['startTarget', 'endTarget']), 'write', async (args, ctx, surface) => {
-    const from = await elementOf(ctx, surface, args, 'startTarget', 'startRef')
-    const to = await elementOf(ctx, surface, args, 'endTarget', 'endRef', true)
+    const from = await elementOf(ctx, surface, args, 'startTarget', 'startRef', 'pointer')
+    const to = await elementOf(ctx, surface, args, 'endTarget', 'endRef', 'any')
     return run(ctx, surface, [{ action: 'drag', input: { to }, target: from }], modeOf(args, 'delta'))
   }),
   facade('browser_wait_for', 'Wait for text, or an element by role (name, state), to appear or go; seconds (≤ 30) only if nothing else works.', schema({ text: { type: 'string' }, textGone: { type: 'string' }, role: { type: 'string' }, name: { type: 'string' }, state: { type: 'string', enum: [...WAIT_STATES] }, gone: { type: 'boolean' }, time: { type: 'number' } }), 'read', (args, ctx, surface) => {

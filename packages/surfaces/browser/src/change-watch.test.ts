@@ -79,8 +79,8 @@ describe('the change watch', () => {
   it('holds the quiet while a navigation the page asked for is on its way, until its document goes', async () => {
     const sending = await page.context().newPage()
     await sending.route('http://tessera.test/send', async (route) => {
-      // A server that takes its time: the old document stays while it thinks.
-      await new Promise((done) => setTimeout(done, 400))
+      // A server that takes its time (well past the 30 ms quiet, well within the 1 s grace, also on a loaded machine): the old document stays while it thinks.
+      await new Promise((done) => setTimeout(done, 200))
       await route.fulfill({ status: 303, headers: { location: 'http://tessera.test/sent' } })
     })
     await sending.goto('http://tessera.test/form')

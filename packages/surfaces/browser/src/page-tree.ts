@@ -119,6 +119,8 @@ interface Walk {
   places: Map<string, ElementPlace>
   unread: Map<string, UnreadPlace>
   pageOrigin: string | null
+  /** Elements an agent named by a selector to click (document key → backend ids): targets whatever the page says of them. */
+  named: ReadonlyMap<string, ReadonlySet<number>>
 }
 
 /** Context inherited down the tree: what the nearest form and dialog say. */
@@ -142,11 +144,11 @@ interface Inherited {
  * snapshot, iframes' documents under their iframe elements, secrets redacted, and a target
  * for each action each element affords with the element's own risk.
  */
-export function buildPageTree(capture: PageCapture, ledger: NodeLedger): PageTree {
+export function buildPageTree(capture: PageCapture, ledger: NodeLedger, named: ReadonlyMap<string, ReadonlySet<number>> = new Map()): PageTree {
   const documents = new Map(capture.documents.map((doc) => [doc.key, doc]))
   const children = new Map<string, CapturedDocument>()
   for (const doc of capture.documents) if (doc.owner !== undefined) children.set(`${doc.owner.documentKey}#${doc.owner.backendNodeId}`, doc)
-  const walk: Walk = { capture, ledger, documents, children, layout: {}, targets: [], places: new Map(), unread: new Map(), pageOrigin: originOf(capture.url, capture.url) }
+  const walk: Walk = { capture, ledger, documents, children, layout: {}, targets: [], places: new Map(), unread: new Map(), pageOrigin: originOf(capture.url, capture.url), named }
   const top = capture.documents[0]
   const rootId = 'page'
   walk.layout[rootId] = capture.viewport
@@ -297,7 +299,9 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   // A click target whose handler sits on an ancestor, as long as nothing inside it is a target:
   // the page styles it with a pointer cursor, or it is an item of a list that listens for clicks.
   const delegatedItem = inherited.inListeningList && (axRole === 'listitem' || dom?.tag === 'li')
-  const implied = (dom?.pointer === true || delegatedItem) && !page && !label && !inherited.inLabel && !clickableDom && !CLICKABLE.has(axRole)
+  // Or an agent named it by a selector to click it (React's todo label, double-clicked to edit, says nothing of its handler).
+  const named = walk.named.get(doc.key)?.has(backendId) === true
+  const implied = ((dom?.pointer === true || delegatedItem) && !page && !label && !inherited.inLabel && !clickableDom && !CLICKABLE.has(axRole)) || (named && !clickableDom && !CLICKABLE.has(axRole))
   const within: Inherited = label ? { ...inherited, inLabel: true } : inherited
   let walked: UiNode[] | undefined
   const targetsBefore = walk.targets.length
@@ -312,7 +316,8 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
     if (walk.targets.length > targetsBefore || (walked.length === 0 && (dom?.bounds === undefined || dom.bounds.width * dom.bounds.height < 4))) return walked
   }
 
-  const role = ROLE_NAMES[axRole] ?? axRole
+  // A label or the like made a target by name has no role of its own to say: it is a clickable.
+  const role = named && INTERNAL.has(axRole) ? 'generic' : (ROLE_NAMES[axRole] ?? axRole)
   const id = walk.ledger.idOf(doc.key, backendId)
   const secret = inherited.secret || isSecret(dom)
   const next: Inherited = { ...within, secret, inListeningList: clickableDom && (role === 'list' || dom?.tag === 'ul' || dom?.tag === 'ol') }
