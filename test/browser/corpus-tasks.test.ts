@@ -101,6 +101,18 @@ describe('tasks on real pages, through the gateway', () => {
     expect(refused).toContain('"Length of username must be between 3 and 16."')
   })
 
+  it('jQuery UI checkboxradio and menu: controls their labels draw (their inputs hidden) are clicked and checked through the label; a menu says which item is active', async () => {
+    const demo = (path: string): string => at.corpus.url('jqui-menu').replace('menu/default.html', path)
+    const page = await call('browser_navigate', { url: demo('checkboxradio/default.html') })
+    expect(await call('browser_click', { element: 'Paris', target: refOf(page, 'radio', 'Paris') })).toMatch(/^~ radio "Paris" @e\w+ \(checked, focused\)$/m)
+    const checked = await call('browser_fill_form', { fields: [{ name: '3 Star', type: 'checkbox', target: refOf(page, 'checkbox', '3 Star'), value: 'true' }, { name: '1 King', type: 'checkbox', target: "getByLabel('1 King')", value: 'true' }] })
+    expect(checked).toMatch(/^~ checkbox "3 Star" @e\w+ \(checked\)$/m)
+    expect(checked).toMatch(/^~ checkbox "1 King" @e\w+ \(checked, focused\)$/m)
+    // The menu keeps focus and names its active item (aria-activedescendant): the answer says which.
+    const menu = await call('browser_navigate', { url: at.corpus.url('jqui-menu') })
+    expect(await call('browser_click', { element: 'Books', target: refOf(menu, 'menuitem', 'Books') })).toMatch(/^~ menuitem "Books" @e\w+ \(active\)$/m)
+  })
+
   it('CKEditor: writes into the rich text editor, selects it all and makes it bold with a toolbar button out of view, whose new state the answer shows', async () => {
     const page = await call('browser_navigate', { url: at.corpus.url('ckeditor') })
     const editor = refOf(page, 'textbox', 'Editor, editor')

@@ -347,6 +347,7 @@ function stateWords(node: UiNode, actions: NodeActions | undefined): string[] {
   if (s.expanded === true) words.push('expanded')
   if (s.expanded === false) words.push('collapsed')
   if (s.focused === true) words.push('focused')
+  if (s.active === true) words.push('active')
   if (s.required === true) words.push('required')
   if (s.invalid === true) words.push('invalid')
   if (s.readonly === true) words.push('readonly')

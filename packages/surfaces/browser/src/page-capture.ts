@@ -12,7 +12,8 @@ export interface AxNode {
   name?: { value?: unknown }
   value?: { value?: unknown }
   description?: { value?: unknown }
-  properties?: Array<{ name: string; value: { value?: unknown } }>
+  /** Each with its value, or the nodes it relates to (`activedescendant`, `labelledby`). */
+  properties?: Array<{ name: string; value: { value?: unknown; relatedNodes?: Array<{ backendDOMNodeId?: number }> } }>
   childIds?: string[]
   backendDOMNodeId?: number
   /** Not read: a part of a huge document out of view, with what its DOM holds (see readAxInParts). */

@@ -86,6 +86,16 @@ function statesOf(node: AxNode): NodeStates | undefined {
   return Object.keys(states).length === 0 ? undefined : states
 }
 
+/** The elements widgets name as their active one (`aria-activedescendant`): where a menu's or a list's keys are, while focus stays on the widget. */
+function activeDescendants(nodes: readonly AxNode[]): Set<number> {
+  const active = new Set<number>()
+  for (const node of nodes) {
+    const related = node.properties?.find((p) => p.name === 'activedescendant')?.value.relatedNodes ?? []
+    for (const { backendDOMNodeId } of related) if (backendDOMNodeId !== undefined) active.add(backendDOMNodeId)
+  }
+  return active
+}
+
 function isSecret(dom: DomFacts | undefined): boolean {
   if (dom === undefined) return false
   if (dom.attributes.has('data-agent-sensitive')) return true
@@ -121,6 +131,8 @@ interface Walk {
   pageOrigin: string | null
   /** Elements an agent named by a selector to click (document key → backend ids): targets whatever the page says of them. */
   named: ReadonlyMap<string, ReadonlySet<number>>
+  /** The element each document's widgets say is active (`aria-activedescendant`: a menu's item, a list's option the keys move through), by document key. */
+  active: Map<string, ReadonlySet<number>>
 }
 
 /** Context inherited down the tree: what the nearest form and dialog say. */
@@ -148,7 +160,7 @@ export function buildPageTree(capture: PageCapture, ledger: NodeLedger, named: R
   const documents = new Map(capture.documents.map((doc) => [doc.key, doc]))
   const children = new Map<string, CapturedDocument>()
   for (const doc of capture.documents) if (doc.owner !== undefined) children.set(`${doc.owner.documentKey}#${doc.owner.backendNodeId}`, doc)
-  const walk: Walk = { capture, ledger, documents, children, layout: {}, targets: [], places: new Map(), unread: new Map(), pageOrigin: originOf(capture.url, capture.url), named }
+  const walk: Walk = { capture, ledger, documents, children, layout: {}, targets: [], places: new Map(), unread: new Map(), pageOrigin: originOf(capture.url, capture.url), named, active: new Map() }
   const top = capture.documents[0]
   const rootId = 'page'
   walk.layout[rootId] = capture.viewport
@@ -160,6 +172,7 @@ export function buildPageTree(capture: PageCapture, ledger: NodeLedger, named: R
 
 function documentNodes(doc: CapturedDocument, walk: Walk, inherited: Inherited): UiNode[] {
   const byId = new Map(doc.ax.map((node) => [node.nodeId, node]))
+  walk.active.set(doc.key, activeDescendants(doc.ax))
   const root = doc.ax[0]
   if (root === undefined) return []
   return siblingNodes(root.childIds ?? [], byId, doc, walk, inherited)
@@ -337,7 +350,8 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   const value = node.value?.value
   if (value !== undefined && value !== '' && role !== 'link') out.value = secret ? null : (text(value) ?? null)
   const states = statesOf(node)
-  if (states !== undefined) out.states = states
+  if (walk.active.get(doc.key)?.has(backendId) === true) out.states = { ...states, active: true }
+  else if (states !== undefined) out.states = states
   if (secret && (FILLABLE.has(role) || dom?.tag === 'input')) out.semantic = { sensitive: true }
   // The app's own name for what the element does (@tessera/sdk's data-agent-action), shown beside it.
   const declaredAction = dom?.attributes.get('data-agent-action')
