@@ -278,6 +278,9 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(typed.text).toContain('~ textbox "Full name": "Frame User"')
     const clicked = await call(client, 'browser_click', { element: 'Next', target: refOf(text, 'button', 'Next') })
     expect(clicked.text).toContain('Name and a valid email are needed')
+    // A selector reaches the top document only; inside a frame the ref names the element.
+    const framed = await call(client, 'browser_click', { element: 'Next', target: "locator('iframe').contentFrame().getByRole('button', { name: 'Next' })" })
+    expect(framed.text).toMatch(/not_found.*inside an iframe; name it by its @ref/)
   })
 
   it('holds a dialog until it is answered, keeps downloads, uploads from the tile\'s folder only, drags, hovers, presses keys and clicks items styled to be clicked', async () => {

@@ -20,9 +20,10 @@ export async function backendNodeOf(page: Page, session: CDPSession, named: stri
   let selector: string
   try {
     selector = coreBundle.iso.locatorOrSelectorAsSelector('javascript', named, 'data-testid')
-  } catch {
-    selector = ''
+  } catch (error) {
+    throw new TesseraError('invalid_input', `expected ${SELECTOR_FORMS}, found "${named}": ${firstLine(error)}`, { expected: SELECTOR_FORMS, found: named })
   }
+  // The parser's answer to what is neither a selector nor a locator's code.
   if (selector.trim() === '') throw new TesseraError('invalid_input', `expected ${SELECTOR_FORMS}, found "${named}"`, { expected: SELECTOR_FORMS, found: named })
   const locator = page.locator(selector)
   const count = await locator.count().catch((error: unknown) => {
@@ -31,14 +32,22 @@ export async function backendNodeOf(page: Page, session: CDPSession, named: stri
   if (count !== 1) throw new TesseraError(count === 0 ? 'not_found' : 'conflict', `${named} names ${count} elements; name exactly one (or use a @ref)`, { expected: 1, found: count })
   // Playwright's element and the DevTools node are the same object: a one-use global hands it over (named at random, so a page cannot expect it).
   const key = `__tessera_${randomBytes(6).toString('hex')}`
-  await locator.evaluate((element, name) => {
-    ;(window as unknown as Record<string, unknown>)[name] = element
-  }, key, { timeout: SETTLE_MS })
+  const inTop = await locator
+    .evaluate(
+      (element, name) => {
+        if (window !== window.top) return false
+        ;(window as unknown as Record<string, unknown>)[name] = element
+        return true
+      },
+      key,
+      { timeout: SETTLE_MS },
+    )
+    .catch((error: unknown) => {
+      throw new TesseraError('conflict', `${named} named an element that went before it could be reached: ${firstLine(error)}`, { found: named })
+    })
+  if (!inTop) throw new TesseraError('not_found', `${named} names an element inside an iframe; name it by its @ref`, { expected: 'an element of the top document', found: named })
   const found = await session.send('Runtime.evaluate', { expression: `(() => { const element = window[${JSON.stringify(key)}]; delete window[${JSON.stringify(key)}]; return element })()` })
-  if (found.result.objectId === undefined) {
-    // Set on another document's window: the element sits in an iframe.
-    throw new TesseraError('not_found', `${named} names an element inside an iframe; name it by its @ref`, { expected: 'an element of the top document', found: named })
-  }
+  if (found.result.objectId === undefined) throw new TesseraError('conflict', `${named} named an element the page no longer holds`, { found: named })
   try {
     const described = await session.send('DOM.describeNode', { objectId: found.result.objectId })
     return described.node.backendNodeId
