@@ -7,8 +7,12 @@ const JOINED_TEXT_MIN = 16
 /** Past this share of changed lines a delta reads worse than the page itself. */
 const WHOLE_PAGE_SHARE = 0.6
 
-/** Side by side, this many lines that went (a closed calendar's weeks, a popup's items) read as the first and a count. */
-const GONE_RUN_MIN = 6
+/**
+ * Lines that went side by side are listed while they take this many characters together, about
+ * two lines of a wide page — a deleted todo with the footer it took along, whole; a closed
+ * calendar, its first lines — and the rest of them is a count on the last one listed.
+ */
+const GONE_RUN_CHARS = 160
 
 /** The lines of an outline between its fences, without the nonce lines that differ every time. */
 function contentLines(outline: string): { header: string; body: string[]; tail: string[] } {
@@ -183,8 +187,8 @@ function firstQuote(line: string): string | undefined {
 
 /**
  * What an action changed on the page, as the lines of the outline that came (`+`), went
- * (`-`: the outermost line of what vanished, with a count of the lines under it; of a long run
- * of such lines side by side, the first, with a count of the rest) and changed
+ * (`-`: the outermost line of what vanished, with a count of the lines under it; of a run of
+ * such lines side by side, as many as GONE_RUN_CHARS holds, with a count of the rest) and changed
  * (`~`: an element still there under its ref, as it reads now — the agent has the old line),
  * fenced like the outline because they are the page's text; the whole new outline when most
  * of it changed (a navigation), and one line when nothing did.
@@ -225,26 +229,30 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
     changedCount += part.value.length
     // A vanished element's line speaks for what it held: the lines under it, gone with it, are counted on it.
     let gone: { indent: number; at: number; inside: number; bare: boolean } | undefined
-    // The lines that went side by side (same depth, one after another), for a long run to read as its first line.
-    let run: { indent: number; first: number; lines: number; count: number } | undefined
+    // The lines that went side by side (same depth, one after another), each with how many lines it stands for (itself and what went inside it).
+    let run: { indent: number; first: number; sizes: number[] } | undefined
     const endRun = (): void => {
-      if (run !== undefined && run.count >= GONE_RUN_MIN) {
-        changed.splice(run.first + 1)
-        changed[run.first] += ` (+${run.lines - 1} lines after it)`
+      if (run === undefined) return
+      let chars = 0
+      let listed = 0
+      while (listed < run.sizes.length && (listed === 0 || chars + (changed[run.first + listed] as string).length <= GONE_RUN_CHARS)) chars += (changed[run.first + listed++] as string).length
+      const rest = run.sizes.slice(listed).reduce((sum, size) => sum + size, 0)
+      if (rest > 0) {
+        changed.splice(run.first + listed)
+        changed[run.first + listed - 1] += ` (+${rest} lines after it)`
       }
       run = undefined
     }
     const close = (): void => {
-      if (gone !== undefined && gone.inside > 0) changed[gone.at] += ` (+${gone.inside} inside)`
+      if (gone !== undefined && gone.inside > 0) {
+        changed[gone.at] += ` (+${gone.inside} inside)`
+        if (run !== undefined) run.sizes[run.sizes.length - 1] = 1 + gone.inside
+      }
       // A bare structure line (`- list`) that took nothing with it says nothing, and may only have scrolled away.
       else if (gone?.bare === true && gone.at === changed.length - 1) {
         changed.pop()
-        if (run !== undefined) {
-          run.count -= 1
-          run.lines -= 1
-        }
+        run?.sizes.pop()
       }
-      if (gone !== undefined && run !== undefined) run.lines += gone.inside
       gone = undefined
     }
     for (const [k, line] of part.value.entries()) {
@@ -285,15 +293,12 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
         gone.inside += 1
         continue
       }
-      if (part.removed && (run === undefined || run.indent !== indent || run.first + run.count !== changed.length)) {
+      if (part.removed && (run === undefined || run.indent !== indent || run.first + run.sizes.length !== changed.length)) {
         endRun()
-        run = { indent, first: changed.length, lines: 0, count: 0 }
+        run = { indent, first: changed.length, sizes: [] }
       }
       changed.push(`${same ? '~' : part.added ? '+' : '-'} ${line.trimStart()}`)
-      if (part.removed && run !== undefined) {
-        run.count += 1
-        run.lines += 1
-      }
+      if (part.removed) run?.sizes.push(1)
       if (part.removed) gone = { indent, at: changed.length - 1, inside: 0, bare }
     }
     close()

@@ -390,18 +390,19 @@ describe('a page as the agent reads it', () => {
     expect(withActedNews(pageDelta(before, before), [ref], { frame: was, outline: before }, { frame: was, outline: before })).toBe(pageDelta(before, before))
   })
 
-  it('reads a long run of lines that went side by side as the first of them and a count', () => {
+  it('lists lines that went side by side while they are short together, and counts the rest on the last one listed', () => {
     const outline = (lines: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', 'textbox "Date" @e1', ...lines, '--- end abcdef ---'].join('\n')
-    const weeks = ['link "Prev" @e2', 'link "Next" @e3', '"November 2026"', 'row: "Su" "Mo"', 'row: link "1" @e4 link "2" @e5', 'row: link "8" @e6 link "9" @e7', 'list', '  link "Today" @e8']
-    const closed = pageDelta(outline(weeks), outline([]))
-    // Eight lines went, with one inside the last: the first says the rest.
-    expect(closed.split('\n').filter((line) => /^[~+-] /.test(line))).toEqual(['- link "Prev" @e2 (+7 lines after it)'])
-    // A short run is listed line by line.
-    const few = pageDelta(outline(weeks.slice(0, 3)), outline([]))
-    expect(few.split('\n').filter((line) => /^[~+-] /.test(line))).toEqual(['- link "Prev" @e2', '- link "Next" @e3', '- "November 2026"'])
+    const week = (from: number): string => `row: ${Array.from({ length: 7 }, (_, i) => `link "${from + i}" @e${100 + from + i}`).join(' ')}`
+    const calendar = ['link "Prev" @e2', 'link "Next" @e3', '"November 2026"', 'row: "Su" "Mo" "Tu" "We" "Th" "Fr" "Sa"', week(1), week(8), week(15), 'list', '  link "Today" @e8']
+    const gone = (delta: string): string[] => delta.split('\n').filter((line) => /^[~+-] /.test(line))
+    // Nine lines went, one more inside the last: the first four fit, the rest is counted on the fourth.
+    expect(gone(pageDelta(outline(calendar), outline([])))).toEqual(['- link "Prev" @e2', '- link "Next" @e3', '- "November 2026"', '- row: "Su" "Mo" "Tu" "We" "Th" "Fr" "Sa" (+5 lines after it)'])
+    // A deleted todo and the footer it took along are short together: every line is listed.
+    const footer = ['checkbox @e41', 'listitem: checkbox @e44 clickable "Walk dog" @e52 button "✖" @e53', '"1 item left"', 'link "All" @e47', 'link "Active" @e49', 'link "Completed" @e51']
+    expect(gone(pageDelta(outline(footer), outline([])))).toEqual(footer.map((line) => `- ${line}`))
     // Lines that went apart from one another are runs of their own.
-    const apart = pageDelta(outline([...weeks.slice(0, 3), 'button "Keep" @e9', ...weeks.slice(3)]), outline(['button "Keep" @e9']))
-    expect(apart.split('\n').filter((line) => /^[~+-] /.test(line))).toEqual(['- link "Prev" @e2', '- link "Next" @e3', '- "November 2026"', '- row: "Su" "Mo"', '- row: link "1" @e4 link "2" @e5', '- row: link "8" @e6 link "9" @e7', '- list (+1 inside)'])
+    const apart = pageDelta(outline([...calendar.slice(0, 3), 'button "Keep" @e9', ...calendar.slice(3)]), outline(['button "Keep" @e9']))
+    expect(gone(apart)).toEqual(['- link "Prev" @e2', '- link "Next" @e3', '- "November 2026"', '- row: "Su" "Mo" "Tu" "We" "Th" "Fr" "Sa"', `- ${week(1)} (+4 lines after it)`])
   })
 
   it('leaves out a line whose only change is that focus left it, but not one a page text could fake', () => {
