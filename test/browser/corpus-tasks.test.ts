@@ -113,6 +113,15 @@ describe('tasks on real pages, through the gateway', () => {
     expect(await call('browser_click', { element: 'Books', target: refOf(menu, 'menuitem', 'Books') })).toMatch(/^~ menuitem "Books" @e\w+ \(active\)$/m)
   })
 
+  it('tablesort: a column header clicked says how the table is sorted, and the rows that moved say where they went', async () => {
+    const page = await call('browser_navigate', { url: at.corpus.url('tablesort') })
+    const sorted = await call('browser_click', { element: 'Name', target: refOf(page, 'columnheader', 'Name') })
+    expect(sorted).toMatch(/^~ columnheader "Name" @e\w+ \(focused, sorted ascending\)$/m)
+    expect(sorted).toMatch(/^~ row: "\d" "[A-Z][^"]*" .* moved (after "\d"|to the top)$/m)
+    expect(sorted).not.toMatch(/^\+ row/m)
+    expect(await call('browser_click', { element: 'Name', target: refOf(page, 'columnheader', 'Name') })).toMatch(/^~ columnheader "Name" @e\w+ \(focused, sorted descending\)$/m)
+  })
+
   it('CKEditor: writes into the rich text editor, selects it all and makes it bold with a toolbar button out of view, whose new state the answer shows', async () => {
     const page = await call('browser_navigate', { url: at.corpus.url('ckeditor') })
     const editor = refOf(page, 'textbox', 'Editor, editor')

@@ -348,6 +348,8 @@ function stateWords(node: UiNode, actions: NodeActions | undefined): string[] {
   if (s.expanded === false) words.push('collapsed')
   if (s.focused === true) words.push('focused')
   if (s.active === true) words.push('active')
+  if (s.sortedAscending === true) words.push('sorted ascending')
+  if (s.sortedDescending === true) words.push('sorted descending')
   if (s.required === true) words.push('required')
   if (s.invalid === true) words.push('invalid')
   if (s.readonly === true) words.push('readonly')

@@ -279,6 +279,12 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
           changed.push(`~ ${line.trimStart()} ${movedTo(now.body, at)}`)
           continue
         }
+        // A line of text alone, word for word one that went: the same text moved (a sorted table's row), no new one came.
+        if (ref === undefined && removedLines.has(line.trim())) {
+          moved.add(at)
+          changed.push(`~ ${line.trimStart()} ${movedTo(now.body, at)}`)
+          continue
+        }
       }
       // Still on the page, out of what the outline shows now (scrolled away, folded): not gone.
       const quoted = ref === undefined ? firstQuote(line) : undefined

@@ -390,6 +390,13 @@ describe('a page as the agent reads it', () => {
     expect(withActedNews(pageDelta(before, before), [ref], { frame: was, outline: before }, { frame: was, outline: before })).toBe(pageDelta(before, before))
   })
 
+  it('reads a line of text alone that came back word for word elsewhere as moved, not as new (a sorted table\'s row)', () => {
+    const outline = (rows: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', 'row', '  columnheader "Name" @e5', ...rows, '--- end abcdef ---'].join('\n')
+    const [ernie, bert, gonzo] = ['row: "1" "Ernie"', 'row: "3" "Bert"', 'row: "2" "Gonzo"']
+    const sorted = pageDelta(outline([ernie, bert, gonzo]), outline([bert, ernie, gonzo]))
+    expect(sorted.split('\n').filter((line) => /^[~+-] /.test(line))).toEqual([expect.stringMatching(/^~ row: "(1" "Ernie" moved after "3"|3" "Bert" moved to the top)$/)])
+  })
+
   it('lists lines that went side by side while they are short together, and counts the rest on the last one listed', () => {
     const outline = (lines: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', 'textbox "Date" @e1', ...lines, '--- end abcdef ---'].join('\n')
     const week = (from: number): string => `row: ${Array.from({ length: 7 }, (_, i) => `link "${from + i}" @e${100 + from + i}`).join(' ')}`

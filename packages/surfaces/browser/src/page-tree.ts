@@ -349,9 +349,12 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   if (name !== undefined) out.name = name
   const value = node.value?.value
   if (value !== undefined && value !== '' && role !== 'link') out.value = secret ? null : (text(value) ?? null)
-  const states = statesOf(node)
-  if (walk.active.get(doc.key)?.has(backendId) === true) out.states = { ...states, active: true }
-  else if (states !== undefined) out.states = states
+  let states = statesOf(node)
+  if (walk.active.get(doc.key)?.has(backendId) === true) states = { ...states, active: true }
+  // How a table is sorted by this column: Chromium's tree does not say it, the attribute does.
+  const sort = dom?.attributes.get('aria-sort')
+  if (sort === 'ascending' || sort === 'descending') states = { ...states, [sort === 'ascending' ? 'sortedAscending' : 'sortedDescending']: true }
+  if (states !== undefined) out.states = states
   if (secret && (FILLABLE.has(role) || dom?.tag === 'input')) out.semantic = { sensitive: true }
   // The app's own name for what the element does (@tessera/sdk's data-agent-action), shown beside it.
   const declaredAction = dom?.attributes.get('data-agent-action')
