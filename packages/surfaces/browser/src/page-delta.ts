@@ -49,6 +49,11 @@ function firstRef(line: string): string | undefined {
   return / @([net][0-9a-z.]+)/.exec(withoutQuotes(line))?.[1]
 }
 
+/** Every ref a line shows, the packed ones after its first too; never one a quoted page text says. */
+function refsIn(line: string): string[] {
+  return [...withoutQuotes(line).matchAll(/ @([net][0-9a-z.]+)/g)].map((match) => match[1] as string)
+}
+
 /**
  * What a line says besides whether its element has focus, and whether it has. States are read
  * only outside quoted page text (blanked to the same length, so a page cannot write a state
@@ -207,6 +212,9 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
   const removedByRef = new Map(parts.filter((part) => part.removed).flatMap((part) => part.value.map((line) => [firstRef(line), line] as const)))
   const stayed = new Set(added.map(firstRef).filter((ref) => ref !== undefined && removedByRef.has(ref)))
   const removedLines = new Set(parts.filter((part) => part.removed).flatMap((part) => part.value.map((line) => line.trim())))
+  // Elements a line that went held packed after its first: when that line unpacks (a fourth button came), they are not new.
+  const removedRefs = new Set(parts.filter((part) => part.removed).flatMap((part) => part.value.flatMap(refsIn)))
+  const unpacked = (line: string): boolean => [...removedLines].some((gone) => gone.startsWith(`${line.trim()}: `))
   // How many unchanged lines come before each removed line: a line that came back after another count of them moved.
   const keptBefore = new Map<string, number>()
   let kept = 0
@@ -297,6 +305,13 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
       if (part.removed && gone !== undefined && bare) continue
       if (part.removed && gone !== undefined) {
         gone.inside += 1
+        continue
+      }
+      // The head of a line that unpacked (`heading "People"`, where `heading "People": button …` went) is no news of its own.
+      if (part.added && ref === undefined && unpacked(line)) continue
+      // An element a line that went held packed is still there: it reads as it does now (`~`), never as new.
+      if (part.added && ref !== undefined && !same && removedRefs.has(ref)) {
+        changed.push(`~ ${line.trimStart()}`)
         continue
       }
       if (part.removed && (run === undefined || run.indent !== indent || run.first + run.sizes.length !== changed.length)) {

@@ -390,6 +390,19 @@ describe('a page as the agent reads it', () => {
     expect(withActedNews(pageDelta(before, before), [ref], { frame: was, outline: before }, { frame: was, outline: before })).toBe(pageDelta(before, before))
   })
 
+  it('reads the elements of a line that unpacked (a fourth button came) as still there, not as new', () => {
+    const outline = (lines: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', ...lines, '--- end abcdef ---'].join('\n')
+    const packed = outline(['heading "People": button "Collapse" @e13 button "Add Person" @e14 button "Delete Last Person" @e15', '"0 - John"'])
+    const unpacked = outline(['heading "People"', '  button "Collapse" @e13', '  button "Add Person" @e14 (focused)', '  button "Delete Last Person" @e15', '  button "Delete All" @e91', '"0 - John"', '"1 -"'])
+    expect(pageDelta(packed, unpacked, { acted: ['e14'] }).split('\n').filter((line) => /^[~+-] /.test(line))).toEqual([
+      '~ button "Collapse" @e13',
+      '~ button "Add Person" @e14 (focused)',
+      '~ button "Delete Last Person" @e15',
+      '+ button "Delete All" @e91',
+      '+ "1 -"',
+    ])
+  })
+
   it('reads a line of text alone that came back word for word elsewhere as moved, not as new (a sorted table\'s row)', () => {
     const outline = (rows: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', 'row', '  columnheader "Name" @e5', ...rows, '--- end abcdef ---'].join('\n')
     const [ernie, bert, gonzo] = ['row: "1" "Ernie"', 'row: "3" "Bert"', 'row: "2" "Gonzo"']
