@@ -38,6 +38,12 @@ describe('tasks on real pages, through the gateway', () => {
     expect(field, editing).toBeDefined()
     const renamed = await call('browser_type', { element: 'edit field', target: field as string, text: 'proofread the whole guide', submit: true })
     expect(renamed).toMatch(/^\+ listitem: checkbox @e\w+ clickable "proofread the whole guide" @e\w+/m)
+    // The pointer moved off the list (onto a heading, no target of its own), the delete button hides; a list item that
+    // holds a target of its own is pointed at all the same, and hovering it shows the button again.
+    expect(await call('browser_hover', { element: 'title', target: "getByRole('heading', { name: 'todos' })" })).not.toMatch(/^\+.*button "✖"/m)
+    expect(await call('browser_snapshot', {})).not.toContain('button "✖"')
+    const hovered = await call('browser_hover', { element: 'the todo', target: "getByRole('listitem').filter({ hasText: 'proofread the whole guide' })" })
+    expect(hovered).toMatch(/button "✖" @e\w+/)
     // Typing still needs an element that takes it: a text named by a locator is none.
     await expect(call('browser_type', { element: 'footer', target: "getByText('Double-click to edit a todo')", text: 'x' })).rejects.toThrow(/not_found.*takes no action/)
   })

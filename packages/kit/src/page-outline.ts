@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { type Bounds, type Frame, RefTable, type Risk, TesseraError, type UiNode, type UnreadRequest, frameIndex, maxRisk } from '@tessera/protocol'
+import { type Bounds, type Frame, RefTable, type Risk, SELECTOR_HINT, TesseraError, type UiNode, type UnreadRequest, frameIndex, maxRisk } from '@tessera/protocol'
 
 export interface PageOutlineOptions {
   /** Show this element's whole subtree (an @ref the outline printed), not the viewport. */
@@ -323,7 +323,8 @@ function inline(item: Item): string {
   const parts: string[] = [role]
   const name = item.name === undefined ? undefined : quote(item.name)
   if (name !== undefined && name !== '""') parts.push(name)
-  else if (typeof node.semantic?.selectorHint === 'string') parts.push(node.semantic.selectorHint)
+  // Printed bare, so only in its shape: a frame is not validated when outlined, and a hint must never write the outline's own words.
+  else if (typeof node.semantic?.selectorHint === 'string' && SELECTOR_HINT.test(node.semantic.selectorHint)) parts.push(node.semantic.selectorHint)
   let text = parts.join(' ')
   const secret = node.semantic?.sensitive === true
   if (secret) text += ': [REDACTED]'

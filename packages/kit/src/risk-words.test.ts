@@ -3,7 +3,7 @@ import { RISK_WORD_LANGUAGES, consequentialWord, isDismissive } from './risk-wor
 
 describe('consequential words', () => {
   it('finds what destroys, spends or sends, inflected, in seven languages', () => {
-    for (const label of ['Delete all', 'Deleting…', 'Remove item', 'Place order', 'Order now', 'Pay €5', 'Buy', 'Purchased', 'Send message', 'Transfer funds', 'Empty trash', 'Jetzt zahlungspflichtig bestellen', 'Löschen', 'Supprimer le compte', 'Eliminar', 'Elimina', 'Excluir conta', 'Verwijderen', 'Check out', 'Proceed to check out now', 'Checkout']) {
+    for (const label of ['Delete all', 'Deleting…', 'Remove item', 'Place order', 'Order now', 'Pay €5', 'Buy', 'Purchased', 'Send message', 'Transfer funds', 'Empty trash', 'Jetzt zahlungspflichtig bestellen', 'Löschen', 'Supprimer le compte', 'Eliminar', 'Elimina', 'Excluir conta', 'Verwijderen', 'Check out', 'Proceed to check out now', 'Checkout', 'Check out the basket', 'Check out my bag (3)']) {
       expect(consequentialWord(label), label).not.toBeNull()
     }
     expect(RISK_WORD_LANGUAGES).toEqual(['en', 'de', 'fr', 'es', 'it', 'pt', 'nl'])

@@ -18,7 +18,7 @@ const CONSEQUENTIAL_WORDS: Readonly<Record<string, readonly string[]>> = {
 export const RISK_WORD_LANGUAGES = Object.keys(CONSEQUENTIAL_WORDS)
 
 /** Phrases where a consequential word means nothing consequential ("sort order", "order by", "check out this article"). */
-const HARMLESS = /\b(sort(ed)? order|order by|in order|reading order|word order|payload|send us feedback|drop ?down|check out (this|these|that|the|our|my|more|an?)\b)/g
+const HARMLESS = /\b(sort(ed)? order|order by|in order|reading order|word order|payload|send us feedback|drop ?down|check out (this|these|that|the|our|my|more|an?)\b(?!\s+(cart|bag|basket|order|items?|purchase)\b))/g
 
 const WORDS = [...new Set(Object.values(CONSEQUENTIAL_WORDS).flat())].sort((a, b) => b.length - a.length)
 // English verbs inflect (deletes, removed, sending); a final e drops before -ing and -ed.

@@ -41,6 +41,9 @@ export const NodeStyle = z.looseObject({
 })
 export type NodeStyle = z.infer<typeof NodeStyle>
 
+/** A selector hint's shape: `#` or `.`, then a CSS name of letters, digits, `-` and `_` (not a digit first, nor `-` and a digit). */
+export const SELECTOR_HINT = /^[#.](?:[A-Za-z_]|-[A-Za-z_-])[\w-]{0,38}$/
+
 /** Semantic props: what the node means, independent of how it looks. */
 export const SemanticProps = z.looseObject({
   agentAction: ActionContract.optional(),
@@ -58,7 +61,7 @@ export const SemanticProps = z.looseObject({
    * `.ui-slider-handle`): its id, else its first class, as a selector. An unnamed clickable
    * says nothing else about itself.
    */
-  selectorHint: z.string().regex(/^[#.][A-Za-z_-][\w-]{0,39}$/).optional(),
+  selectorHint: z.string().regex(SELECTOR_HINT).optional(),
 })
 export type SemanticProps = z.infer<typeof SemanticProps>
 

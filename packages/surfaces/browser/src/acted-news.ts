@@ -1,5 +1,6 @@
 import { outlinePage } from '@tessera/kit'
 import { type Frame, RefTable } from '@tessera/protocol'
+import { onlyFocusDiffers, refsIn } from './page-delta.js'
 
 /**
  * The line an element reads as in a frame: the first line of its expansion. Nothing where the
@@ -11,9 +12,9 @@ function lineIn(frame: Frame, ref: string): string | undefined {
   return lines[lines.findIndex((line) => line.startsWith('--- page ')) + 1]?.trim()
 }
 
-/** Whether an outline prints an element's ref. */
+/** Whether an outline prints an element's ref as the outline's own (never as a page's quoted words). */
 function prints(outline: string, ref: string): boolean {
-  return new RegExp(` @${ref}(?![0-9a-z.])`).test(outline)
+  return outline.split('\n').some((line) => refsIn(line).includes(ref))
 }
 
 /**
@@ -27,7 +28,9 @@ export function withActedNews(delta: string, acted: readonly string[], before: {
   for (const target of new Set(acted.map((ref) => ref.replace(/^@/, '')))) {
     if (prints(before.outline, target) || prints(after.outline, target)) continue
     const now = lineIn(after.frame, target)
-    if (now !== undefined && now !== lineIn(before.frame, target)) news.push(`~ ${now}`)
+    const was = lineIn(before.frame, target)
+    // That it took focus is no news: the agent acted on it.
+    if (now !== undefined && now !== was && (was === undefined || !onlyFocusDiffers(was, now))) news.push(`~ ${now}`)
   }
   if (news.length === 0) return delta
   const lines = delta.split('\n')

@@ -573,16 +573,20 @@ export class BrowserTile implements Surface {
       target = placed()
     }
     if (target !== undefined) return { target }
-    const document = this.#topDocument
-    if (document !== undefined && reach !== 'target') {
-      if (reach === 'pointer') {
-        this.#named.set(document, (this.#named.get(document) ?? new Set<number>()).add(backendNodeId))
-        // The next frame has it as a target: the frame cached now is stale.
-        this.#changed()
-      }
-      return { target: this.#ledger.idOf(document, backendNodeId) }
+    if (reach === 'target' || this.#topDocument === undefined) throw new TesseraError('not_found', `${selector} names an element that takes no action on this page`, { expected: 'an interactive element', found: selector })
+    if (reach === 'any') return { target: this.#ledger.idOf(this.#topDocument, backendNodeId) }
+    // Made a target of the document it is in now (a capture first, should the page have moved on), and checked to be one.
+    await this.snapshot()
+    const document: string | undefined = this.#topDocument
+    if (document !== undefined) {
+      this.#named.set(document, (this.#named.get(document) ?? new Set<number>()).add(backendNodeId))
+      await this.snapshot()
     }
-    throw new TesseraError('not_found', `${selector} names an element that takes no action on this page`, { expected: 'an interactive element', found: selector })
+    target = placed()
+    if (target === undefined) throw new TesseraError('not_found', `${selector} names an element that could not be made a target (it takes no space on the page, or is gone)`, { expected: 'an element on the page', found: selector })
+    // The frame cached now lacks it: the next one has it.
+    this.#changed()
+    return { target }
   }
 
   // ── inside ─────────────────────────────────────────────────────────────────────

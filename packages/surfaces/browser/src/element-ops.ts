@@ -43,15 +43,21 @@ export async function callOn<T>(place: ElementPlace, fn: string, ...args: unknow
  * alone (jQuery UI's checkboxradio, a styled toggle) hides its input, and a click on the label
  * is a click on it. None where it has no label.
  */
-async function labelQuads(place: ElementPlace): Promise<number[][] | null> {
+async function labelQuads(place: ElementPlace, control: string): Promise<number[][] | null> {
   const session = place.document.session
-  const label = await session.send('Runtime.callFunctionOn', { objectId: await objectOf(place), functionDeclaration: 'function () { return (this.labels && this.labels[0]) || null }' })
-  const objectId = label.result.objectId
+  // The first label that is drawn: a control may have several, some hidden.
+  const label = await session
+    .send('Runtime.callFunctionOn', { objectId: control, functionDeclaration: 'function () { return [...(this.labels || [])].find((label) => label.getClientRects().length > 0) || null }' })
+    .catch(() => null)
+  const objectId = label?.result.objectId
   if (objectId === undefined) return null
   try {
     const { node } = await session.send('DOM.describeNode', { objectId })
     await session.send('DOM.scrollIntoViewIfNeeded', { backendNodeId: node.backendNodeId }).catch(() => undefined)
     return (await session.send('DOM.getContentQuads', { backendNodeId: node.backendNodeId }).catch(() => null))?.quads ?? null
+  } catch {
+    // The label went between the two calls: the control keeps its own answer (it takes no space).
+    return null
   } finally {
     await session.send('Runtime.releaseObject', { objectId }).catch(() => undefined)
   }
@@ -59,11 +65,11 @@ async function labelQuads(place: ElementPlace): Promise<number[][] | null> {
 
 /** Where the element's first box is (its label's, for a control its label draws), scrolled into view, in the top viewport's coordinates. */
 export async function centerOf(page: Page, place: ElementPlace): Promise<Point> {
-  await objectOf(place)
+  const control = await objectOf(place)
   const session = place.document.session
   await session.send('DOM.scrollIntoViewIfNeeded', { backendNodeId: place.backendNodeId }).catch(() => undefined)
   const quads = await session.send('DOM.getContentQuads', { backendNodeId: place.backendNodeId }).catch(() => null)
-  const quad = quads?.quads.find((q) => area(q) > 1) ?? (await labelQuads(place))?.find((q) => area(q) > 1)
+  const quad = quads?.quads.find((q) => area(q) > 1) ?? (await labelQuads(place, control))?.find((q) => area(q) > 1)
   if (quad === undefined) throw new TesseraError('conflict', `the ${place.role} takes no space on the page (hidden or collapsed)`, { found: place.role })
   let x = (quad[0]! + quad[2]! + quad[4]! + quad[6]!) / 4
   let y = (quad[1]! + quad[3]! + quad[5]! + quad[7]!) / 4

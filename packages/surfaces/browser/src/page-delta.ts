@@ -49,8 +49,13 @@ function firstRef(line: string): string | undefined {
   return / @([net][0-9a-z.]+)/.exec(withoutQuotes(line))?.[1]
 }
 
+/** The line with every quoted page text blanked to the same length: what is found in it sits where it is in the line. */
+function blankQuotes(line: string): string {
+  return line.replace(new RegExp(QUOTED.source, 'g'), (quoted) => `"${'_'.repeat(quoted.length - 2)}"`)
+}
+
 /** Every ref a line shows, the packed ones after its first too; never one a quoted page text says. */
-function refsIn(line: string): string[] {
+export function refsIn(line: string): string[] {
   return [...withoutQuotes(line).matchAll(/ @([net][0-9a-z.]+)/g)].map((match) => match[1] as string)
 }
 
@@ -61,7 +66,7 @@ function refsIn(line: string): string[] {
  * typed into a field that took focus on the way is news.
  */
 function focusApart(line: string): { rest: string; focused: boolean } {
-  const blank = line.replace(new RegExp(QUOTED.source, 'g'), (quoted) => `"${'_'.repeat(quoted.length - 2)}"`)
+  const blank = blankQuotes(line)
   let focused = false
   let rest = ''
   let from = 0
@@ -73,6 +78,11 @@ function focusApart(line: string): { rest: string; focused: boolean } {
     from = match.index + match[0].length
   }
   return { rest: rest + line.slice(from), focused }
+}
+
+/** Whether two lines of one element differ in nothing but whether it has focus. */
+export function onlyFocusDiffers(was: string, now: string): boolean {
+  return focusApart(was).rest === focusApart(now).rest
 }
 
 /**
@@ -214,7 +224,9 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
   const removedLines = new Set(parts.filter((part) => part.removed).flatMap((part) => part.value.map((line) => line.trim())))
   // Elements a line that went held packed after its first: when that line unpacks (a fourth button came), they are not new.
   const removedRefs = new Set(parts.filter((part) => part.removed).flatMap((part) => part.value.flatMap(refsIn)))
-  const unpacked = (line: string): boolean => [...removedLines].some((gone) => gone.startsWith(`${line.trim()}: `))
+  // What each of those lines packs its elements after (`heading "People"` of `heading "People": button …`).
+  const packedHeads = new Set([...removedLines].flatMap((gone) => [...blankQuotes(gone).matchAll(/: /g)].map((match) => gone.slice(0, match.index))))
+  const unpacked = (line: string): boolean => packedHeads.has(line.trim())
   // How many unchanged lines come before each removed line: a line that came back after another count of them moved.
   const keptBefore = new Map<string, number>()
   let kept = 0
@@ -245,7 +257,8 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
       let listed = 0
       while (listed < run.sizes.length && (listed === 0 || chars + (changed[run.first + listed] as string).length <= GONE_RUN_CHARS)) chars += (changed[run.first + listed++] as string).length
       const rest = run.sizes.slice(listed).reduce((sum, size) => sum + size, 0)
-      if (rest > 0) {
+      // One line left over is shown rather than counted: a count of one hides as much as it saves.
+      if (rest > 1) {
         changed.splice(run.first + listed)
         changed[run.first + listed - 1] += ` (+${rest} lines after it)`
       }
@@ -288,7 +301,7 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
           continue
         }
         // A line of text alone, word for word one that went: the same text moved (a sorted table's row), no new one came.
-        if (ref === undefined && removedLines.has(line.trim())) {
+        if (ref === undefined && firstQuote(line) !== undefined && removedLines.has(line.trim())) {
           moved.add(at)
           changed.push(`~ ${line.trimStart()} ${movedTo(now.body, at)}`)
           continue

@@ -408,6 +408,10 @@ describe('a page as the agent reads it', () => {
     const [ernie, bert, gonzo] = ['row: "1" "Ernie"', 'row: "3" "Bert"', 'row: "2" "Gonzo"']
     const sorted = pageDelta(outline([ernie, bert, gonzo]), outline([bert, ernie, gonzo]))
     expect(sorted.split('\n').filter((line) => /^[~+-] /.test(line))).toEqual([expect.stringMatching(/^~ row: "(1" "Ernie" moved after "3"|3" "Bert" moved to the top)$/)])
+    // A bare structure line is no text that moved: a list that came where another went is a new one.
+    const lists = pageDelta(outline(['list', '  link "A" @e1', 'button "Go" @e2']), outline(['button "Go" @e2', 'list', '  link "B" @e3']))
+    expect(lists).not.toContain('moved')
+    expect(lists).toContain('+ list')
   })
 
   it('lists lines that went side by side while they are short together, and counts the rest on the last one listed', () => {
@@ -423,6 +427,8 @@ describe('a page as the agent reads it', () => {
     // Lines that went apart from one another are runs of their own.
     const apart = pageDelta(outline([...calendar.slice(0, 3), 'button "Keep" @e9', ...calendar.slice(3)]), outline(['button "Keep" @e9']))
     expect(gone(apart)).toEqual(['- link "Prev" @e2', '- link "Next" @e3', '- "November 2026"', '- row: "Su" "Mo" "Tu" "We" "Th" "Fr" "Sa"', `- ${week(1)} (+4 lines after it)`])
+    // One line left over is listed, not counted.
+    expect(gone(pageDelta(outline([week(1), week(8)]), outline([])))).toEqual([`- ${week(1)}`, `- ${week(8)}`])
   })
 
   it('leaves out a line whose only change is that focus left it, but not one a page text could fake', () => {

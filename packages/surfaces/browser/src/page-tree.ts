@@ -1,4 +1,4 @@
-import { type Layout, type NodeStates, Risk, type TargetSpec, type UiNode, type UnreadPart, maxRisk, withoutInvisible } from '@tessera/protocol'
+import { type Layout, type NodeStates, Risk, SELECTOR_HINT, type TargetSpec, type UiNode, type UnreadPart, maxRisk, withoutInvisible } from '@tessera/protocol'
 import { type NodeLedger, WHOLE_TEXT_CHARS, consequentialWord, isDismissive } from '@tessera/kit'
 import type { AxNode, CapturedDocument, DomFacts, PageCapture } from './page-capture.js'
 import type { UnreadPlace } from './parts-to-read.js'
@@ -288,11 +288,14 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
     const declaredRole = dom?.attributes.get('role')?.trim().split(/\s+/)[0]
     const role = declaredRole ?? (dom?.tag === 'button' ? 'button' : dom?.tag === 'a' && dom.attributes.has('href') ? 'link' : undefined)
     // Declared a control by the page, or listening for clicks itself (a delegated handler leaves no mark on the element).
-    if ((dom?.clickable !== true && declaredRole === undefined) || box === undefined || box.width * box.height < 4 || role === undefined || !CLICKABLE.has(role)) return kids(inherited)
+    // Or named by an agent's selector to point at: a target whatever it is.
+    const pointedAt = walk.named.get(doc.key)?.has(backendId) === true
+    if (box === undefined || box.width * box.height < 4 || (!pointedAt && ((dom?.clickable !== true && declaredRole === undefined) || role === undefined || !CLICKABLE.has(role)))) return kids(inherited)
     const id = walk.ledger.idOf(doc.key, backendId)
     walk.layout[id] = box
-    const out: UiNode = { id, kind: 'box', role, states: { ariaHidden: true } }
-    addTargets(out, backendId, role, dom, doc, walk, inherited)
+    const shownRole = role !== undefined && CLICKABLE.has(role) ? role : 'generic'
+    const out: UiNode = { id, kind: 'box', role: shownRole, states: { ariaHidden: true } }
+    addTargets(out, backendId, shownRole, dom, doc, walk, inherited)
     return [out]
   }
 
@@ -325,8 +328,8 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
       return asOneText(kids(pre ? { ...within, inPre: true } : within), node, byId, dom?.bounds, walk, pre || inherited.inPre === true)
     }
     walked = kids({ ...inherited, secret: inherited.secret || isSecret(dom) })
-    // An empty one is a target only where it is drawn: an icon, a slider's handle.
-    if (walk.targets.length > targetsBefore || (walked.length === 0 && (dom?.bounds === undefined || dom.bounds.width * dom.bounds.height < 4))) return walked
+    // An empty one is a target only where it is drawn: an icon, a slider's handle. One an agent named is one whatever it holds.
+    if (!named && (walk.targets.length > targetsBefore || (walked.length === 0 && (dom?.bounds === undefined || dom.bounds.width * dom.bounds.height < 4)))) return walked
   }
 
   // A label or the like made a target by name has no role of its own to say: it is a clickable.
@@ -369,7 +372,7 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   const shown = dom?.tag === 'iframe' || dom?.tag === 'frame' ? walk.children.get(`${doc.key}#${backendId}`) : undefined
   if (shown !== undefined) childNodes = documentNodes(shown, walk, next)
   else childNodes = secret && FILLABLE.has(role) ? [] : (walked ?? kids(next))
-  const impliedHere = implied && walk.targets.length === targetsBefore
+  const impliedHere = (implied && walk.targets.length === targetsBefore) || named
   // A control named by its content alone (the page gave it no name Chromium kept): its text is its name.
   if (out.name === undefined && (NAMED_BY_CONTENT.has(role) || impliedHere) && childNodes.length > 0 && childNodes.every((child) => child.kind === 'text')) {
     out.name = text(childNodes.map((child) => child.text ?? '').join(' '))
@@ -392,15 +395,12 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   return [out]
 }
 
-/** A name in markup an agent can read as a selector: letters, digits, `-` and `_`, short. */
-const MARKUP_NAME = /^[A-Za-z_-][\w-]{0,39}$/
-
-/** The element's id, else its first class, as a selector (`#slider-range`, `.ui-slider-handle`); nothing where neither reads as a plain name. */
+/** The element's id, else its first class, as a selector (`#slider-range`, `.ui-slider-handle`); nothing where neither reads as a plain CSS name. */
 function selectorHintOf(dom: DomFacts | undefined): string | undefined {
   const id = dom?.attributes.get('id')
-  if (id !== undefined && MARKUP_NAME.test(id)) return `#${id}`
+  if (id !== undefined && SELECTOR_HINT.test(`#${id}`)) return `#${id}`
   const first = dom?.attributes.get('class')?.trim().split(/\s+/)[0]
-  return first !== undefined && MARKUP_NAME.test(first) ? `.${first}` : undefined
+  return first !== undefined && SELECTOR_HINT.test(`.${first}`) ? `.${first}` : undefined
 }
 
 /** Whether the walk gave this node a target since it had `before` of them. */
@@ -431,7 +431,7 @@ function addTargets(node: UiNode, backendNodeId: number, role: string, dom: DomF
   if (tag === 'select' || (role === 'listbox' && tag === 'select')) push('select')
   if (CHECKABLE.has(role)) push('check')
   // What is dragged: HTML5 draggables, the items of sortable lists, and any element a script listens to without a role (a slider's handle, a jQuery UI draggable box).
-  if (dom?.attributes.get('draggable') === 'true' || role === 'listitem' || role === 'row' || role === 'option' || role === 'treeitem' || role === 'generic') push('drag')
+  if (dom?.attributes.get('draggable') === 'true' || role === 'listitem' || role === 'row' || role === 'option' || role === 'treeitem' || role === 'generic' || walk.named.get(doc.key)?.has(backendNodeId) === true) push('drag')
 }
 
 function declaredRisk(dom: DomFacts | undefined): Risk | undefined {

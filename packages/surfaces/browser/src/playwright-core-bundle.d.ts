@@ -5,9 +5,9 @@
  */
 declare module 'playwright-core/lib/coreBundle' {
   const coreBundle: {
-    iso: {
+    iso?: {
       /** A locator's code (`getByRole('button', { name: 'Save' })`) or a selector, as one selector; '' when it parses as neither. */
-      locatorOrSelectorAsSelector(language: 'javascript', text: string, testIdAttribute: string): string
+      locatorOrSelectorAsSelector?: (language: 'javascript', text: string, testIdAttribute: string) => string
     }
   }
   export default coreBundle
