@@ -1,6 +1,6 @@
 import { outlinePage } from '@tessera/kit'
 import { type Frame, RefTable } from '@tessera/protocol'
-import { onlyFocusDiffers, refsIn } from './page-delta.js'
+import { changesFence, onlyFocusDiffers, refsIn } from './page-delta.js'
 
 /**
  * The line an element reads as in a frame: the first line of its expansion. Nothing where the
@@ -38,7 +38,6 @@ export function withActedNews(delta: string, acted: readonly string[], before: {
   if (lines.some((line) => line.startsWith('--- changes ')) && end > 0) return [...lines.slice(0, end), ...news, ...lines.slice(end)].join('\n')
   if (lines[1] !== 'page unchanged') return delta
   // Nothing the outline shows changed: the element's line, fenced as the page's words are.
-  const fence = after.outline.split('\n').find((line) => line.startsWith('--- page ')) ?? '--- page ---'
-  const close = after.outline.split('\n').find((line) => line.startsWith('--- end ')) ?? '--- end ---'
-  return [lines[0] as string, fence.replace('--- page ', '--- changes '), ...news, close, ...lines.slice(2)].join('\n')
+  const fence = changesFence(after.outline)
+  return [lines[0] as string, fence.open, ...news, fence.close, ...lines.slice(2)].join('\n')
 }

@@ -49,6 +49,13 @@ function firstRef(line: string): string | undefined {
   return / @([net][0-9a-z.]+)/.exec(withoutQuotes(line))?.[1]
 }
 
+/** The fence lines of a delta: the outline's own, with its nonce, the opening one saying `changes` for `page`. */
+export function changesFence(outline: string): { open: string; close: string } {
+  const lines = outline.split('\n')
+  const open = lines.find((line) => line.startsWith('--- page ')) ?? '--- page ---'
+  return { open: open.replace('--- page ', '--- changes '), close: lines.find((line) => line.startsWith('--- end ')) ?? '--- end ---' }
+}
+
 /** The line with every quoted page text blanked to the same length: what is found in it sits where it is in the line. */
 function blankQuotes(line: string): string {
   return line.replace(new RegExp(QUOTED.source, 'g'), (quoted) => `"${'_'.repeat(quoted.length - 2)}"`)
@@ -295,13 +302,8 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
           continue
         }
         // The same ref among other unchanged lines than before: the element moved (a list reordered, a card dragged).
-        if (same && keptBefore.get(ref) !== kept) {
-          moved.add(at)
-          changed.push(`~ ${line.trimStart()} ${movedTo(now.body, at)}`)
-          continue
-        }
-        // A line of text alone, word for word one that went: the same text moved (a sorted table's row), no new one came.
-        if (ref === undefined && firstQuote(line) !== undefined && removedLines.has(line.trim())) {
+        // So did a line of text alone, word for word one that went (a sorted table's row): no new one came.
+        if ((same && keptBefore.get(ref) !== kept) || (ref === undefined && firstQuote(line) !== undefined && removedLines.has(line.trim()))) {
           moved.add(at)
           changed.push(`~ ${line.trimStart()} ${movedTo(now.body, at)}`)
           continue
@@ -342,7 +344,6 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
   const header = deltaHeader(was.header, now.header)
   if (changed.length === 0) return [header, 'page unchanged', ...tail].join('\n')
   if (changedCount > Math.max(was.body.length, now.body.length) * WHOLE_PAGE_SHARE * 2) return after
-  const fence = after.split('\n').find((line) => line.startsWith('--- page ')) ?? '--- page ---'
-  const end = after.split('\n').find((line) => line.startsWith('--- end ')) ?? '--- end ---'
-  return [header, fence.replace('--- page ', '--- changes '), ...changed, end, ...tail].join('\n')
+  const fence = changesFence(after)
+  return [header, fence.open, ...changed, fence.close, ...tail].join('\n')
 }
