@@ -31,6 +31,12 @@ const CLICKABLE = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab
 const TABLE_PARTS = new Set(['row', 'columnheader', 'rowheader', 'gridcell'])
 /** Roles whose name is their content (ARIA's name from content), when Chromium kept none. */
 const NAMED_BY_CONTENT = new Set(['button', 'link', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'treeitem', 'checkbox', 'radio', 'switch', 'columnheader', 'gridcell'])
+/**
+ * Unnamed targets whose role says nothing of what they do (an icon button, a spinner's arrow, a
+ * styled div): their markup's name is shown (`button .ui-spinner-up`). An unnamed checkbox or
+ * list says enough by its place.
+ */
+const HINTED = new Set(['generic', 'none', 'button', 'link'])
 const FILLABLE = new Set(['textbox', 'searchbox', 'spinbutton'])
 const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'])
 /** Accessibility roles that are only structure: their children take their place. */
@@ -133,6 +139,8 @@ interface Walk {
   named: ReadonlyMap<string, ReadonlySet<number>>
   /** The element each document's widgets say is active (`aria-activedescendant`: a menu's item, a list's option the keys move through), by document key. */
   active: Map<string, ReadonlySet<number>>
+  /** How many elements carry each class, by document key: counted when a hint first needs it. */
+  classCounts: Map<string, ReadonlyMap<string, number>>
 }
 
 /** Context inherited down the tree: what the nearest form and dialog say. */
@@ -160,7 +168,7 @@ export function buildPageTree(capture: PageCapture, ledger: NodeLedger, named: R
   const documents = new Map(capture.documents.map((doc) => [doc.key, doc]))
   const children = new Map<string, CapturedDocument>()
   for (const doc of capture.documents) if (doc.owner !== undefined) children.set(`${doc.owner.documentKey}#${doc.owner.backendNodeId}`, doc)
-  const walk: Walk = { capture, ledger, documents, children, layout: {}, targets: [], places: new Map(), unread: new Map(), pageOrigin: originOf(capture.url, capture.url), named, active: new Map() }
+  const walk: Walk = { capture, ledger, documents, children, layout: {}, targets: [], places: new Map(), unread: new Map(), pageOrigin: originOf(capture.url, capture.url), named, active: new Map(), classCounts: new Map() }
   const top = capture.documents[0]
   const rootId = 'page'
   walk.layout[rootId] = capture.viewport
@@ -295,6 +303,8 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
     walk.layout[id] = box
     const shownRole = role !== undefined && CLICKABLE.has(role) ? role : 'generic'
     const out: UiNode = { id, kind: 'box', role: shownRole, states: { ariaHidden: true } }
+    const hint = HINTED.has(shownRole) ? selectorHintOf(dom, () => classCountsOf(doc, walk)) : undefined
+    if (hint !== undefined) out.semantic = { selectorHint: hint }
     addTargets(out, backendId, shownRole, dom, doc, walk, inherited)
     return [out]
   }
@@ -387,20 +397,39 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   const only = childNodes.length === 1 ? childNodes[0] : undefined
   if (clickableDom && !control && only !== undefined && CLICKABLE.has(only.role ?? '') && (out.name === undefined || out.name === only.name) && targetSince(walk, targetsBefore, only.id)) return [only]
   if (control || clickableDom || impliedHere) {
-    // A click target with no role and no name says nothing of itself but what its markup calls it.
-    const hint = out.name === undefined && (role === 'generic' || role === 'none') ? selectorHintOf(dom) : undefined
+    // A click target whose role and name say nothing of it: what its markup calls it.
+    const hint = out.name === undefined && HINTED.has(role) ? selectorHintOf(dom, () => classCountsOf(doc, walk)) : undefined
     if (hint !== undefined) out.semantic = { ...out.semantic, selectorHint: hint }
     addTargets(out, backendId, role, dom, doc, walk, next)
   }
   return [out]
 }
 
-/** The element's id, else its first class, as a selector (`#slider-range`, `.ui-slider-handle`); nothing where neither reads as a plain CSS name. */
-function selectorHintOf(dom: DomFacts | undefined): string | undefined {
+/**
+ * The element's id, else its rarest class in its document (the first of equals), as a selector
+ * (`#slider-range`, `.ui-spinner-up` rather than `.ui-button`); nothing where none reads as a
+ * plain CSS name. The rarest class says most of what the element is, and alone names it best.
+ */
+function selectorHintOf(dom: DomFacts | undefined, classCounts: () => ReadonlyMap<string, number>): string | undefined {
   const id = dom?.attributes.get('id')
   if (id !== undefined && SELECTOR_HINT.test(`#${id}`)) return `#${id}`
-  const first = dom?.attributes.get('class')?.trim().split(/\s+/)[0]
-  return first !== undefined && SELECTOR_HINT.test(`.${first}`) ? `.${first}` : undefined
+  const classes = (dom?.attributes.get('class') ?? '').split(/\s+/).map((name) => `.${name}`).filter((hint) => SELECTOR_HINT.test(hint))
+  if (classes.length <= 1) return classes[0]
+  const counts = classCounts()
+  const countOf = (hint: string): number => counts.get(hint) ?? 0
+  return classes.reduce((rarest, hint) => (countOf(hint) < countOf(rarest) ? hint : rarest))
+}
+
+function classCountsOf(doc: CapturedDocument, walk: Walk): ReadonlyMap<string, number> {
+  const known = walk.classCounts.get(doc.key)
+  if (known !== undefined) return known
+  const counts = new Map<string, number>()
+  for (const facts of doc.dom.values()) {
+    // A class written twice on one element is still one element's.
+    for (const name of new Set(facts.attributes.get('class')?.split(/\s+/))) if (name !== '') counts.set(`.${name}`, (counts.get(`.${name}`) ?? 0) + 1)
+  }
+  walk.classCounts.set(doc.key, counts)
+  return counts
 }
 
 /** Whether the walk gave this node a target since it had `before` of them. */
