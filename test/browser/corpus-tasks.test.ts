@@ -158,4 +158,18 @@ describe('tasks on real pages, through the gateway', () => {
     const moved = await call('browser_drag', { startElement: 'upper handle', startTarget: high as string, endElement: 'lower handle', endTarget: low as string })
     expect(moved).toMatch(/textbox "Price range:": "\$75 - \$75" @e\w+/)
   })
+
+  it('jQuery UI spinner and selectable: arrows hidden from readers are known by their own classes and clicked by them; a choice shown by a class alone is said', async () => {
+    const demo = (path: string): string => at.corpus.url('jqui-menu').replace('menu/default.html', path)
+    let page = await call('browser_navigate', { url: demo('spinner/default.html') })
+    // Both arrows are .ui-button: each is named by the class that is its alone.
+    expect(page).toMatch(/spinbutton "Select a value:": "0" @e\w+ button \.ui-spinner-up @e\w+ \(aria-hidden\) button \.ui-spinner-down @e\w+ \(aria-hidden\)/)
+    expect(await call('browser_click', { element: 'up arrow', target: '.ui-spinner-up' })).toMatch(/spinbutton "Select a value:": "1"/)
+    page = await call('browser_navigate', { url: demo('selectable/default.html') })
+    const item = refOf(page, 'listitem', 'Item 3')
+    // Nothing the page's tree says of the item changes: its class does, and the answer says the click took.
+    const clicked = await call('browser_click', { element: 'Item 3', target: item })
+    expect(clicked).not.toContain('page unchanged')
+    expect(clicked).toContain(`~ listitem "Item 3" @${item} class +ui-selected`)
+  })
 })

@@ -1,5 +1,6 @@
 import { outlinePage } from '@tessera/kit'
 import { type Frame, RefTable } from '@tessera/protocol'
+import type { ClassChange } from './browser-schemas.js'
 import { changesFence, onlyFocusDiffers, refsIn } from './page-delta.js'
 
 /**
@@ -21,16 +22,21 @@ function prints(outline: string, ref: string): boolean {
  * A delta with what changed on the elements the action named where neither outline shows
  * them — a toolbar's Bold found with `find` under "… 6 more toolbars", a checkbox scrolled
  * out of view: the change the agent acted for (`~ button "Bold" @e53 (pressed)`) is the
- * news it needs most, fold or not. Where the whole page came back, it stands as it is.
+ * news it needs most, fold or not. And where nothing the tree says of a clicked element
+ * changed but its classes did (a selectable list's `ui-selected`), its line says so: the
+ * click was not lost. Where the whole page came back, it stands as it is.
  */
-export function withActedNews(delta: string, acted: readonly string[], before: { frame: Frame; outline: string }, after: { frame: Frame; outline: string }): string {
+export function withActedNews(delta: string, acted: readonly string[], before: { frame: Frame; outline: string }, after: { frame: Frame; outline: string }, classes: ReadonlyMap<string, ClassChange> = new Map()): string {
   const news: string[] = []
+  const inDelta = new Set(delta.split('\n').flatMap(refsIn))
   for (const target of new Set(acted.map((ref) => ref.replace(/^@/, '')))) {
-    if (prints(before.outline, target) || prints(after.outline, target)) continue
     const now = lineIn(after.frame, target)
+    if (now === undefined) continue
+    const printed = prints(before.outline, target) || prints(after.outline, target)
     const was = lineIn(before.frame, target)
     // That it took focus is no news: the agent acted on it.
-    if (now !== undefined && now !== was && (was === undefined || !onlyFocusDiffers(was, now))) news.push(`~ ${now}`)
+    if (!printed && now !== was && (was === undefined || !onlyFocusDiffers(was, now))) news.push(`~ ${now}`)
+    else if (!inDelta.has(target) && classes.has(target)) news.push(`~ ${now} ${classWords(classes.get(target) as ClassChange)}`)
   }
   if (news.length === 0) return delta
   const lines = delta.split('\n')
@@ -40,4 +46,8 @@ export function withActedNews(delta: string, acted: readonly string[], before: {
   // Nothing the outline shows changed: the element's line, fenced as the page's words are.
   const fence = changesFence(after.outline)
   return [lines[0] as string, fence.open, ...news, fence.close, ...lines.slice(2)].join('\n')
+}
+
+function classWords(change: ClassChange): string {
+  return ['class', ...change.added.map((name) => `+${name}`), ...change.removed.map((name) => `-${name}`)].join(' ')
 }

@@ -3,6 +3,7 @@ import type { BrowserTile } from './browser-tile.js'
 import {
   CheckInput,
   ClickInput,
+  ClickOutput,
   DialogInput,
   DialogOutput,
   DragInput,
@@ -32,7 +33,7 @@ const pageAction = defineAction<BrowserTile>()
  * destructive (page-tree.ts); the tile's assess raises navigation and site rules.
  */
 export const BROWSER_ACTIONS = actionSet<BrowserTile>([
-  pageAction({ id: 'click', title: 'Click an element', risk: 'read', input: ClickInput, output: PageOutput, run: (input, { surface, call }) => surface.click(targetNodeOf(call), input) }),
+  pageAction({ id: 'click', title: 'Click an element', risk: 'read', input: ClickInput, output: ClickOutput, run: (input, { surface, call }) => surface.click(targetNodeOf(call), input) }),
   pageAction({ id: 'fill', title: 'Fill a text field', risk: 'write', input: FillInput, output: PageOutput, run: (input, { surface, call }) => surface.fill(targetNodeOf(call), input) }),
   pageAction({ id: 'select', title: 'Choose options of a list', risk: 'write', input: SelectInput, output: SelectOutput, run: (input, { surface, call }) => surface.select(targetNodeOf(call), input.values) }),
   pageAction({ id: 'check', title: 'Check or uncheck', risk: 'write', input: CheckInput, output: PageOutput, run: (input, { surface, call }) => surface.check(targetNodeOf(call), input.checked ?? true) }),

@@ -70,6 +70,14 @@ export const PageOutput = z.object({
   /** Said when the action did more than it was asked: opened a dialog, a tab, a download. */
   note: z.string().optional(),
 })
+/**
+ * Classes the click gave its element and took from it (`ui-selected`): a page that shows a
+ * choice by its look alone changes nothing its tree says, and the agent should not read that
+ * as a click that did nothing. CSS names only, a few of each.
+ */
+export const ClassChange = z.object({ added: z.array(z.string()).max(4), removed: z.array(z.string()).max(4) })
+export type ClassChange = z.infer<typeof ClassChange>
+export const ClickOutput = PageOutput.extend({ classes: ClassChange.optional() })
 export const SelectOutput = PageOutput.extend({ selected: z.array(z.string()) })
 export const WaitOutput = PageOutput.extend({ waitedMs: z.number() })
 export const TabsOutput = z.object({ tabs: z.array(z.object({ index: z.number(), url: z.string(), title: z.string(), current: z.boolean() })) })

@@ -29,6 +29,8 @@ import { PartsToRead } from './parts-to-read.js'
 import { type ElementPlace, buildPageTree } from './page-tree.js'
 import { type SiteRule, originAllowed, siteRiskOf } from './site-rules.js'
 import { CHANGE_WATCH_SCRIPT } from './change-watch.js'
+import { CLASS_OF, classChangeOf } from './class-change.js'
+import type { ClassChange } from './browser-schemas.js'
 import { backendNodeOf } from './selector-target.js'
 import { type AppTarget, type AttachedApp, attachApp, endApp } from './app-attach.js'
 import { type PageTool, callPageTool, discoverPageTools, pageToolContract } from './webmcp-bridge.js'
@@ -352,9 +354,13 @@ export class BrowserTile implements Surface {
 
   // ── actions ────────────────────────────────────────────────────────────────────
 
-  async click(nodeId: string, input: { double?: boolean | undefined; button?: 'left' | 'right' | 'middle' | undefined; modifiers?: string[] | undefined }): Promise<PageAnswer> {
-    return this.#acting(async (page) => {
-      const place = this.#place(nodeId)
+  async click(nodeId: string, input: { double?: boolean | undefined; button?: 'left' | 'right' | 'middle' | undefined; modifiers?: string[] | undefined }): Promise<PageAnswer & { classes?: ClassChange }> {
+    const place = this.#place(nodeId)
+    // Read again once the page settled; an element the click took away has no classes to compare.
+    // Never while a dialog is open: the page runs no script until it is answered.
+    const classesOf = async (): Promise<string | null | undefined> => (this.#dialog === null ? callOn<string | null>(place, CLASS_OF).catch(() => undefined) : undefined)
+    const classesBefore = await classesOf()
+    const answer = await this.#acting(async (page) => {
       const point = await centerOf(page, place)
       const cover = await coveredBy(place, point)
       if (cover !== null) throw new TesseraError('conflict', `the ${place.role} is covered by ${cover}; close or answer that first`, { found: cover })
@@ -365,6 +371,8 @@ export class BrowserTile implements Surface {
         for (const key of input.modifiers ?? []) await page.keyboard.up(key)
       }
     })
+    const classes = classChangeOf(classesBefore, await classesOf())
+    return classes === undefined ? answer : { ...answer, classes }
   }
 
   async fill(nodeId: string, input: { text: string; submit?: boolean | undefined; slowly?: boolean | undefined }): Promise<PageAnswer> {

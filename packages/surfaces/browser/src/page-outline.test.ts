@@ -388,6 +388,13 @@ describe('a page as the agent reads it', () => {
     expect(news.split('\n').slice(1, 4)).toEqual([expect.stringMatching(/^--- changes \w+ \(untrusted\) ---$/), `~ checkbox "Option 39" @${ref} (checked)`, expect.stringMatching(/^--- end \w+ ---$/)])
     // Nothing changed on it: the answer stays as it was.
     expect(withActedNews(pageDelta(before, before), [ref], { frame: was, outline: before }, { frame: was, outline: before })).toBe(pageDelta(before, before))
+    // Nothing its tree says changed, but its classes did: its line says so, shown or folded.
+    const go = RefTable.forFrame(was).refOf('go') as string
+    const classes = new Map([[go, { added: ['ui-selected'], removed: ['idle'] }]])
+    const looked = withActedNews(pageDelta(before, before), [go], { frame: was, outline: before }, { frame: was, outline: before }, classes)
+    expect(looked.split('\n').slice(1, 4)).toEqual([expect.stringMatching(/^--- changes \w+ \(untrusted\) ---$/), `~ button "Go" @${go} class +ui-selected -idle`, expect.stringMatching(/^--- end \w+ ---$/)])
+    // Where the delta already shows it changing, its classes are not said.
+    expect(withActedNews(pageDelta(before, after), [ref], { frame: was, outline: before }, { frame: now, outline: after }, new Map([[ref, { added: ['on'], removed: [] }]]))).not.toContain('class +on')
   })
 
   it('reads the elements of a line that unpacked (a fourth button came) as still there, not as new', () => {

@@ -1,0 +1,26 @@
+import { SELECTOR_HINT } from '@tessera/protocol'
+import type { ClassChange } from './browser-schemas.js'
+
+/** Most of each side said: a page that swaps its whole styling has changed more than a class. */
+const MOST = 4
+
+/** Run on the element in its page: its class attribute (an SVG element's className is no string). */
+export const CLASS_OF = `function () { return this.getAttribute('class') }`
+
+/**
+ * The classes an element gained and lost between two reads of its class attribute — only
+ * plain CSS names, a few of each; nothing where none changed or a read failed (the element
+ * went with the click).
+ */
+export function classChangeOf(before: string | null | undefined, after: string | null | undefined): ClassChange | undefined {
+  if (before === undefined || after === undefined) return undefined
+  const was = namesIn(before)
+  const now = namesIn(after)
+  const added = [...now].filter((name) => !was.has(name)).slice(0, MOST)
+  const removed = [...was].filter((name) => !now.has(name)).slice(0, MOST)
+  return added.length === 0 && removed.length === 0 ? undefined : { added, removed }
+}
+
+function namesIn(classes: string | null): Set<string> {
+  return new Set((classes ?? '').split(/\s+/).filter((name) => SELECTOR_HINT.test(`.${name}`)))
+}
