@@ -76,6 +76,47 @@ describe('the change watch', () => {
     expect(waited).toBeLessThan(2000)
   })
 
+  it('waits out a short animation, but not the steps of a long one past their grace', async () => {
+    const quietAfterClick = (): Promise<number> =>
+      page.evaluate(() => (window as unknown as { __tesseraQuiet: (q: number, m: number) => Promise<number> }).__tesseraQuiet(60, 5000))
+    // As jQuery animates: a style whose numbers change every 13 ms, then a last change that ends it.
+    await page.evaluate(() => {
+      const field = document.getElementById('field') as HTMLInputElement
+      const animate = (ms: number, done: () => void): void => {
+        const started = performance.now()
+        const step = (): void => {
+          const t = Math.min(1, (performance.now() - started) / ms)
+          field.style.backgroundColor = `rgb(255, ${Math.round(255 * t)}, 0)`
+          if (t < 1) setTimeout(step, 13)
+          else done()
+        }
+        step()
+      }
+      field.addEventListener('click', () => animate(250, () => field.setAttribute('aria-label', 'Faded in')), { once: true })
+    })
+    await page.click('#field')
+    await quietAfterClick()
+    expect(await page.getAttribute('#field', 'aria-label')).toBe('Faded in')
+    await page.evaluate(() => {
+      const field = document.getElementById('field') as HTMLInputElement
+      field.addEventListener('click', () => {
+        const started = performance.now()
+        const step = (): void => {
+          const t = Math.min(1, (performance.now() - started) / 2500)
+          // Property by property, as jQuery UI animates a class: in between, the style has another shape.
+          field.style.removeProperty('opacity')
+          field.style.opacity = String(t)
+          if (t < 1) setTimeout(step, 13)
+        }
+        step()
+      }, { once: true })
+    })
+    await page.click('#field')
+    // Well short of the animation's 2.5 s, on a loaded machine too.
+    expect(await quietAfterClick()).toBeLessThan(1500)
+    expect(Number(await page.evaluate(() => (document.getElementById('field') as HTMLInputElement).style.opacity))).toBeLessThan(1)
+  })
+
   it('holds the quiet while a navigation the page asked for is on its way, until its document goes', async () => {
     const sending = await page.context().newPage()
     await sending.route('http://tessera.test/send', async (route) => {

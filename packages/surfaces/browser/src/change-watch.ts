@@ -26,6 +26,16 @@ export const INPUT_TIMER_GENERATIONS = 3
  * moment later, and an answer read before it would say `page unchanged` on the old page.
  */
 export const NAVIGATION_GRACE_MS = 1000
+/**
+ * An animation's steps — a style attribute whose numbers alone change (`opacity: 0.4` to
+ * `opacity: 0.6`, a colour fading) — hold the quiet this long from the first of a run, then
+ * no longer: jQuery's default animation (400 ms) is waited out, a form's 1.5 s highlight
+ * fading from a warning is not. What the steps change is drawn, never what the page's tree
+ * says; the style that begins or ends an animation (`display: none`) counts as any change.
+ */
+export const ANIMATION_GRACE_MS = 450
+/** Steps further apart than this are another animation's. */
+const ANIMATION_GAP_MS = 100
 
 export const CHANGE_WATCH_SCRIPT = `(() => {
   if (window.__tesseraQuiet) return
@@ -41,8 +51,15 @@ export const CHANGE_WATCH_SCRIPT = `(() => {
   let running = 0
   let last = performance.now()
   let timer = 0
-  const changed = () => {
-    last = performance.now()
+  let runStart = -Infinity
+  let lastStep = -Infinity
+  const changed = (step = false) => {
+    const now = performance.now()
+    if (step) {
+      if (now - lastStep > ${ANIMATION_GAP_MS}) runStart = now
+      lastStep = now
+    }
+    if (!step || now - runStart < ${ANIMATION_GRACE_MS}) last = now
     if (timer) return
     timer = nativeSet(() => {
       timer = 0
@@ -107,7 +124,19 @@ export const CHANGE_WATCH_SCRIPT = `(() => {
   let layoutVersion = 0
   const relaid = () => { layoutVersion++ }
   Object.defineProperty(window, '__tesseraLayoutVersion', { value: () => layoutVersion })
-  new MutationObserver(() => { relaid(); changed() }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true })
+  const NUMBERS = /-?(?:\\d+\\.?\\d*|\\.\\d+)(?:e[-+]?\\d+)?/gi
+  const shapeOf = (style) => (style || '').replace(NUMBERS, '0')
+  // Compared once per element, first value to last: a step sets its properties one by one, each a record.
+  const animationStep = (records) => {
+    const first = new Map()
+    for (const record of records) {
+      if (record.type !== 'attributes' || record.attributeName !== 'style') return false
+      if (!first.has(record.target)) first.set(record.target, record.oldValue)
+    }
+    for (const [element, was] of first) if (shapeOf(was) !== shapeOf(element.getAttribute('style'))) return false
+    return true
+  }
+  new MutationObserver((records) => { relaid(); changed(animationStep(records)) }).observe(document, { subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true })
   addEventListener('scroll', (event) => { if (event.target !== document) relaid(); changed() }, { capture: true, passive: true })
   addEventListener('input', () => { relaid(); changed() }, { capture: true, passive: true })
   for (const type of ['change', 'focusin', 'focusout', 'load', 'error', 'resize', 'transitionend', 'animationend', 'toggle']) addEventListener(type, relaid, { capture: true, passive: true })
