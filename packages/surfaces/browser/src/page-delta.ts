@@ -13,6 +13,8 @@ const WHOLE_PAGE_SHARE = 0.6
  * calendar, its first lines — and the rest of them is a count on the last one listed.
  */
 const GONE_RUN_CHARS = 160
+/** A line that is a role and nothing else: no name, value, state or ref. */
+const ROLE_ALONE = /^[A-Za-z]+$/
 
 /** The lines of an outline between its fences, without the nonce lines that differ every time. */
 function contentLines(outline: string): { header: string; body: string[]; tail: string[] } {
@@ -322,6 +324,8 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
         gone.inside += 1
         continue
       }
+      // A structure line that came with nothing of its own (`list`, `listitem`): what it holds follows, and says it all.
+      if (part.added && bare && ROLE_ALONE.test(line.trim())) continue
       // The head of a line that unpacked (`heading "People"`, where `heading "People": button …` went) is no news of its own.
       if (part.added && ref === undefined && unpacked(line)) continue
       // An element a line that went held packed is still there: it reads as it does now (`~`), never as new.
