@@ -328,6 +328,13 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(order).not.toMatch(/!destructive|@e2 \(checked\)|\(focused\) !|\.y @/)
     const swatch = await call(client, 'browser_click', { element: 'swatch', target: refOf(order, 'clickable #swatch') })
     expect(swatch.text).toContain('"teal chosen"')
+
+    // A theme set on the page's root changes nothing its tree says: the answer says what changed. The icon the page
+    // styles to be clicked inside the button is the button's click, no target of its own.
+    expect(order).toMatch(/^button "Dark mode" @e\w+$/m)
+    const themed = await call(client, 'browser_click', { element: 'Dark mode', target: refOf(order, 'button', 'Dark mode') })
+    expect(themed.text).toContain('~ page class +dark-mode')
+    expect((await call(client, 'browser_click', { element: 'Dark mode', target: refOf(order, 'button', 'Dark mode') })).text).toContain('~ page class -dark-mode')
   })
 
   it('shows pixels: a screenshot as MCP image content, a PNG capture and a live MJPEG screencast', async () => {

@@ -18,15 +18,22 @@ function prints(outline: string, ref: string): boolean {
   return outline.split('\n').some((line) => refsIn(line).includes(ref))
 }
 
+/** Classes a click changed, by the ref of the element it named, and on the page's `html` and `body`. */
+export interface ClassNews {
+  elements: ReadonlyMap<string, ClassChange>
+  page?: ClassChange
+}
+
 /**
  * A delta with what changed on the elements the action named where neither outline shows
  * them — a toolbar's Bold found with `find` under "… 6 more toolbars", a checkbox scrolled
  * out of view: the change the agent acted for (`~ button "Bold" @e53 (pressed)`) is the
  * news it needs most, fold or not. And where nothing the tree says of a clicked element
  * changed but its classes did (a selectable list's `ui-selected`), its line says so: the
- * click was not lost. Where the whole page came back, it stands as it is.
+ * click was not lost; so does the page's, where nothing else changed (a theme toggled on
+ * `html`). Where the whole page came back, it stands as it is.
  */
-export function withActedNews(delta: string, acted: readonly string[], before: { frame: Frame; outline: string }, after: { frame: Frame; outline: string }, classes: ReadonlyMap<string, ClassChange> = new Map()): string {
+export function withActedNews(delta: string, acted: readonly string[], before: { frame: Frame; outline: string }, after: { frame: Frame; outline: string }, looks: ClassNews = { elements: new Map() }): string {
   const news: string[] = []
   const inDelta = new Set(delta.split('\n').flatMap(refsIn))
   for (const target of new Set(acted.map((ref) => ref.replace(/^@/, '')))) {
@@ -36,8 +43,9 @@ export function withActedNews(delta: string, acted: readonly string[], before: {
     const was = lineIn(before.frame, target)
     // That it took focus is no news: the agent acted on it.
     if (!printed && now !== was && (was === undefined || !onlyFocusDiffers(was, now))) news.push(`~ ${now}`)
-    else if (!inDelta.has(target) && classes.has(target)) news.push(`~ ${now} ${classWords(classes.get(target) as ClassChange)}`)
+    else if (!inDelta.has(target) && looks.elements.has(target)) news.push(`~ ${now} ${classWords(looks.elements.get(target) as ClassChange)}`)
   }
+  if (news.length === 0 && looks.page !== undefined && delta.split('\n')[1] === 'page unchanged') news.push(`~ page ${classWords(looks.page)}`)
   if (news.length === 0) return delta
   const lines = delta.split('\n')
   const end = lines.findIndex((line) => line.startsWith('--- end '))

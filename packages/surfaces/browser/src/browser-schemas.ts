@@ -77,7 +77,11 @@ export const PageOutput = z.object({
  */
 export const ClassChange = z.object({ added: z.array(z.string()).max(4), removed: z.array(z.string()).max(4) })
 export type ClassChange = z.infer<typeof ClassChange>
-export const ClickOutput = PageOutput.extend({ classes: ClassChange.optional() })
+export const ClickOutput = PageOutput.extend({
+  classes: ClassChange.optional(),
+  /** The same of the document's `html` and `body` (a theme toggled: `dark-mode`). */
+  pageClasses: ClassChange.optional(),
+})
 export const SelectOutput = PageOutput.extend({ selected: z.array(z.string()) })
 export const WaitOutput = PageOutput.extend({ waitedMs: z.number() })
 export const TabsOutput = z.object({ tabs: z.array(z.object({ index: z.number(), url: z.string(), title: z.string(), current: z.boolean() })) })

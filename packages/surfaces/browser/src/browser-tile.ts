@@ -29,7 +29,7 @@ import { PartsToRead } from './parts-to-read.js'
 import { type ElementPlace, buildPageTree } from './page-tree.js'
 import { type SiteRule, originAllowed, siteRiskOf } from './site-rules.js'
 import { CHANGE_WATCH_SCRIPT } from './change-watch.js'
-import { CLASS_OF, classChangeOf } from './class-change.js'
+import { CLASSES_AROUND, type ClassesAround, classChangeOf } from './class-change.js'
 import type { ClassChange } from './browser-schemas.js'
 import { backendNodeOf } from './selector-target.js'
 import { type AppTarget, type AttachedApp, attachApp, endApp } from './app-attach.js'
@@ -354,11 +354,11 @@ export class BrowserTile implements Surface {
 
   // ── actions ────────────────────────────────────────────────────────────────────
 
-  async click(nodeId: string, input: { double?: boolean | undefined; button?: 'left' | 'right' | 'middle' | undefined; modifiers?: string[] | undefined }): Promise<PageAnswer & { classes?: ClassChange }> {
+  async click(nodeId: string, input: { double?: boolean | undefined; button?: 'left' | 'right' | 'middle' | undefined; modifiers?: string[] | undefined }): Promise<PageAnswer & { classes?: ClassChange; pageClasses?: ClassChange }> {
     const place = this.#place(nodeId)
     // Read again once the page settled; an element the click took away has no classes to compare.
     // Never while a dialog is open: the page runs no script until it is answered.
-    const classesOf = async (): Promise<string | null | undefined> => (this.#dialog === null ? callOn<string | null>(place, CLASS_OF).catch(() => undefined) : undefined)
+    const classesOf = async (): Promise<ClassesAround | undefined> => (this.#dialog === null ? callOn<ClassesAround>(place, CLASSES_AROUND).catch(() => undefined) : undefined)
     const classesBefore = await classesOf()
     const answer = await this.#acting(async (page) => {
       const point = await centerOf(page, place)
@@ -371,8 +371,10 @@ export class BrowserTile implements Surface {
         for (const key of input.modifiers ?? []) await page.keyboard.up(key)
       }
     })
-    const classes = classChangeOf(classesBefore, await classesOf())
-    return classes === undefined ? answer : { ...answer, classes }
+    const classesAfter = await classesOf()
+    const classes = classChangeOf(classesBefore?.element, classesAfter?.element)
+    const pageClasses = classChangeOf(classesBefore?.page, classesAfter?.page)
+    return { ...answer, ...(classes === undefined ? {} : { classes }), ...(pageClasses === undefined ? {} : { pageClasses }) }
   }
 
   async fill(nodeId: string, input: { text: string; submit?: boolean | undefined; slowly?: boolean | undefined }): Promise<PageAnswer> {

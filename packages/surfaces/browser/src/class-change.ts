@@ -4,8 +4,20 @@ import type { ClassChange } from './browser-schemas.js'
 /** Most of each side said: a page that swaps its whole styling has changed more than a class. */
 const MOST = 4
 
-/** Run on the element in its page: its class attribute (an SVG element's className is no string). */
-export const CLASS_OF = `function () { return this.getAttribute('class') }`
+/** Class attributes read around a click: the element's, and its document's root and body's together. */
+export interface ClassesAround {
+  element: string | null
+  page: string
+}
+
+/**
+ * Run on the element in its page: its class attribute (an SVG element's className is no
+ * string), and its document's `html` and `body` classes, where a theme or a mode is set.
+ */
+export const CLASSES_AROUND = `function () {
+  const doc = this.ownerDocument
+  return { element: this.getAttribute('class'), page: [doc.documentElement, doc.body].map((e) => (e && e.getAttribute('class')) || '').join(' ') }
+}`
 
 /**
  * The classes an element gained and lost between two reads of its class attribute — only

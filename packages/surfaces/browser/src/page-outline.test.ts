@@ -391,10 +391,16 @@ describe('a page as the agent reads it', () => {
     // Nothing its tree says changed, but its classes did: its line says so, shown or folded.
     const go = RefTable.forFrame(was).refOf('go') as string
     const classes = new Map([[go, { added: ['ui-selected'], removed: ['idle'] }]])
-    const looked = withActedNews(pageDelta(before, before), [go], { frame: was, outline: before }, { frame: was, outline: before }, classes)
+    const looked = withActedNews(pageDelta(before, before), [go], { frame: was, outline: before }, { frame: was, outline: before }, { elements: classes })
     expect(looked.split('\n').slice(1, 4)).toEqual([expect.stringMatching(/^--- changes \w+ \(untrusted\) ---$/), `~ button "Go" @${go} class +ui-selected -idle`, expect.stringMatching(/^--- end \w+ ---$/)])
     // Where the delta already shows it changing, its classes are not said.
-    expect(withActedNews(pageDelta(before, after), [ref], { frame: was, outline: before }, { frame: now, outline: after }, new Map([[ref, { added: ['on'], removed: [] }]]))).not.toContain('class +on')
+    expect(withActedNews(pageDelta(before, after), [ref], { frame: was, outline: before }, { frame: now, outline: after }, { elements: new Map([[ref, { added: ['on'], removed: [] }]]) })).not.toContain('class +on')
+    // The page's own classes (a theme toggled on html) are said where nothing else changed, and only there.
+    const themed = withActedNews(pageDelta(before, before), [], { frame: was, outline: before }, { frame: was, outline: before }, { elements: new Map(), page: { added: ['dark-mode'], removed: [] } })
+    expect(themed.split('\n')[2]).toBe('~ page class +dark-mode')
+    const checked = withActedNews(pageDelta(before, after), [ref], { frame: was, outline: before }, { frame: now, outline: after }, { elements: new Map(), page: { added: ['dark-mode'], removed: [] } })
+    expect(checked).toContain('(checked)')
+    expect(checked).not.toContain('dark-mode')
   })
 
   it('reads the elements of a line that unpacked (a fourth button came) as still there, not as new', () => {

@@ -151,8 +151,11 @@ interface Inherited {
   secret: boolean
   /** Inside an ARIA grid or tree grid, whose rows and cells a person selects and moves through. */
   inGrid: boolean
-  /** Inside a label, whose clicks are its control's. */
-  inLabel: boolean
+  /**
+   * Inside a label, a button or a link, whose clicks anywhere are one: the label's its
+   * control's. An icon in it the page styles with a pointer is no target of its own.
+   */
+  inOneClick: boolean
   /** A child of a list that listens for clicks itself: its items are what it answers (a sortable list, a list of suggestions). */
   inListeningList: boolean
   /** Inside a `pre`: its code is a block of its own (asOneText). */
@@ -172,7 +175,7 @@ export function buildPageTree(capture: PageCapture, ledger: NodeLedger, named: R
   const top = capture.documents[0]
   const rootId = 'page'
   walk.layout[rootId] = capture.viewport
-  const inherited: Inherited = { formRisk: undefined, formName: undefined, dialogName: undefined, secret: false, inGrid: false, inLabel: false, inListeningList: false }
+  const inherited: Inherited = { formRisk: undefined, formName: undefined, dialogName: undefined, secret: false, inGrid: false, inOneClick: false, inListeningList: false }
   const body = top === undefined ? [] : documentNodes(top, walk, inherited)
   const tree: UiNode = { id: rootId, kind: 'box', role: 'document', ...(capture.title ? { name: text(capture.title) } : {}), ...(body.length > 0 ? { children: body } : {}) }
   return { tree, layout: walk.layout, targets: walk.targets, places: walk.places, liveDocuments: new Set(documents.keys()), unread: walk.unread }
@@ -327,8 +330,8 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   const delegatedItem = inherited.inListeningList && (axRole === 'listitem' || dom?.tag === 'li')
   // Or an agent named it by a selector to click it (React's todo label, double-clicked to edit, says nothing of its handler).
   const named = walk.named.get(doc.key)?.has(backendId) === true
-  const implied = ((dom?.pointer === true || delegatedItem) && !page && !label && !inherited.inLabel && !clickableDom && !CLICKABLE.has(axRole)) || (named && !clickableDom && !CLICKABLE.has(axRole))
-  const within: Inherited = label ? { ...inherited, inLabel: true } : inherited
+  const implied = ((dom?.pointer === true || delegatedItem) && !page && !label && !inherited.inOneClick && !clickableDom && !CLICKABLE.has(axRole)) || (named && !clickableDom && !CLICKABLE.has(axRole))
+  const within: Inherited = label || axRole === 'button' || axRole === 'link' ? { ...inherited, inOneClick: true } : inherited
   let walked: UiNode[] | undefined
   const targetsBefore = walk.targets.length
   if ((INTERNAL.has(axRole) || (HOISTED.has(axRole) && name === undefined && dom?.tag !== 'iframe')) && !clickableDom) {
