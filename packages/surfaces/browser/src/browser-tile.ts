@@ -72,6 +72,8 @@ const LEDGER_REF = /^[et][1-9]/
  */
 const QUIET_MS = 120
 const SETTLE_MAX_MS = 3000
+/** How long a click waits to read its element's classes: a page that takes longer is blocked (a dialog), and the click's answer does without. */
+const CLASS_READ_MS = 1000
 const NAVIGATION_TIMEOUT_MS = 30_000
 /** How long an action waits for a document's subresources before it looks at the page anyway. */
 const LOAD_WAIT_MS = 5000
@@ -357,8 +359,18 @@ export class BrowserTile implements Surface {
   async click(nodeId: string, input: { double?: boolean | undefined; button?: 'left' | 'right' | 'middle' | undefined; modifiers?: string[] | undefined }): Promise<PageAnswer & { classes?: ClassChange; pageClasses?: ClassChange }> {
     const place = this.#place(nodeId)
     // Read again once the page settled; an element the click took away has no classes to compare.
-    // Never while a dialog is open: the page runs no script until it is answered.
-    const classesOf = async (): Promise<ClassesAround | undefined> => (this.#dialog === null ? callOn<ClassesAround>(place, CLASSES_AROUND).catch(() => undefined) : undefined)
+    // Never while a dialog is open: the page runs no script until it is answered. And bounded: one
+    // may open between the check and the read.
+    const classesOf = async (): Promise<ClassesAround | undefined> => {
+      if (this.#dialog !== null) return undefined
+      let timer: NodeJS.Timeout | undefined
+      const late = new Promise<undefined>((done) => (timer = setTimeout(() => done(undefined), CLASS_READ_MS)))
+      try {
+        return await Promise.race([callOn<ClassesAround>(place, CLASSES_AROUND).catch(() => undefined), late])
+      } finally {
+        clearTimeout(timer)
+      }
+    }
     const classesBefore = await classesOf()
     const answer = await this.#acting(async (page) => {
       const point = await centerOf(page, place)
