@@ -29,11 +29,11 @@ export const NAVIGATION_GRACE_MS = 1000
 /**
  * An animation's steps — a style attribute whose numbers alone change (`opacity: 0.4` to
  * `opacity: 0.6`, a colour fading) — hold the quiet this long from the first of a run, then
- * no longer: jQuery's default animation (400 ms) is waited out, a form's 1.5 s highlight
- * fading from a warning is not. What the steps change is drawn, never what the page's tree
+ * no longer: jQuery's default and slow animations (400 and 600 ms) are waited out, a form's
+ * 1.5 s highlight fading from a warning is not. What the steps change is drawn, never what the page's tree
  * says; the style that begins or ends an animation (`display: none`) counts as any change.
  */
-export const ANIMATION_GRACE_MS = 450
+export const ANIMATION_GRACE_MS = 650
 /** Steps further apart than this are another animation's. */
 const ANIMATION_GAP_MS = 100
 
