@@ -24,18 +24,20 @@ function contentLines(outline: string): { header: string; body: string[]; tail: 
   return { header: lines[0] ?? '', body: open < 0 || close < 0 ? lines.slice(1) : lines.slice(open + 1, close), tail: close < 0 ? [] : lines.slice(close + 1) }
 }
 
+/** An outline's header: the tile, the page's title (quoted, where it has one), its URL, then the frame id. */
+const HEADER = /^(\S+)( "(?:[^"\\]|\\.)*")? (\S+) frame \S+$/
+
 /**
- * The header of a delta: the whole header when the page's title or URL changed, else only the
- * tile and its new frame id (the id `action_request` checks against) — the agent has the rest.
+ * The header of a delta: the tile, and the page's title and URL, each where it changed — the
+ * agent has the rest. Not the frame id: the browser's tools take none, and an
+ * `action_request` may name the frame of the agent's last whole read, whose targets the
+ * gateway checks (its staleness step recalls the frame).
  */
 function deltaHeader(was: string, now: string): string {
-  const place = (header: string): string => {
-    const at = header.lastIndexOf(' frame ')
-    return at < 0 ? header : header.slice(0, at)
-  }
-  if (place(was) !== place(now)) return now
-  const at = now.lastIndexOf(' frame ')
-  return `${now.slice(0, now.indexOf(' '))}${now.slice(at)}`
+  const [before, after] = [HEADER.exec(was), HEADER.exec(now)]
+  if (after === null) return now
+  const [, tile, title, url] = after
+  return [tile, title !== before?.[2] ? (title ?? ' ""') : '', url !== before?.[3] ? ` ${url}` : ''].join('')
 }
 
 /** A quoted page text in a line: JSON's string syntax, as the outline writes it. */

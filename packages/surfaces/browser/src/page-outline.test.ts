@@ -317,10 +317,13 @@ describe('a page as the agent reads it', () => {
     const before = outlinePage(page())
     const after = outlinePage(page(40, 'ada'))
     const delta = pageDelta(before, after)
-    // Same title and URL: the header is the tile and its new frame id, nothing the agent has already.
-    expect(delta.split('\n')[0]).toMatch(/^browser-1 frame [0-9a-f]{12}$/)
+    // Same title and URL: the header is the tile alone, nothing the agent has already, nor a frame id the browser's tools take none of.
+    expect(delta.split('\n')[0]).toBe('browser-1')
     const moved = pageDelta(before, outlinePage({ ...page(40, 'ada'), route: 'http://127.0.0.1:9/shop#/active' }))
-    expect(moved.split('\n')[0]).toMatch(/^browser-1 "Shop" http:\/\/127\.0\.0\.1:9\/shop#\/active frame [0-9a-f]{12}$/)
+    // What changed of the title and URL, each alone.
+    expect(moved.split('\n')[0]).toBe('browser-1 http://127.0.0.1:9/shop#/active')
+    const renamed = page(40, 'ada')
+    expect(pageDelta(before, outlinePage({ ...renamed, tree: { ...renamed.tree, name: 'Cart' } })).split('\n')[0]).toBe('browser-1 "Cart"')
     expect(delta).toMatch(/--- changes [0-9a-f]{6} \(untrusted/)
     // The field is still there under its ref: one line says how it reads now.
     expect(delta).toMatch(/^~ textbox "User": "ada" @[ne]/m)
