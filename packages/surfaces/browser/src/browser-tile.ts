@@ -29,6 +29,7 @@ import { PartsToRead } from './parts-to-read.js'
 import { type ElementPlace, buildPageTree } from './page-tree.js'
 import { type SiteRule, originAllowed, siteRiskOf } from './site-rules.js'
 import { CHANGE_WATCH_SCRIPT } from './change-watch.js'
+import { wheelAt } from './wheel.js'
 import { CLASSES_AROUND, type ClassesAround, classChangeOf } from './class-change.js'
 import type { ClassChange } from './browser-schemas.js'
 import { backendNodeOf } from './selector-target.js'
@@ -473,9 +474,7 @@ export class BrowserTile implements Surface {
         // With a direction, the wheel turns over it, so the box it is in scrolls (a side panel, a chat log).
         const center = await centerOf(page, place)
         const amount = input.amount ?? 300
-        await page.mouse.move(center.x, center.y)
-        await page.mouse.wheel(input.direction === 'left' ? -amount : input.direction === 'right' ? amount : 0, input.direction === 'up' ? -amount : input.direction === 'down' ? amount : 0)
-        return
+        return void (await wheelAt(page, center.x, center.y, input.direction === 'left' ? -amount : input.direction === 'right' ? amount : 0, input.direction === 'up' ? -amount : input.direction === 'down' ? amount : 0))
       }
       if (input.to !== undefined) {
         await page.evaluate((to) => window.scrollTo(0, to === 'top' ? 0 : document.documentElement.scrollHeight), input.to)
@@ -484,8 +483,7 @@ export class BrowserTile implements Surface {
       const size = page.viewportSize() ?? { width: 1280, height: 800 }
       const direction = input.direction ?? 'down'
       const amount = input.amount ?? Math.round((direction === 'down' || direction === 'up' ? size.height : size.width) * 0.8)
-      await page.mouse.move(size.width / 2, size.height / 2)
-      await page.mouse.wheel(direction === 'left' ? -amount : direction === 'right' ? amount : 0, direction === 'up' ? -amount : direction === 'down' ? amount : 0)
+      await wheelAt(page, size.width / 2, size.height / 2, direction === 'left' ? -amount : direction === 'right' ? amount : 0, direction === 'up' ? -amount : direction === 'down' ? amount : 0)
     })
   }
 
