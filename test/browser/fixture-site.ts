@@ -101,6 +101,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       return send(page('Inbox', PANEL))
     case '/notes':
       return send(page('Release notes', NOTES))
+    case '/grow':
+      return send(page('Archive', GROW))
     case '/slow':
       return send(page('Sync', '<main><h1>Sync</h1><button id="sync" onclick="fetch(\'/slow-api\').then(() => (document.getElementById(\'done\').textContent = \'synced\'))">Sync now</button><p id="done"></p></main>'))
     case '/slow-api':
@@ -275,6 +277,9 @@ const PANEL = `<main><h1>Inbox</h1><p id="where">panel at 0 px, page at 0 px</p>
 <script>const panel = document.getElementById('panel'); const where = document.getElementById('where')
 const say = () => (where.textContent = 'panel at ' + Math.round(panel.scrollTop) + ' px, page at ' + Math.round(scrollY) + ' px')
 panel.addEventListener('scroll', say); addEventListener('scroll', say)</script>`
+
+/** A small page that becomes a huge one where it is: a button loads 7,000 rows into it. */
+const GROW = `<main><h1>Archive</h1><button onclick="document.getElementById('rows').innerHTML = Array.from({ length: 7000 }, (_, i) => '<li>Row ' + (i + 1) + '</li>').join('')">Load everything</button><ul id="rows"></ul></main>`
 
 /**
  * Release notes as some sites write them: words right in one big element between its

@@ -244,6 +244,17 @@ describe('a huge page, read in parts over MCP', () => {
     })
   })
 
+  it('reads a page that grew huge where it is in parts, though its last capture was small', async () => {
+    const first = await call('browser_navigate', { url: `${site.origin}/grow` })
+    expect(foldsOf(first)).toEqual([])
+    // Read again where it is: the next capture asks for the small page's trees before it knows its size.
+    await call('browser_snapshot', {})
+    await call('browser_click', { element: 'Load everything', target: refOf(first, 'button', 'Load everything') })
+    const grown = await call('browser_snapshot', {})
+    expect(foldsOf(grown).length).toBeGreaterThan(0)
+    expect(await call('browser_snapshot', { find: 'Row 6999' })).toContain('"Row 6999"')
+  })
+
   it('acts on an element far below the view named by a CSS selector', async () => {
     await call('browser_navigate', { url: at.corpus.url('bash-reference') })
     const hovered = await call('browser_hover', { element: 'the index entry for yanking text', target: 'a[href="#index-yanking-text"]' })
