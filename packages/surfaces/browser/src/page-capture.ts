@@ -273,8 +273,8 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
   const topFrame = tree.frameTree.frame.id
   const inParts = probe.elements > PARTIAL_READ_ELEMENTS
   kept?.measured(probe.elements)
-  // It grew past reading whole since: what was asked early goes unread.
-  if (inParts && early !== undefined) await Promise.allSettled([early.snapshot, early.top])
+  // It grew past reading whole since: the tree asked early goes unread (its DOM snapshot serves all the same).
+  if (inParts && early !== undefined) await early.top
   const keyOf = (frameId: string): string => `${frameId}/${loaders.get(frameId)?.loaderId ?? ''}`
   // A huge document alone in its process (no iframe to place) that only scrolled since: its last layout, no new snapshot.
   const reused = inParts && kept !== undefined && loaders.size === 1 ? await reuseLayout(kept.keptLayout, probe, keyOf(topFrame), view, session) : undefined
@@ -287,9 +287,8 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
     return { documents: [{ key: reused.documentKey, frameId: topFrame, url, ax, dom: reused.facts, session, ranges: reused.ranges, parts: asked.parts }], scroll: probe.scroll }
   }
   // Asked together with the DOM snapshot: the renderer answers one after the other, but no round trip waits on another.
-  const useEarly = early !== undefined && !inParts
-  const axTrees = new Map([...loaders.keys()].filter((frameId) => !inParts || frameId !== topFrame).map((frameId) => [frameId, useEarly && frameId === topFrame ? early.top : full(frameId)]))
-  const snapshot = await (useEarly ? early.snapshot : domSnapshot())
+  const axTrees = new Map([...loaders.keys()].filter((frameId) => !inParts || frameId !== topFrame).map((frameId) => [frameId, early !== undefined && frameId === topFrame ? early.top : full(frameId)]))
+  const snapshot = await (early?.snapshot ?? domSnapshot())
   const docs = domFacts(snapshot, offset)
   const topDoc = snapshot.documents[0]
   const owners = new Map<number, { documentKey: string; backendNodeId: number }>()
