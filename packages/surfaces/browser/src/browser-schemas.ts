@@ -75,7 +75,9 @@ export const PageOutput = z.object({
  * choice by its look alone changes nothing its tree says, and the agent should not read that
  * as a click that did nothing. CSS names only, a few of each.
  */
-export const ClassChange = z.object({ added: z.array(z.string()).max(4), removed: z.array(z.string()).max(4) })
+/** Most classes said on each side: a page that swaps its whole styling has changed more than a class. */
+export const MOST_CLASSES = 4
+export const ClassChange = z.object({ added: z.array(z.string()).max(MOST_CLASSES), removed: z.array(z.string()).max(MOST_CLASSES) })
 export type ClassChange = z.infer<typeof ClassChange>
 export const ClickOutput = PageOutput.extend({
   classes: ClassChange.optional(),

@@ -70,16 +70,17 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
   const was = mode === 'delta' ? await ctx.frame(surface) : undefined
   const before = was === undefined ? undefined : outlinePage(was)
   const lines: string[] = []
-  const elements = new Map<string, ClassChange>()
-  const looks: { elements: typeof elements; page?: ClassChange } = { elements }
+  // What the clicks' classes said, where the tree may say nothing (acted-news.ts).
+  const elementClasses = new Map<string, ClassChange>()
+  let pageClasses: ClassChange | undefined
   for (const step of steps) {
     const result = await ctx.request({ surface, action: step.action, input: step.input, ...(step.target === undefined ? {} : { target: step.target }) })
     if (result.status !== 'completed') return { result }
     const output = result.output as JsonObject | undefined
     const changed = ClassChange.safeParse(output?.classes)
-    if (step.target !== undefined && changed.success) looks.elements.set(step.target.replace(/^@/, ''), changed.data)
+    if (step.target !== undefined && changed.success) elementClasses.set(step.target.replace(/^@/, ''), changed.data)
     const page = ClassChange.safeParse(output?.pageClasses)
-    if (page.success) looks.page = page.data
+    if (page.success) pageClasses = page.data
     const line = said(result.output, mode === 'none')
     if (line !== undefined) lines.push(line)
   }
@@ -93,7 +94,7 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
   const present = (ref: string): boolean => shown.present(ref) || (ctx.holds(surface, { refs: [ref] }).refs?.length ?? 0) > 0
   const says = (text: string): boolean => shown.says(text) || (ctx.holds(surface, { texts: [text] }).texts?.length ?? 0) > 0
   const delta = pageDelta(before, after, { acted, present, says })
-  return { text: [...lines, withActedNews(delta, acted, { frame: was, outline: before }, { frame, outline: after }, looks)].join('\n') }
+  return { text: [...lines, withActedNews(delta, acted, { frame: was, outline: before }, { frame, outline: after }, { elements: elementClasses, ...(pageClasses === undefined ? {} : { page: pageClasses }) })].join('\n') }
 }
 
 function facade(name: string, description: string, inputSchema: JsonObject, risk: FacadeTool['risk'], body: (args: JsonObject, ctx: ToolContext, surface: string) => Promise<ToolAnswer>): FacadeTool {

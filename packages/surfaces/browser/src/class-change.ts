@@ -1,8 +1,5 @@
 import { SELECTOR_HINT } from '@tessera/protocol'
-import type { ClassChange } from './browser-schemas.js'
-
-/** Most of each side said: a page that swaps its whole styling has changed more than a class. */
-const MOST = 4
+import { type ClassChange, MOST_CLASSES } from './browser-schemas.js'
 
 /** Class attributes read around a click: the element's, and its document's root and body's together. */
 export interface ClassesAround {
@@ -28,8 +25,8 @@ export function classChangeOf(before: string | null | undefined, after: string |
   if (before === undefined || after === undefined) return undefined
   const was = namesIn(before)
   const now = namesIn(after)
-  const added = [...now].filter((name) => !was.has(name)).slice(0, MOST)
-  const removed = [...was].filter((name) => !now.has(name)).slice(0, MOST)
+  const added = [...now].filter((name) => !was.has(name)).slice(0, MOST_CLASSES)
+  const removed = [...was].filter((name) => !now.has(name)).slice(0, MOST_CLASSES)
   return added.length === 0 && removed.length === 0 ? undefined : { added, removed }
 }
 

@@ -306,7 +306,7 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
     walk.layout[id] = box
     const shownRole = role !== undefined && CLICKABLE.has(role) ? role : 'generic'
     const out: UiNode = { id, kind: 'box', role: shownRole, states: { ariaHidden: true } }
-    const hint = HINTED.has(shownRole) ? selectorHintOf(dom, () => classCountsOf(doc, walk)) : undefined
+    const hint = HINTED.has(shownRole) ? selectorHintOf(dom, doc, walk) : undefined
     if (hint !== undefined) out.semantic = { selectorHint: hint }
     addTargets(out, backendId, shownRole, dom, doc, walk, inherited)
     return [out]
@@ -401,7 +401,7 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   if (clickableDom && !control && only !== undefined && CLICKABLE.has(only.role ?? '') && (out.name === undefined || out.name === only.name) && targetSince(walk, targetsBefore, only.id)) return [only]
   if (control || clickableDom || impliedHere) {
     // A click target whose role and name say nothing of it: what its markup calls it.
-    const hint = out.name === undefined && HINTED.has(role) ? selectorHintOf(dom, () => classCountsOf(doc, walk)) : undefined
+    const hint = out.name === undefined && HINTED.has(role) ? selectorHintOf(dom, doc, walk) : undefined
     if (hint !== undefined) out.semantic = { ...out.semantic, selectorHint: hint }
     addTargets(out, backendId, role, dom, doc, walk, next)
   }
@@ -413,12 +413,12 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
  * (`#slider-range`, `.ui-spinner-up` rather than `.ui-button`); nothing where none reads as a
  * plain CSS name. The rarest class says most of what the element is, and alone names it best.
  */
-function selectorHintOf(dom: DomFacts | undefined, classCounts: () => ReadonlyMap<string, number>): string | undefined {
+function selectorHintOf(dom: DomFacts | undefined, doc: CapturedDocument, walk: Walk): string | undefined {
   const id = dom?.attributes.get('id')
   if (id !== undefined && SELECTOR_HINT.test(`#${id}`)) return `#${id}`
   const classes = (dom?.attributes.get('class') ?? '').split(/\s+/).map((name) => `.${name}`).filter((hint) => SELECTOR_HINT.test(hint))
   if (classes.length <= 1) return classes[0]
-  const counts = classCounts()
+  const counts = classCountsOf(doc, walk)
   const countOf = (hint: string): number => counts.get(hint) ?? 0
   return classes.reduce((rarest, hint) => (countOf(hint) < countOf(rarest) ? hint : rarest))
 }
