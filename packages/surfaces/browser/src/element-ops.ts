@@ -120,11 +120,17 @@ export async function coveredBy(place: ElementPlace, point: Point): Promise<stri
   )
 }
 
-/** Brings an element into view amid what is around it: centred, or from its start when it is taller than the view. */
+/**
+ * Brings an element into view amid what is around it: centred, or from its start when it is
+ * taller than the view. Answers after the next frame, when the page has heard of the scroll
+ * (scroll events fire with the frame): a panel that says where it is has said it before the
+ * action waits for quiet, not after.
+ */
 export const SCROLL_INTO_VIEW = `function () {
+  const framed = () => new Promise((done) => { requestAnimationFrame(() => done()); setTimeout(done, 200) })
   if (this.nodeType !== Node.TEXT_NODE) {
     this.scrollIntoView({ block: this.getBoundingClientRect().height > innerHeight ? 'start' : 'center', inline: 'nearest' })
-    return
+    return framed()
   }
   // A long text's ref names a text node, whose element may be all of the page (words right in
   // a main): the box that scrolls it moves to the text itself, centred, or to its start.
@@ -138,6 +144,7 @@ export const SCROLL_INTO_VIEW = `function () {
   const text = range.getBoundingClientRect()
   const view = scroller === page ? { top: 0, height: innerHeight } : scroller.getBoundingClientRect()
   scroller.scrollBy(0, text.height > view.height ? text.top - view.top : text.top - view.top - (view.height - text.height) / 2)
+  return framed()
 }`
 
 export const FOCUS_AND_SELECT = `function () {
