@@ -172,6 +172,10 @@ export function tesseraTokens(body) {
       if (last) last.states = body.slice(i + 1, close < 0 ? body.length : close).split(', ')
       i = close < 0 ? body.length : close + 1
       if (last) last.fresh = false
+    } else if ((c === '.' || c === '#') && last !== undefined && last.fresh && /^[#.][A-Za-z_-][\w-]*/.test(body.slice(i))) {
+      // An unnamed element's selector hint (`button .ui-spinner-up @e10`): the markup's name, no element of its own.
+      i += (/^[#.][A-Za-z_-][\w-]*/.exec(body.slice(i)) ?? [''])[0].length
+      last.fresh = false
     } else if (c === '!') {
       const word = /^![a-z]+/.exec(body.slice(i))
       i += word ? word[0].length : 1
