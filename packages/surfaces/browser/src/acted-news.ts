@@ -1,7 +1,7 @@
 import { outlinePage } from '@tessera/kit'
 import { type Frame, RefTable } from '@tessera/protocol'
 import type { ClassChange } from './browser-schemas.js'
-import { changesFence, onlyFocusDiffers, refsIn } from './page-delta.js'
+import { changesFence, onlyFocusDiffers, refsIn, withoutFocus } from './page-delta.js'
 
 /**
  * The line an element reads as in a frame: the first line of its expansion. Nothing where the
@@ -43,7 +43,8 @@ export function withActedNews(delta: string, acted: readonly string[], before: {
     const was = lineIn(before.frame, target)
     // That it took focus is no news: the agent acted on it.
     if (!printed && now !== was && (was === undefined || !onlyFocusDiffers(was, now))) news.push(`~ ${now}`)
-    else if (!inDelta.has(target) && looks.elements.has(target)) news.push(`~ ${now} ${classWords(looks.elements.get(target) as ClassChange)}`)
+    // The focus the click gave it is no news beside its classes.
+    else if (!inDelta.has(target) && looks.elements.has(target)) news.push(`~ ${withoutFocus(now)} ${classWords(looks.elements.get(target) as ClassChange)}`)
   }
   if (news.length === 0 && looks.page !== undefined && delta.split('\n')[1] === 'page unchanged') news.push(`~ page ${classWords(looks.page)}`)
   if (news.length === 0) return delta

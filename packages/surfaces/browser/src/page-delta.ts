@@ -91,6 +91,11 @@ function focusApart(line: string): { rest: string; focused: boolean } {
   return { rest: rest + line.slice(from), focused }
 }
 
+/** A line without its `focused` state. */
+export function withoutFocus(line: string): string {
+  return focusApart(line).rest
+}
+
 /** Whether two lines of one element differ in nothing but whether it has focus. */
 export function onlyFocusDiffers(was: string, now: string): boolean {
   return focusApart(was).rest === focusApart(now).rest

@@ -373,13 +373,13 @@ describe('a page as the agent reads it', () => {
   })
 
   it('adds what changed on an acted element neither outline shows (folded out of view), or says the page is unchanged', () => {
-    const frameWith = (checked: boolean): Frame => {
+    const frameWith = (checked: boolean, goFocused = false): Frame => {
       const layout: Layout = { page: { x: 0, y: 0, width: 800, height: 600 }, go: { x: 0, y: 10, width: 80, height: 20 } }
       const rows: UiNode[] = Array.from({ length: 40 }, (_, i) => {
         layout[`c${i}`] = { x: 0, y: 900 + i * 30, width: 20, height: 20 }
         return { id: `c${i}`, kind: 'box', role: 'checkbox', name: `Option ${i}`, ...(checked && i === 39 ? { states: { checked: true } } : {}) }
       })
-      const tree: UiNode = { id: 'page', kind: 'box', role: 'document', children: [{ id: 'go', kind: 'box', role: 'button', name: 'Go' }, { id: 'opts', kind: 'box', role: 'group', name: 'Options', children: rows }] }
+      const tree: UiNode = { id: 'page', kind: 'box', role: 'document', children: [{ id: 'go', kind: 'box', role: 'button', name: 'Go', ...(goFocused ? { states: { focused: true } } : {}) }, { id: 'opts', kind: 'box', role: 'group', name: 'Options', children: rows }] }
       const targets: TargetSpec[] = [{ contract: 'click', nodeId: 'go' }, ...rows.map((row): TargetSpec => ({ contract: 'click', nodeId: row.id }))]
       return sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/', tree, layout, state: {}, contracts: BROWSER_ACTIONS.contracts.filter((c) => c.id === 'click'), targets })
     }
@@ -396,6 +396,11 @@ describe('a page as the agent reads it', () => {
     const classes = new Map([[go, { added: ['ui-selected'], removed: ['idle'] }]])
     const looked = withActedNews(pageDelta(before, before), [go], { frame: was, outline: before }, { frame: was, outline: before }, { elements: classes })
     expect(looked.split('\n').slice(1, 4)).toEqual([expect.stringMatching(/^--- changes \w+ \(untrusted\) ---$/), `~ button "Go" @${go} class +ui-selected -idle`, expect.stringMatching(/^--- end \w+ ---$/)])
+    // The focus the click gave it is no news there either.
+    const focusedGo = frameWith(false, true)
+    const focusedOutline = outlinePage(focusedGo)
+    expect(focusedOutline).toContain(`button "Go" @${go} (focused)`)
+    expect(withActedNews(pageDelta(before, focusedOutline, { acted: [go] }), [go], { frame: was, outline: before }, { frame: focusedGo, outline: focusedOutline }, { elements: classes })).toContain(`~ button "Go" @${go} class +ui-selected -idle`)
     // Where the delta already shows it changing, its classes are not said.
     expect(withActedNews(pageDelta(before, after), [ref], { frame: was, outline: before }, { frame: now, outline: after }, { elements: new Map([[ref, { added: ['on'], removed: [] }]]) })).not.toContain('class +on')
     // The page's own classes (a theme toggled on html) are said where nothing else changed, and only there.
