@@ -35,7 +35,8 @@ export interface ClassNews {
  */
 export function withActedNews(delta: string, acted: readonly string[], before: { frame: Frame; outline: string }, after: { frame: Frame; outline: string }, looks: ClassNews = { elements: new Map() }): string {
   const news: string[] = []
-  const inDelta = new Set(delta.split('\n').flatMap(refsIn))
+  const lines = delta.split('\n')
+  const inDelta = new Set(lines.flatMap(refsIn))
   for (const target of new Set(acted.map((ref) => ref.replace(/^@/, '')))) {
     const now = lineIn(after.frame, target)
     if (now === undefined) continue
@@ -46,9 +47,8 @@ export function withActedNews(delta: string, acted: readonly string[], before: {
     // The focus the click gave it is no news beside its classes.
     else if (!inDelta.has(target) && looks.elements.has(target)) news.push(`~ ${withoutFocus(now)} ${classWords(looks.elements.get(target) as ClassChange)}`)
   }
-  if (news.length === 0 && looks.page !== undefined && delta.split('\n')[1] === 'page unchanged') news.push(`~ page ${classWords(looks.page)}`)
+  if (news.length === 0 && looks.page !== undefined && lines[1] === 'page unchanged') news.push(`~ page ${classWords(looks.page)}`)
   if (news.length === 0) return delta
-  const lines = delta.split('\n')
   const end = lines.findIndex((line) => line.startsWith('--- end '))
   if (lines.some((line) => line.startsWith('--- changes ')) && end > 0) return [...lines.slice(0, end), ...news, ...lines.slice(end)].join('\n')
   if (lines[1] !== 'page unchanged') return delta

@@ -30,7 +30,7 @@ import { type ElementPlace, buildPageTree } from './page-tree.js'
 import { type SiteRule, originAllowed, siteRiskOf } from './site-rules.js'
 import { CHANGE_WATCH_SCRIPT } from './change-watch.js'
 import { wheelAt } from './wheel.js'
-import { CLASSES_AROUND, type ClassesAround, classChangeOf } from './class-change.js'
+import { type ClassesAround, classNewsBetween, readClassesAround } from './class-change.js'
 import type { ClassChange } from './browser-schemas.js'
 import { backendNodeOf } from './selector-target.js'
 import { type AppTarget, type AttachedApp, attachApp, endApp } from './app-attach.js'
@@ -73,8 +73,6 @@ const LEDGER_REF = /^[et][1-9]/
  */
 const QUIET_MS = 120
 const SETTLE_MAX_MS = 3000
-/** How long a click waits to read its element's classes: a page that takes longer is blocked (a dialog), and the click's answer does without. */
-const CLASS_READ_MS = 1000
 const NAVIGATION_TIMEOUT_MS = 30_000
 /** How long an action waits for a document's subresources before it looks at the page anyway. */
 const LOAD_WAIT_MS = 5000
@@ -359,19 +357,9 @@ export class BrowserTile implements Surface {
 
   async click(nodeId: string, input: { double?: boolean | undefined; button?: 'left' | 'right' | 'middle' | undefined; modifiers?: string[] | undefined }): Promise<PageAnswer & { classes?: ClassChange; pageClasses?: ClassChange }> {
     const place = this.#place(nodeId)
-    // Read again once the page settled; an element the click took away has no classes to compare.
-    // Never while a dialog is open: the page runs no script until it is answered. And bounded: one
-    // may open between the check and the read.
-    const classesOf = async (): Promise<ClassesAround | undefined> => {
-      if (this.#dialog !== null) return undefined
-      let timer: NodeJS.Timeout | undefined
-      const late = new Promise<undefined>((done) => (timer = setTimeout(() => done(undefined), CLASS_READ_MS)))
-      try {
-        return await Promise.race([callOn<ClassesAround>(place, CLASSES_AROUND).catch(() => undefined), late])
-      } finally {
-        clearTimeout(timer)
-      }
-    }
+    // Read again once the page settled. Never while a dialog is open: the page runs no script until
+    // it is answered (and the read is bounded, should one open between the check and the read).
+    const classesOf = async (): Promise<ClassesAround | undefined> => (this.#dialog === null ? readClassesAround(place) : undefined)
     const classesBefore = await classesOf()
     const answer = await this.#acting(async (page) => {
       const point = await centerOf(page, place)
@@ -384,10 +372,7 @@ export class BrowserTile implements Surface {
         for (const key of input.modifiers ?? []) await page.keyboard.up(key)
       }
     })
-    const classesAfter = await classesOf()
-    const classes = classChangeOf(classesBefore?.element, classesAfter?.element)
-    const pageClasses = classChangeOf(classesBefore?.page, classesAfter?.page)
-    return { ...answer, ...(classes === undefined ? {} : { classes }), ...(pageClasses === undefined ? {} : { pageClasses }) }
+    return { ...answer, ...classNewsBetween(classesBefore, await classesOf()) }
   }
 
   async fill(nodeId: string, input: { text: string; submit?: boolean | undefined; slowly?: boolean | undefined }): Promise<PageAnswer> {

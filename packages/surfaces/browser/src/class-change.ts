@@ -1,5 +1,10 @@
 import { SELECTOR_HINT } from '@tessera/protocol'
 import { type ClassChange, MOST_CLASSES } from './browser-schemas.js'
+import { callOn } from './element-ops.js'
+import type { ElementPlace } from './page-tree.js'
+
+/** How long a read of the classes may take: a page that takes longer is blocked (a dialog it opened), and the answer does without. */
+const READ_MS = 1000
 
 /** Class attributes read around a click: the element's, and its document's root and body's together. */
 export interface ClassesAround {
@@ -11,10 +16,28 @@ export interface ClassesAround {
  * Run on the element in its page: its class attribute (an SVG element's className is no
  * string), and its document's `html` and `body` classes, where a theme or a mode is set.
  */
-export const CLASSES_AROUND = `function () {
+const CLASSES_AROUND = `function () {
   const doc = this.ownerDocument
   return { element: this.getAttribute('class'), page: [doc.documentElement, doc.body].map((e) => (e && e.getAttribute('class')) || '').join(' ') }
 }`
+
+/** The classes around an element, read in its page; nothing where the read fails (the element went) or takes over a second. */
+export async function readClassesAround(place: ElementPlace): Promise<ClassesAround | undefined> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<undefined>((done) => (timer = setTimeout(() => done(undefined), READ_MS)))
+  try {
+    return await Promise.race([callOn<ClassesAround>(place, CLASSES_AROUND).catch(() => undefined), late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/** What changed between two reads around a clicked element: its classes, and its page's. */
+export function classNewsBetween(before: ClassesAround | undefined, after: ClassesAround | undefined): { classes?: ClassChange; pageClasses?: ClassChange } {
+  const classes = classChangeOf(before?.element, after?.element)
+  const pageClasses = classChangeOf(before?.page, after?.page)
+  return { ...(classes === undefined ? {} : { classes }), ...(pageClasses === undefined ? {} : { pageClasses }) }
+}
 
 /**
  * The classes an element gained and lost between two reads of its class attribute — only
