@@ -228,6 +228,18 @@ export function foldLines(text) {
   return folds
 }
 
+/**
+ * What a snapshot shows of a page, without what names it for one answer only: refs, the
+ * fence's nonce, focus and the pointer cursor. Two snapshots with the same shape showed the
+ * same page; the benchmark compares an answer read at once with the page settled.
+ */
+export function pageShape(text, dialect) {
+  if (dialect === 'playwright') return playwrightYaml(text).replace(/ \[(?:ref=[^\]]*|active|cursor=pointer)\]/g, '')
+  return tesseraLines(text)
+    .map((line) => `${'  '.repeat(line.depth)}${line.body}`.replace(/ @[a-z][0-9a-z.]*/g, '').replace(/ \(focused\)|, focused|focused, /g, ''))
+    .join('\n')
+}
+
 // ── Reachability ──────────────────────────────────────────────────────────────────
 
 const keyOf = (role, name) => `${role} ${JSON.stringify(name)}`

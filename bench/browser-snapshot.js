@@ -9,7 +9,8 @@
 //     Tessera's hub may answer `browser_snapshot` from its frame cache, so a fresh snapshot
 //     is timed too: a browser tile in this process (the hub's Chromium, a context of its
 //     own) capturing and outlining the same page, 5 times. And the time from asking for a
-//     new page to reading its snapshot, both ways: what an agent waits for on a new page.
+//     new page to reading its snapshot, both ways: what an agent waits for on a new page,
+//     and whether what it read then was the page as it stood once settled.
 //   - A huge page read by scrolling, both ways: five PageDowns, each until what came into
 //     view is read (Playwright MCP needs a snapshot after each key; Tessera's key answer is
 //     the delta): tokens and the time of each.
@@ -25,7 +26,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { performance } from 'node:perf_hooks'
 import { fmt, percentile } from './stats.js'
-import { foldLines, parsePlaywright, playwrightTargets, playwrightYaml, reachability, tesseraLines } from './browser-outlines.js'
+import { foldLines, pageShape, parsePlaywright, playwrightTargets, playwrightYaml, reachability, tesseraLines } from './browser-outlines.js'
 import { Agent, TODO_STATE_SCRIPT, todoTask } from './browser-todomvc.js'
 import { CHROMIUM, startChromeDevtoolsMcp, startPlaywrightMcp, startTesseraHub, textOf, tokens } from './peers.js'
 
@@ -103,15 +104,15 @@ async function callText(client, name, args) {
 /** Playwright MCP on one page: navigate, then at least 5 snapshots (the first one's YAML is what is counted). */
 async function playwrightPage(pw, url) {
   // Its navigate answer links to a file of the snapshot instead of carrying it: the page is read with a browser_snapshot right after.
-  const { ms: navigateMs } = await timed(async () => {
+  const { value: early, ms: navigateMs } = await timed(async () => {
     await callText(pw.client, 'browser_navigate', { url })
-    await callText(pw.client, 'browser_snapshot', {})
+    return callText(pw.client, 'browser_snapshot', {})
   })
   await sleep(SETTLE_MS)
   const { first, times } = await repeated(TIMED_SNAPSHOTS, () => callText(pw.client, 'browser_snapshot', {}))
   if (playwrightYaml(first) === '') throw new Error(`Playwright MCP's snapshot carries no YAML: ${first.slice(0, 300)}`)
   await callText(pw.client, 'browser_navigate', { url: 'about:blank' })
-  return { text: first, times, navigateMs }
+  return { text: first, times, navigateMs, early }
 }
 
 /**
@@ -149,7 +150,7 @@ function hubTile(tessera) {
 
 /** Tessera on one page: navigate (the first opens the tile), at least 5 snapshots, then one expansion of every fold line of the first. */
 async function tesseraPage(tessera, url) {
-  const { ms: navigateMs } = await timed(() => callText(tessera.client, 'browser_navigate', { url }))
+  const { value: early, ms: navigateMs } = await timed(() => callText(tessera.client, 'browser_navigate', { url }))
   await sleep(SETTLE_MS)
   const { first, times } = await repeated(TIMED_SNAPSHOTS, () => callText(tessera.client, 'browser_snapshot', {}))
   const folds = foldLines(first)
@@ -166,7 +167,7 @@ async function tesseraPage(tessera, url) {
     }
   }
   await hubTile(tessera).page.goto('about:blank').catch(() => undefined)
-  return { text: first, times, folds, expansions, expansionTokens, errors, navigateMs }
+  return { text: first, times, folds, expansions, expansionTokens, errors, navigateMs, early }
 }
 
 /** A fresh snapshot, no cache: a tile in this process captures the page and outlines it. */
@@ -246,7 +247,7 @@ export async function benchBrowserSnapshot() {
       `recall = Playwright MCP's actionable elements that Tessera shows (same role and name) in its snapshot or one expansion of a fold line; p50 ms = Playwright MCP \`browser_snapshot\` / Tessera \`browser_snapshot\` over MCP (may come from the hub's frame cache) / Tessera fresh (capture + outline in process; a page read in parts keeps its last DOM snapshot while it has not changed, so its repeated captures reuse it); goal ratio ≤ ${MAX_RATIO}, recall 100 %, Tessera no slower`,
     ])
 
-    const totals = { pw: 0, tessera: 0, cdt: 0, targets: 0, matched: 0, overRatio: [], underRecall: [], misses: [], slowerMcp: [], slowerFresh: [], navigate: [], slowerNavigate: [] }
+    const totals = { pw: 0, tessera: 0, cdt: 0, targets: 0, matched: 0, overRatio: [], underRecall: [], misses: [], slowerMcp: [], slowerFresh: [], navigate: [], slowerNavigate: [], earlyPw: [], earlyTessera: [] }
     for (const page of pages) {
       const url = server.url(page)
       process.stderr.write(`  page ${page.name}…\n`)
@@ -302,6 +303,15 @@ export async function benchBrowserSnapshot() {
       if (fP50 > pwP50) totals.slowerFresh.push(page.name)
       totals.navigate.push(`${page.name} ${fmt(p.navigateMs, 0)} / ${fmt(t.navigateMs, 0)}`)
       if (t.navigateMs > p.navigateMs) totals.slowerNavigate.push(page.name)
+      // Read at once, was the page already what it is once settled? A page still building itself is shown half made.
+      if (pageShape(p.early, 'playwright') !== pageShape(p.text, 'playwright')) {
+        totals.earlyPw.push(page.name)
+        dump(`${page.name}.playwright-early.txt`, p.early)
+      }
+      if (pageShape(t.early, 'tessera') !== pageShape(t.text, 'tessera')) {
+        totals.earlyTessera.push(page.name)
+        dump(`${page.name}.tessera-early.txt`, t.early)
+      }
       let cdtCell = 'not run'
       if (d?.error) cdtCell = `failed — ${d.error}`
       else if (d) {
@@ -335,6 +345,10 @@ export async function benchBrowserSnapshot() {
       ['pages where Tessera\'s snapshot p50 is slower than Playwright MCP\'s: over MCP / fresh', `${totals.slowerMcp.length === 0 ? 'none' : totals.slowerMcp.join(', ')} / ${totals.slowerFresh.length === 0 ? 'none' : totals.slowerFresh.join(', ')}`],
       ['a new page until its snapshot is read, ms: Playwright MCP `browser_navigate` then `browser_snapshot` (its navigate answer links to a file instead) / Tessera `browser_navigate` (its answer is the page; its first also opens the tile)', totals.navigate.join(', ')],
       ['pages where Tessera showed a new page later', totals.slowerNavigate.length === 0 ? 'none' : totals.slowerNavigate.join(', ')],
+      [
+        `pages whose first answer was not yet the page as it stood ${SETTLE_MS} ms later (other elements, names, values or states): Playwright MCP / Tessera`,
+        `${totals.earlyPw.length === 0 ? 'none' : totals.earlyPw.join(', ')} / ${totals.earlyTessera.length === 0 ? 'none' : totals.earlyTessera.join(', ')}`,
+      ],
     )
 
     // Reading a huge page by scrolling, both ways.
