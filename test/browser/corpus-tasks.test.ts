@@ -159,7 +159,7 @@ describe('tasks on real pages, through the gateway', () => {
     expect(moved).toMatch(/textbox "Price range:": "\$75 - \$75" @e\w+/)
   })
 
-  it('jQuery UI spinner and selectable: arrows hidden from readers are known by their own classes and clicked by them; a choice shown by a class alone is said', async () => {
+  it('jQuery UI spinner and selectable: arrows hidden from readers are known by their own classes and clicked by them; a choice shown by a class alone is said, and whether it was added to or moved', async () => {
     const demo = (path: string): string => at.corpus.url('jqui-menu').replace('menu/default.html', path)
     let page = await call('browser_navigate', { url: demo('spinner/default.html') })
     // Both arrows are .ui-button: each is named by the class that is its alone.
@@ -170,6 +170,11 @@ describe('tasks on real pages, through the gateway', () => {
     // Nothing the page's tree says of the item changes: its class does, and the answer says the click took.
     const clicked = await call('browser_click', { element: 'Item 3', target: item })
     expect(clicked).not.toContain('page unchanged')
-    expect(clicked).toContain(`~ listitem "Item 3" @${item} class +ui-selected`)
+    expect(clicked).toContain(`~ listitem "Item 3" @${item} class +ui-selected\n`)
+    // Control-clicked, a second item joins the choice, which the answer says; a plain click moves it.
+    const fifth = refOf(page, 'listitem', 'Item 5')
+    expect(await call('browser_click', { element: 'Item 5', target: fifth, modifiers: ['Control'] })).toContain(`~ listitem "Item 5" @${fifth} class +ui-selected (also on 1 sibling)`)
+    const first = refOf(page, 'listitem', 'Item 1')
+    expect(await call('browser_click', { element: 'Item 1', target: first })).toContain(`~ listitem "Item 1" @${first} class +ui-selected\n`)
   })
 })

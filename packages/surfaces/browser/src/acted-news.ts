@@ -30,8 +30,9 @@ export interface ClassNews {
  * out of view: the change the agent acted for (`~ button "Bold" @e53 (pressed)`) is the
  * news it needs most, fold or not. And where nothing the tree says of a clicked element
  * changed but its classes did (a selectable list's `ui-selected`), its line says so: the
- * click was not lost; so does the page's, where nothing else changed (a theme toggled on
- * `html`). Where the whole page came back, it stands as it is.
+ * click was not lost — and how many of its siblings hold the class it gained, where any do
+ * (a choice added to, not moved); so does the page's, where nothing else changed (a theme
+ * toggled on `html`). Where the whole page came back, it stands as it is.
  */
 export function withActedNews(delta: string, acted: readonly string[], before: { frame: Frame; outline: string }, after: { frame: Frame; outline: string }, looks: ClassNews = { elements: new Map() }): string {
   const news: string[] = []
@@ -58,5 +59,6 @@ export function withActedNews(delta: string, acted: readonly string[], before: {
 }
 
 function classWords(change: ClassChange): string {
-  return ['class', ...change.added.map((name) => `+${name}`), ...change.removed.map((name) => `-${name}`)].join(' ')
+  const also = change.alsoOn === undefined ? [] : [`(also on ${change.alsoOn} sibling${change.alsoOn === 1 ? '' : 's'})`]
+  return ['class', ...change.added.map((name) => `+${name}`), ...change.removed.map((name) => `-${name}`), ...also].join(' ')
 }

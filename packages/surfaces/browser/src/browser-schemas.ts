@@ -77,7 +77,12 @@ export const PageOutput = z.object({
  */
 /** Most classes said on each side: a page that swaps its whole styling has changed more than a class. */
 export const MOST_CLASSES = 4
-export const ClassChange = z.object({ added: z.array(z.string()).max(MOST_CLASSES), removed: z.array(z.string()).max(MOST_CLASSES) })
+export const ClassChange = z.object({
+  added: z.array(z.string()).max(MOST_CLASSES),
+  removed: z.array(z.string()).max(MOST_CLASSES),
+  /** How many of a clicked element's peers (its like in its siblings) hold a class it gained: none said where the choice moved to it. */
+  alsoOn: z.number().int().positive().optional(),
+})
 export type ClassChange = z.infer<typeof ClassChange>
 export const ClickOutput = PageOutput.extend({
   classes: ClassChange.optional(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { classChangeOf } from './class-change.js'
+import { classChangeOf, classNewsBetween } from './class-change.js'
 
 describe('classChangeOf', () => {
   it('says the classes an element gained and lost, CSS names only, a few of each', () => {
@@ -15,5 +15,22 @@ describe('classChangeOf', () => {
     expect(classChangeOf('a b', 'b a')).toBeUndefined()
     expect(classChangeOf(undefined, 'a')).toBeUndefined()
     expect(classChangeOf('a', undefined)).toBeUndefined()
+  })
+})
+
+describe('classNewsBetween', () => {
+  const around = (element: string, peers: string[], page = ''): { element: string; peers: string[]; page: string } => ({ element, peers, page })
+
+  it('says how many siblings hold a class the element gained: a choice added to, not moved', () => {
+    expect(classNewsBetween(around('item', ['item ui-selected', 'item']), around('item ui-selected', ['item ui-selected', 'item']))).toEqual({ classes: { added: ['ui-selected'], removed: [], alsoOn: 1 } })
+    // Moved from the sibling that had it: said of the element alone.
+    expect(classNewsBetween(around('item', ['item ui-selected', 'item']), around('item ui-selected', ['item', 'item']))).toEqual({ classes: { added: ['ui-selected'], removed: [] } })
+    // A class the element lost is not counted on its siblings.
+    expect(classNewsBetween(around('item open', ['item open']), around('item', ['item open']))).toEqual({ classes: { added: [], removed: ['open'] } })
+  })
+
+  it("says the page's classes apart, and nothing where a read failed", () => {
+    expect(classNewsBetween(around('b', [], 'light'), around('b', [], 'dark'))).toEqual({ pageClasses: { added: ['dark'], removed: ['light'] } })
+    expect(classNewsBetween(undefined, around('b', ['b']))).toEqual({})
   })
 })

@@ -6,19 +6,43 @@ import type { ElementPlace } from './page-tree.js'
 /** How long a read of the classes may take: a page that takes longer is blocked (a dialog it opened), and the answer does without. */
 const READ_MS = 1000
 
-/** Class attributes read around a click: the element's, and its document's root and body's together. */
+/** Most of an element's peers whose classes are read: a choice among more is a list too long to say it of. */
+const MOST_PEERS = 50
+/** How far up an element's peers are looked for: a link in an item of a list is three levels from its list. */
+const PEER_LEVELS = 3
+
+/** Class attributes read around a click: the element's, its peers', and its document's root and body's together. */
 export interface ClassesAround {
   element: string | null
+  /** Its like in its siblings (see CLASSES_AROUND). */
+  peers: string[]
   page: string
 }
 
 /**
  * Run on the element in its page: its class attribute (an SVG element's className is no
- * string), and its document's `html` and `body` classes, where a theme or a mode is set.
+ * string); its peers' — the elements at its place in the siblings of it or of its nearest
+ * ancestor (up to PEER_LEVELS) that has some of its tag: the other items of a selectable
+ * list, the links in a filter list's other items — where a choice that moved, or did not,
+ * shows; and its document's `html` and `body` classes, where a theme or a mode is set.
  */
 const CLASSES_AROUND = `function () {
   const doc = this.ownerDocument
-  return { element: this.getAttribute('class'), page: [doc.documentElement, doc.body].map((e) => (e && e.getAttribute('class')) || '').join(' ') }
+  const path = []
+  let peers = []
+  for (let node = this; path.length < ${PEER_LEVELS} && node.parentElement; node = node.parentElement) {
+    const alike = [...node.parentElement.children].filter((child) => child.tagName === node.tagName)
+    if (alike.length > 1) {
+      for (const kin of alike.filter((child) => child !== node).slice(0, ${MOST_PEERS})) {
+        let at = kin
+        for (let i = path.length - 1; i >= 0 && at; i--) at = [...at.children].filter((child) => child.tagName === path[i].tag)[path[i].index]
+        if (at) peers.push(at.getAttribute('class') || '')
+      }
+      break
+    }
+    path.push({ tag: node.tagName, index: alike.indexOf(node) })
+  }
+  return { element: this.getAttribute('class'), peers, page: [doc.documentElement, doc.body].map((e) => (e && e.getAttribute('class')) || '').join(' ') }
 }`
 
 /** The classes around an element, read in its page; nothing where the read fails (the element went) or takes over a second. */
@@ -32,9 +56,15 @@ export async function readClassesAround(place: ElementPlace): Promise<ClassesAro
   }
 }
 
-/** What changed between two reads around a clicked element: its classes, and its page's. */
+/**
+ * What changed between two reads around a clicked element: its classes — with how many of
+ * its peers hold a class it gained, where any do (a choice added to, not moved) — and its
+ * page's.
+ */
 export function classNewsBetween(before: ClassesAround | undefined, after: ClassesAround | undefined): { classes?: ClassChange; pageClasses?: ClassChange } {
-  const classes = classChangeOf(before?.element, after?.element)
+  const changed = classChangeOf(before?.element, after?.element)
+  const alsoOn = changed === undefined ? 0 : (after?.peers ?? []).filter((peer) => changed.added.some((name) => namesIn(peer).has(name))).length
+  const classes = changed === undefined || alsoOn === 0 ? changed : { ...changed, alsoOn }
   const pageClasses = classChangeOf(before?.page, after?.page)
   return { ...(classes === undefined ? {} : { classes }), ...(pageClasses === undefined ? {} : { pageClasses }) }
 }

@@ -401,6 +401,9 @@ describe('a page as the agent reads it', () => {
     const focusedOutline = outlinePage(focusedGo)
     expect(focusedOutline).toContain(`button "Go" @${go} (focused)`)
     expect(withActedNews(pageDelta(before, focusedOutline, { acted: [go] }), [go], { frame: was, outline: before }, { frame: focusedGo, outline: focusedOutline }, { elements: classes })).toContain(`~ button "Go" @${go} class +ui-selected -idle`)
+    // A class its siblings hold too: a choice added to, not moved.
+    const added = new Map([[go, { added: ['ui-selected'], removed: [], alsoOn: 2 }]])
+    expect(withActedNews(pageDelta(before, before), [go], { frame: was, outline: before }, { frame: was, outline: before }, { elements: added })).toContain(`~ button "Go" @${go} class +ui-selected (also on 2 siblings)`)
     // Where the delta already shows it changing, its classes are not said.
     expect(withActedNews(pageDelta(before, after), [ref], { frame: was, outline: before }, { frame: now, outline: after }, { elements: new Map([[ref, { added: ['on'], removed: [] }]]) })).not.toContain('class +on')
     // The page's own classes (a theme toggled on html) are said where nothing else changed, and only there.
