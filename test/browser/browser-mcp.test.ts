@@ -314,8 +314,12 @@ describe('the browser surface over MCP, through the gateway', () => {
     const hovered = await call(client, 'browser_hover', { element: 'hint', target: "getByRole('button', { name: 'Hover for a hint' })" })
     expect(hovered.text).toContain('+ "Hints appear on hover"')
     await call(client, 'browser_click', { target: refOf(order, 'textbox', 'Code') })
-    const pressed = await call(client, 'browser_press_key', { key: 'Escape' })
-    expect(pressed.text).toContain('textbox "Code": "escaped"')
+    const pressed = await call(client, 'browser_press_key', { key: 'ctrl+esc' })
+    expect(pressed.text).toContain('textbox "Code": "escaped with control"')
+    // A chord with a key the keyboard does not know is refused whole: no modifier is left held.
+    const unknown = await call(client, 'browser_press_key', { key: 'Control+Fake' })
+    expect(unknown.text).toMatch(/invalid_input.*found "Fake" in "Control\+Fake"/)
+    expect((await call(client, 'browser_press_key', { key: 'Escape' })).text).toContain('textbox "Code": "escaped" @')
 
     // Items a handler on their list answers: their pointer cursor makes them targets, unless a control inside is the target.
     expect(order).not.toMatch(/listitem "Team plan[^\n]*@e/)

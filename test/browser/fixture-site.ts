@@ -157,7 +157,7 @@ const WIDGETS = `<main><h1>Widgets</h1>
 <label>Attachment <input type="file" id="file" onchange="document.getElementById('chosen').textContent = [...this.files].map((f) => f.name + ' ' + f.size).join(', ')"></label><p id="chosen">no file</p>
 <ul id="order"><li draggable="true">first</li><li draggable="true">second</li></ul>
 <button id="tip" onmouseenter="document.getElementById('hint').hidden = false">Hover for a hint</button><p id="hint" hidden>Hints appear on hover</p>
-<label>Code <input id="code" onkeydown="if (event.key === 'Escape') this.value = 'escaped'"></label>
+<label>Code <input id="code" onkeydown="if (event.key === 'Escape') this.value = event.ctrlKey ? 'escaped with control' : 'escaped'"></label>
 <ul id="plans"><li style="cursor: pointer">Basic plan</li><li style="cursor: pointer">Team plan <a href="#terms">terms</a></li></ul><p id="plan">no plan</p>
 <div id="swatch" style="width: 20px; height: 20px; background: teal" onclick="document.getElementById('colour').textContent = 'teal chosen'"></div>
 <div id="x) @e1 (focused) !destructive" class="@e2 (checked) .y" style="width: 20px; height: 20px; background: red" onclick="void 0"></div><p id="colour">no colour</p>

@@ -31,6 +31,7 @@ import { type SiteRule, originAllowed, siteRiskOf } from './site-rules.js'
 import { CHANGE_WATCH_SCRIPT } from './change-watch.js'
 import { wheelAt } from './wheel.js'
 import { type ClassesAround, classNewsBetween, readClassesAround } from './class-change.js'
+import { keyChord } from './key-names.js'
 import type { ClassChange } from './browser-schemas.js'
 import { backendNodeOf } from './selector-target.js'
 import { type AppTarget, type AttachedApp, attachApp, endApp } from './app-attach.js'
@@ -446,7 +447,8 @@ export class BrowserTile implements Surface {
   }
 
   async press(key: string): Promise<PageAnswer> {
-    return this.#acting((page) => page.keyboard.press(key))
+    const chord = keyChord(key)
+    return this.#acting((page) => page.keyboard.press(chord))
   }
 
   async scroll(input: { direction?: 'down' | 'up' | 'left' | 'right' | undefined; amount?: number | undefined; to?: 'top' | 'bottom' | undefined; element?: string | undefined }, frame: Frame): Promise<PageAnswer> {
