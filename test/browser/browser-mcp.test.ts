@@ -119,7 +119,9 @@ describe('the browser surface over MCP, through the gateway', () => {
       ['browser_snapshot', { target: '@nzzzz' }, /not_found.*no element @nzzzz/],
       ['browser_click', { target: next, snapshot: 'everything' }, /invalid_input.*delta, full or none/],
       ['browser_tabs', { action: 'select', index: 99 }, /not_found.*no tab 99/],
-      ['browser_handle_dialog', { accept: true }, /not_found.*handle_dialog/],
+      ['browser_handle_dialog', { accept: true }, /not_found.*no dialog is open: handle_dialog answers/],
+      ['browser_file_upload', { paths: ['a.txt'] }, /not_found.*no file chooser is open/],
+      ['browser_press_key', { key: 'Shift+Hyper' }, /invalid_input.*found "Hyper" in "Shift\+Hyper"/],
     ]
     for (const [tool, args, expected] of bad) {
       const answer = await call(client, tool, args)
@@ -341,7 +343,7 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect((await call(client, 'browser_click', { element: 'Dark mode', target: refOf(order, 'button', 'Dark mode') })).text).toContain('~ page class -dark-mode')
   })
 
-  it('shows pixels: a screenshot as MCP image content, a PNG capture and a live MJPEG screencast', async () => {
+  it('shows pixels: a screenshot as MCP image content (the view, the whole page or one element, PNG or JPEG), a PNG capture and a live MJPEG screencast', async () => {
     const text = (await call(client, 'browser_navigate', { url: `${site.origin}/wizard` })).text
     const tile = /(browser-\d+) "/.exec(text)?.[1] ?? ''
     const shot = await client.callTool({ name: 'browser_take_screenshot', arguments: {} })
@@ -349,6 +351,30 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(image?.type).toBe('image')
     expect(image?.mimeType).toBe('image/png')
     expect(Buffer.from(image?.data ?? '', 'base64').subarray(0, 4)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47]))
+    // As Playwright MCP's callers ask for it: one element alone, the whole page, JPEG.
+    const size = (data: string | undefined): { width: number; height: number } => {
+      const png = Buffer.from(data ?? '', 'base64')
+      return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) }
+    }
+    const shotOf = async (args: Record<string, unknown>): Promise<{ data?: string; mimeType?: string; text?: string }> => {
+      const answer = await client.callTool({ name: 'browser_take_screenshot', arguments: args })
+      const parts = answer.content as Array<{ type: string; data?: string; mimeType?: string; text?: string }>
+      return { ...parts.find((part) => part.type === 'image'), text: parts.find((part) => part.type === 'text')?.text ?? '' }
+    }
+    const next = refOf(text, 'button', 'Next')
+    const button = await shotOf({ element: 'Next', target: next })
+    expect(button.text).toBe(`screenshot of @${next} of ${tile}`)
+    expect(size(button.data).width).toBeLessThan(400)
+    expect(size(button.data).height).toBeLessThan(100)
+    expect((await call(client, 'browser_take_screenshot', { fullPage: true, target: next })).text).toMatch(/invalid_input.*expected an element or the full page, found both/)
+    await call(client, 'browser_navigate', { url: `${site.origin}/long`, snapshot: 'none' })
+    const whole = await shotOf({ fullPage: true, filename: 'page.png' })
+    expect(whole.text).toBe(`screenshot of ${tile}, the whole page (in this answer; no file is written)`)
+    expect(size(whole.data).height).toBeGreaterThan(800)
+    const jpeg = await shotOf({ type: 'jpeg' })
+    expect(jpeg.mimeType).toBe('image/jpeg')
+    expect(Buffer.from(jpeg.data ?? '', 'base64').subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]))
+    expect((await call(client, 'browser_take_screenshot', { type: 'gif' })).text).toMatch(/invalid_input.*expected "type" to be png or jpeg, found "gif"/)
     const png = await fetch(`${t.hub.url}/api/surfaces/${tile}/capture`, { headers: { authorization: `Bearer ${t.adminToken}` } })
     expect(png.headers.get('content-type')).toBe('image/png')
     expect((await png.arrayBuffer()).byteLength).toBeGreaterThan(1000)

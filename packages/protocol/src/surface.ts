@@ -61,6 +61,16 @@ export interface HeldAsk {
 }
 
 /** The one seam every kind of UI plugs into. */
+/** What a capture shoots, where a kind can shoot more than its visible view (a browser page). */
+export interface CaptureOptions {
+  /** The whole scrollable page, not just what is in view. */
+  fullPage?: boolean
+  /** One element, by its node id: scrolled into view and shot alone. */
+  element?: string
+  /** PNG unless JPEG is asked for. */
+  format?: 'png' | 'jpeg'
+}
+
 export interface Surface {
   readonly id: string
   readonly kind: SurfaceKind
@@ -96,7 +106,8 @@ export interface Surface {
    * page scrolled away from them): what a delta must not call gone.
    */
   holds?(ask: HeldAsk): HeldAsk
-  capture?(): Promise<Uint8Array>
+  /** Pixels of what the surface shows, PNG; the options only where its kind honours them. */
+  capture?(options?: CaptureOptions): Promise<Uint8Array>
   /**
    * A view-only VNC server showing the surface, on loopback, for a person watching it live
    * (the hub bridges it to a WebSocket). View-only: input still goes through the gateway.

@@ -249,10 +249,10 @@ export class McpSession {
       tiles: (kind) => surfaces.list(kind).map((tile) => ({ id: tile.id, kind: tile.kind, title: tile.title, focused: tile.focused })),
       frame: (tile, unread) => (unread === undefined ? this.#ctx.gateway.frames.current(tile) : this.#ctx.gateway.frames.readUnread(tile, unread)),
       holds: (tile, ask) => surfaces.surface(tile).holds?.(ask) ?? {},
-      capture: async (tile) => {
+      capture: async (tile, options) => {
         const surface = surfaces.surface(tile)
         if (surface.capture === undefined) throw new TesseraError('not_found', `tile "${tile}" has no pixels to capture`, { found: tile })
-        return surface.capture()
+        return surface.capture(options)
       },
     }
   }

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { basename, isAbsolute, join, relative, resolve } from 'node:path'
 import {
   type ActionCall,
+  type CaptureOptions,
   type Frame,
   type HeldAsk,
   type JsonObject,
@@ -23,7 +24,7 @@ import { NodeLedger } from '@tessera/kit'
 import { ARIA_ROLES, type WaitRequest, elementByRole } from './page-waits.js'
 import { BROWSER_ACTIONS, ELEMENT_ACTIONS } from './browser-actions.js'
 import type { BrowserHost } from './browser-host.js'
-import { FOCUS_AND_SELECT, IS_CHECKED, SCROLL_INTO_VIEW, SELECT_OPTIONS, callOn, centerOf, coveredBy } from './element-ops.js'
+import { FOCUS_AND_SELECT, IS_CHECKED, SCROLL_INTO_VIEW, SELECT_OPTIONS, boxOf, callOn, centerOf, coveredBy } from './element-ops.js'
 import { type CapturedDocument, PageSessions, capturePage } from './page-capture.js'
 import { PartsToRead } from './parts-to-read.js'
 import { type ElementPlace, buildPageTree } from './page-tree.js'
@@ -287,8 +288,14 @@ export class BrowserTile implements Surface {
     return BROWSER_ACTIONS.timeoutFor(call)
   }
 
-  async capture(): Promise<Uint8Array> {
-    return this.#page().screenshot({ type: 'png' })
+  /** The page's pixels: what is in view, the whole page, or one element scrolled into view. */
+  async capture(options: CaptureOptions = {}): Promise<Uint8Array> {
+    const type = options.format ?? 'png'
+    const quality = type === 'jpeg' ? { quality: 90 } : {}
+    if (options.element === undefined) return this.#page().screenshot({ type, fullPage: options.fullPage === true, ...quality })
+    if (options.fullPage === true) throw new TesseraError('invalid_input', 'expected an element or the full page, found both: an element is shot alone', { expected: 'element or fullPage', found: { element: options.element, fullPage: true } })
+    const clip = await boxOf(this.#anyElement(options.element))
+    return this.#page().screenshot({ type, clip, ...quality })
   }
 
   /**

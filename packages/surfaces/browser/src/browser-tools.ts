@@ -97,6 +97,15 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
   return { text: [...lines, withActedNews(delta, acted, { frame: was, outline: before }, { frame, outline: after }, { elements: elementClasses, ...(pageClasses === undefined ? {} : { page: pageClasses }) })].join('\n') }
 }
 
+/**
+ * Refuses, saying why, an action the page offers only in a state it is not in (a dialog open, a
+ * file chooser waiting): the gateway would only say the frame has no such action.
+ */
+async function offered(ctx: ToolContext, surface: string, action: string, why: string): Promise<void> {
+  const frame = await ctx.frame(surface)
+  if (!frame.contracts.some((contract) => contract.id === action)) throw new TesseraError('not_found', why, { expected: action, found: null })
+}
+
 function facade(name: string, description: string, inputSchema: JsonObject, risk: FacadeTool['risk'], body: (args: JsonObject, ctx: ToolContext, surface: string) => Promise<ToolAnswer>): FacadeTool {
   return { name, description, inputSchema, risk, run: (args, ctx) => body(args, ctx, ctx.tile(KIND, stringArg(args, 'tile'))) }
 }
@@ -197,10 +206,22 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
     for (const key of ['text', 'textGone', 'role', 'name', 'state', 'gone', 'time'] as const) if (args[key] !== undefined) input[key] = args[key] as JsonValue
     return run(ctx, surface, [{ action: 'wait_for', input }], modeOf(args, 'delta'))
   }),
-  facade('browser_take_screenshot', 'A PNG of the visible page.', { type: 'object', properties: { tile }, additionalProperties: false }, 'read', async (_args, ctx, surface) => {
-    const png = await ctx.capture(surface)
-    return { image: { data: Buffer.from(png).toString('base64'), mimeType: 'image/png' }, text: `screenshot of ${surface}` }
-  }),
+  facade(
+    'browser_take_screenshot',
+    'An image of the visible page, the whole page (fullPage) or one element (target). For reading or acting, browser_snapshot.',
+    { type: 'object', properties: { element, target, type: { type: 'string', enum: ['png', 'jpeg'] }, fullPage: { type: 'boolean' }, filename: { type: 'string' }, scale: { type: 'string', enum: ['css', 'device'] }, tile }, additionalProperties: false },
+    'read',
+    async (args, ctx, surface) => {
+      const format = stringArg(args, 'type') ?? 'png'
+      if (format !== 'png' && format !== 'jpeg') throw new TesseraError('invalid_input', `expected "type" to be png or jpeg, found "${format}"`, { expected: ['png', 'jpeg'], found: format })
+      const named = args.target ?? args.ref
+      const shot = { format, ...(args.fullPage === true ? { fullPage: true } : {}), ...(named === undefined ? {} : { element: await elementOf(ctx, surface, args, 'target', 'ref', 'any') }) } as const
+      const image = await ctx.capture(surface, shot)
+      // The image is the answer: nothing is written on the hub's disk for an agent's file name.
+      const what = shot.element !== undefined ? `@${shot.element} of ${surface}` : `${surface}${shot.fullPage === true ? ', the whole page' : ''}`
+      return { image: { data: Buffer.from(image).toString('base64'), mimeType: `image/${format}` }, text: `screenshot of ${what}${args.filename === undefined ? '' : ' (in this answer; no file is written)'}` }
+    },
+  ),
   facade('browser_tabs', 'List, open, select or close tabs.', schema({ action: { type: 'string', enum: ['list', 'new', 'close', 'select'] }, index: { type: 'integer', minimum: 0 }, url: { type: 'string' } }, ['action']), 'external', async (args, ctx, surface) => {
     const input: JsonObject = { action: stringArg(args, 'action') ?? 'list' }
     if (typeof args.index === 'number') input.index = args.index
@@ -210,14 +231,16 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
     const tabs = ((result.output as JsonObject).tabs ?? []) as JsonObject[]
     return { text: tabs.map((tab) => `${tab.current === true ? '*' : ' '} ${String(tab.index)} ${JSON.stringify(tab.title)} ${String(tab.url)}`).join('\n') }
   }),
-  facade('browser_handle_dialog', 'Accept or dismiss the open dialog (alert, confirm, prompt).', schema({ accept: { type: 'boolean' }, promptText: { type: 'string' } }, ['accept']), 'write', (args, ctx, surface) => {
+  facade('browser_handle_dialog', 'Accept or dismiss the open dialog (alert, confirm, prompt).', schema({ accept: { type: 'boolean' }, promptText: { type: 'string' } }, ['accept']), 'write', async (args, ctx, surface) => {
     const input: JsonObject = { accept: args.accept === true }
     if (args.promptText !== undefined) input.promptText = stringArg(args, 'promptText') ?? ''
+    await offered(ctx, surface, 'handle_dialog', 'no dialog is open: handle_dialog answers an alert, confirm, prompt or beforeunload the page opened')
     return run(ctx, surface, [{ action: 'handle_dialog', input }], modeOf(args, 'delta'))
   }),
   facade('browser_file_upload', 'Choose files (from the tile\'s folder) for the open file chooser or a file field; no paths cancels.', schema({ paths: { type: 'array', items: { type: 'string' } }, target }), 'external', async (args, ctx, surface) => {
     const paths = (Array.isArray(args.paths) ? args.paths : []) as JsonValue[]
     const named = args.target ?? args.ref
+    if (named === undefined) await offered(ctx, surface, 'upload', 'no file chooser is open: click the file field or the button that opens one first, or name the field as target')
     return run(ctx, surface, [{ action: 'upload', input: { paths }, ...(named === undefined ? {} : { target: await elementOf(ctx, surface, args) }) }], modeOf(args, 'delta'))
   }),
   facade('browser_close', 'Close the browser tile.', { type: 'object', properties: { tile }, additionalProperties: false }, 'write', async (_args, ctx, surface) => {

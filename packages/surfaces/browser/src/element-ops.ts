@@ -65,29 +65,42 @@ async function labelQuads(place: ElementPlace, control: string): Promise<number[
 
 /** Where the element's first box is (its label's, for a control its label draws), scrolled into view, in the top viewport's coordinates. */
 export async function centerOf(page: Page, place: ElementPlace): Promise<Point> {
+  const box = await boxOf(place)
+  const x = box.x + box.width / 2
+  const y = box.y + box.height / 2
+  const size = page.viewportSize()
+  if (size !== null && (x < 0 || y < 0 || x > size.width || y > size.height)) {
+    throw new TesseraError('conflict', `the ${place.role} is outside the viewport and could not be scrolled into it`, { found: { x, y } })
+  }
+  return { x, y }
+}
+
+/**
+ * Where an element is drawn, scrolled into view, in the page's viewport (an out-of-process
+ * iframe's corner added): the box around its first quad that takes space — its label's, for a
+ * control drawn by its label alone.
+ */
+export async function boxOf(place: ElementPlace): Promise<{ x: number; y: number; width: number; height: number }> {
   const control = await objectOf(place)
   const session = place.document.session
   await session.send('DOM.scrollIntoViewIfNeeded', { backendNodeId: place.backendNodeId }).catch(() => undefined)
   const quads = await session.send('DOM.getContentQuads', { backendNodeId: place.backendNodeId }).catch(() => null)
   const quad = quads?.quads.find((q) => area(q) > 1) ?? (await labelQuads(place, control))?.find((q) => area(q) > 1)
   if (quad === undefined) throw new TesseraError('conflict', `the ${place.role} takes no space on the page (hidden or collapsed)`, { found: place.role })
-  let x = (quad[0]! + quad[2]! + quad[4]! + quad[6]!) / 4
-  let y = (quad[1]! + quad[3]! + quad[5]! + quad[7]!) / 4
+  const xs = [quad[0]!, quad[2]!, quad[4]!, quad[6]!]
+  const ys = [quad[1]!, quad[3]!, quad[5]!, quad[7]!]
+  let [x, y] = [Math.min(...xs), Math.min(...ys)]
   // An out-of-process iframe measures from its own corner: add where that corner is.
   if (place.document.remoteFrame !== undefined) {
     const owner = await place.document.remoteFrame.frameElement()
-    const box = await owner.boundingBox()
+    const corner = await owner.boundingBox()
     await owner.dispose()
-    if (box !== null) {
-      x += box.x
-      y += box.y
+    if (corner !== null) {
+      x += corner.x
+      y += corner.y
     }
   }
-  const size = page.viewportSize()
-  if (size !== null && (x < 0 || y < 0 || x > size.width || y > size.height)) {
-    throw new TesseraError('conflict', `the ${place.role} is outside the viewport and could not be scrolled into it`, { found: { x, y } })
-  }
-  return { x, y }
+  return { x, y, width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) }
 }
 
 function area(quad: number[]): number {
