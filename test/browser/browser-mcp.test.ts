@@ -366,6 +366,12 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(button.text).toBe(`screenshot of @${next} of ${tile}`)
     expect(size(button.data).width).toBeLessThan(400)
     expect(size(button.data).height).toBeLessThan(100)
+    // The outline says where the same button is drawn, as Playwright MCP's boxes do: the shot is its size.
+    const boxed = (await call(client, 'browser_snapshot', { boxes: true })).text
+    const box = new RegExp(`button "Next" @${next} \\[box=(\\d+),(\\d+),(\\d+),(\\d+)\\]`).exec(boxed)
+    expect(box, boxed).not.toBeNull()
+    expect(Math.abs(Number(box?.[3]) - size(button.data).width)).toBeLessThanOrEqual(1)
+    expect(Math.abs(Number(box?.[4]) - size(button.data).height)).toBeLessThanOrEqual(1)
     expect((await call(client, 'browser_take_screenshot', { fullPage: true, target: next })).text).toMatch(/invalid_input.*expected an element or the full page, found both/)
     await call(client, 'browser_navigate', { url: `${site.origin}/long`, snapshot: 'none' })
     const whole = await shotOf({ fullPage: true, filename: 'page.png' })

@@ -8,6 +8,8 @@ export interface PageOutlineOptions {
   offset?: number | undefined
   /** Only the elements whose role, name, value or text contains this (any case), from the whole page: one call reaches any of them. */
   find?: string | undefined
+  /** Each element an agent acts on says where it is drawn: `[box=x,y,width,height]`, from the viewport's corner, in CSS pixels. */
+  boxes?: boolean | undefined
 }
 
 /** How many matches a find lists. */
@@ -88,6 +90,8 @@ interface Item {
   estimated: boolean
   /** Of a text: the ref whose expansion prints it whole (its element's, or its own in a big one), and how much of it prints here. */
   holder?: { ref: string | undefined; chars: number }
+  /** Where it is drawn, as its line says it when boxes are asked for. */
+  box?: string
 }
 
 interface Context {
@@ -103,6 +107,7 @@ interface Context {
   whole: string | undefined
   /** Nodes under an element, counted up to HOLDER_MAX_NODES + 1 (holderOf). */
   sizes: Map<string, number>
+  boxes: boolean
 }
 
 function squeeze(text: string): string {
@@ -233,6 +238,7 @@ function build(node: UiNode, ctx: Context, rowOfList = false, parent?: string): 
     name: actions === undefined ? nameBeyond(node.name, kids) : node.name,
     estimated: kids.some((kid) => kid.estimated),
     ...(node.kind === 'text' ? { holder: holderOf(node.id, parent, ctx) } : {}),
+    ...(ctx.boxes && actions !== undefined && own !== undefined ? { box: boxWords(own, ctx.viewport) } : {}),
   }
   // A row of a few leaves prints as one line.
   item.packed = packedLine(item)
@@ -332,6 +338,7 @@ function inline(item: Item): string {
   const declared = node.semantic?.data?.action
   if (typeof declared === 'string') text += ` [${declared}]`
   if (item.ref !== undefined && item.actions !== undefined) text += ` @${item.ref}`
+  if (item.box !== undefined) text += ` ${item.box}`
   const states = stateWords(node, item.actions)
   if (states.length > 0) text += ` (${states.join(', ')})`
   if (item.actions !== undefined && (item.actions.risk === 'external' || item.actions.risk === 'destructive')) text += ` !${item.actions.risk}`
@@ -611,7 +618,13 @@ function emitItem(item: Item, depth: number, ctx: Context, viewportFirst: boolea
 
 function contextFor(frame: Frame, options: PageOutlineOptions): Context {
   const refs = RefTable.forFrame(frame)
-  return { frame, refs, actions: actionsByNode(frame), viewport: frame.layout[frame.tree.id], out: [], budget: options.expand === undefined ? MAX_LINES : EXPAND_LINES, folds: MAX_FOLD_NOTES, whole: options.expand === undefined ? undefined : refs.resolve(options.expand), sizes: new Map() }
+  return { frame, refs, actions: actionsByNode(frame), viewport: frame.layout[frame.tree.id], out: [], budget: options.expand === undefined ? MAX_LINES : EXPAND_LINES, folds: MAX_FOLD_NOTES, whole: options.expand === undefined ? undefined : refs.resolve(options.expand), sizes: new Map(), boxes: options.boxes === true }
+}
+
+/** A box as its line says it: from the viewport's corner (the frame's layout is the page's), whole CSS pixels. */
+function boxWords(box: Bounds, viewport: Bounds | undefined): string {
+  const [x, y] = [box.x - (viewport?.x ?? 0), box.y - (viewport?.y ?? 0)]
+  return `[box=${[x, y, box.width, box.height].map(Math.round).join(',')}]`
 }
 
 function topItems(ctx: Context): Item[] {

@@ -140,13 +140,13 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
   {
     name: 'browser_snapshot',
     description: 'The page as an outline: what is in view, @refs to act on, the rest folded — expand a fold or a cut text by the @ref after it (offset pages through long lists), or find elements anywhere on the page by their text.',
-    inputSchema: { type: 'object', properties: { tile, target: { type: 'string', description: '@ref to expand' }, offset: { type: 'integer', minimum: 0 }, find: { type: 'string' } }, additionalProperties: false },
+    inputSchema: { type: 'object', properties: { tile, target: { type: 'string', description: '@ref to expand' }, offset: { type: 'integer', minimum: 0 }, find: { type: 'string' }, boxes: { type: 'boolean', description: 'each element to act on says [box=x,y,width,height] from the viewport corner' } }, additionalProperties: false },
     risk: 'read',
     async run(args, ctx) {
       const surface = ctx.tile(KIND, stringArg(args, 'tile'))
       const expand = stringArg(args, 'target') ?? stringArg(args, 'expand')
       const offset = typeof args.offset === 'number' ? args.offset : undefined
-      const options = { expand, offset, find: stringArg(args, 'find') }
+      const options = { expand, offset, find: stringArg(args, 'find'), boxes: args.boxes === true }
       return { text: await outlineReading(await ctx.frame(surface), options, (request) => ctx.frame(surface, request)) }
     },
   },

@@ -40,6 +40,16 @@ function page(rows = 40, value = '', rowsFrom = 900) {
 }
 
 describe('a page as the agent reads it', () => {
+  it('says where each element to act on is drawn when boxes are asked for, from the corner of the view', () => {
+    // Scrolled 300 down: the page's coordinates less the view's corner.
+    const layout: Layout = { page: { x: 0, y: 300, width: 800, height: 600 }, go: { x: 10.4, y: 340.6, width: 80, height: 24 }, intro: { x: 0, y: 320, width: 400, height: 20 } }
+    const tree: UiNode = { id: 'page', kind: 'box', role: 'document', children: [{ id: 'intro', kind: 'text', text: 'Ready?' }, { id: 'go', kind: 'box', role: 'button', name: 'Go' }] }
+    const frame = sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/', tree, layout, state: {}, contracts: BROWSER_ACTIONS.contracts.filter((c) => c.id === 'click'), targets: [{ contract: 'click', nodeId: 'go' }] })
+    const go = RefTable.forFrame(frame).refOf('go') as string
+    expect(outlinePage(frame, { boxes: true })).toContain(`\n"Ready?"\nbutton "Go" @${go} [box=10,41,80,24]\n`)
+    expect(outlinePage(frame)).toContain(`\nbutton "Go" @${go}\n`)
+  })
+
   it('says a name once: a logo link\'s image of the same name goes, and a heading holding a link of its name prints bare', () => {
     const layout: Layout = { page: { x: 0, y: 0, width: 800, height: 600 }, logo: { x: 0, y: 0, width: 90, height: 30 }, post: { x: 0, y: 40, width: 300, height: 20 } }
     const tree: UiNode = {
