@@ -101,7 +101,7 @@ describe('tasks on real pages, through the gateway', () => {
     const dialog = await call('browser_click', { element: 'Create new user', target: refOf(page, 'button', 'Create new user') })
     expect(dialog).toMatch(/^\+ textbox "Name": "Jane Smith" @e\w+ \(focused\)$/m)
     const typed = await call('browser_type', { element: 'Email', target: refOf(dialog, 'textbox', 'Email'), text: 'not-an-email' })
-    expect(typed).toMatch(/^~ textbox "Email": "not-an-email" @e\w+ \(focused\)$/m)
+    expect(typed).toMatch(/^~ textbox "Email": "not-an-email" @e\w+$/m)
     await call('browser_fill_form', { fields: [{ name: 'Name', type: 'textbox', target: '#name', value: 'Al' }] })
     const refused = await call('browser_click', { element: 'Create an account', target: "getByRole('button', { name: 'Create an account' })" })
     expect(refused).toContain('"Length of username must be between 3 and 16."')
@@ -110,10 +110,10 @@ describe('tasks on real pages, through the gateway', () => {
   it('jQuery UI checkboxradio and menu: controls their labels draw (their inputs hidden) are clicked and checked through the label; a menu says which item is active', async () => {
     const demo = (path: string): string => at.corpus.url('jqui-menu').replace('menu/default.html', path)
     const page = await call('browser_navigate', { url: demo('checkboxradio/default.html') })
-    expect(await call('browser_click', { element: 'Paris', target: refOf(page, 'radio', 'Paris') })).toMatch(/^~ radio "Paris" @e\w+ \(checked, focused\)$/m)
+    expect(await call('browser_click', { element: 'Paris', target: refOf(page, 'radio', 'Paris') })).toMatch(/^~ radio "Paris" @e\w+ \(checked\)$/m)
     const checked = await call('browser_fill_form', { fields: [{ name: '3 Star', type: 'checkbox', target: refOf(page, 'checkbox', '3 Star'), value: 'true' }, { name: '1 King', type: 'checkbox', target: "getByLabel('1 King')", value: 'true' }] })
     expect(checked).toMatch(/^~ checkbox "3 Star" @e\w+ \(checked\)$/m)
-    expect(checked).toMatch(/^~ checkbox "1 King" @e\w+ \(checked, focused\)$/m)
+    expect(checked).toMatch(/^~ checkbox "1 King" @e\w+ \(checked\)$/m)
     // The menu keeps focus and names its active item (aria-activedescendant): the answer says which.
     const menu = await call('browser_navigate', { url: at.corpus.url('jqui-menu') })
     expect(await call('browser_click', { element: 'Books', target: refOf(menu, 'menuitem', 'Books') })).toMatch(/^~ menuitem "Books" @e\w+ \(active\)$/m)
@@ -125,10 +125,10 @@ describe('tasks on real pages, through the gateway', () => {
     // to load: a click on Name sorts it ascending, or turns it the other way where it already was.
     const first = /^ {2}columnheader "Name" @e\w+ \(sorted ascending\)$/m.test(page) ? 'descending' : 'ascending'
     const name = refOf(page, 'columnheader', 'Name')
-    expect(await call('browser_click', { element: 'Name', target: name })).toMatch(new RegExp(`^~ columnheader "Name" @${name} \\(focused, sorted ${first}\\)$`, 'm'))
+    expect(await call('browser_click', { element: 'Name', target: name })).toMatch(new RegExp(`^~ columnheader "Name" @${name} \\(sorted ${first}\\)$`, 'm'))
     // Turned the other way, the rows go in the opposite order: each that moved says where to.
     const turned = await call('browser_click', { element: 'Name', target: name })
-    expect(turned).toMatch(new RegExp(`^~ columnheader "Name" @${name} \\(focused, sorted ${first === 'ascending' ? 'descending' : 'ascending'}\\)$`, 'm'))
+    expect(turned).toMatch(new RegExp(`^~ columnheader "Name" @${name} \\(sorted ${first === 'ascending' ? 'descending' : 'ascending'}\\)$`, 'm'))
     expect(turned).toMatch(/^~ row: "\d" "[A-Z][^"]*" .* moved (after "\d"|to the top)$/m)
     expect(turned).not.toMatch(/^\+ row/m)
   })
@@ -136,7 +136,7 @@ describe('tasks on real pages, through the gateway', () => {
   it('CKEditor: writes into the rich text editor, selects it all and makes it bold with a toolbar button out of view, whose new state the answer shows', async () => {
     const page = await call('browser_navigate', { url: at.corpus.url('ckeditor') })
     const editor = refOf(page, 'textbox', 'Editor, editor')
-    expect(await call('browser_type', { element: 'editor', target: editor, text: 'Release notes for 2.0' })).toMatch(/~ textbox "Editor, editor": "Release notes for 2\.0" @e\w+ \(focused\)/)
+    expect(await call('browser_type', { element: 'editor', target: editor, text: 'Release notes for 2.0' })).toMatch(/^~ textbox "Editor, editor": "Release notes for 2\.0" @e\w+(:|$)/m)
     // The Basic Styles toolbar sits in a fold: the outline does not print its Bold button.
     expect(page).not.toContain('button "Bold"')
     await call('browser_press_key', { key: 'Control+a' })

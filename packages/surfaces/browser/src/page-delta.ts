@@ -251,6 +251,8 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
     else if (!part.added) kept += part.value.length
   }
   kept = 0
+  // An element the agent acted on took focus, as it knows: its line says what else changed. A line that went says what went, not where focus was.
+  const told = (line: string, ref: string | undefined): string => (ref !== undefined && actedOn.has(ref) ? withoutFocus(line.trimStart()) : line.trimStart())
   const replaced = textsReplaced(parts, says)
   const changed: string[] = []
   let changedCount = 0
@@ -314,7 +316,7 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
         // So did a line of text alone, word for word one that went (a sorted table's row): no new one came.
         if ((same && keptBefore.get(ref) !== kept) || (ref === undefined && firstQuote(line) !== undefined && removedLines.has(line.trim()))) {
           moved.add(at)
-          changed.push(`~ ${line.trimStart()} ${movedTo(now.body, at)}`)
+          changed.push(`~ ${told(line, ref)} ${movedTo(now.body, at)}`)
           continue
         }
       }
@@ -337,14 +339,14 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
       if (part.added && ref === undefined && unpacked(line)) continue
       // An element a line that went held packed is still there: it reads as it does now (`~`), never as new.
       if (part.added && ref !== undefined && !same && removedRefs.has(ref)) {
-        changed.push(`~ ${line.trimStart()}`)
+        changed.push(`~ ${told(line, ref)}`)
         continue
       }
       if (part.removed && (run === undefined || run.indent !== indent || run.first + run.sizes.length !== changed.length)) {
         endRun()
         run = { indent, first: changed.length, sizes: [] }
       }
-      changed.push(`${same ? '~' : part.added ? '+' : '-'} ${line.trimStart()}`)
+      changed.push(`${same ? '~' : part.added ? '+' : '-'} ${part.removed ? withoutFocus(line.trimStart()) : same ? told(line, ref) : line.trimStart()}`)
       if (part.removed) run?.sizes.push(1)
       if (part.removed) gone = { indent, at: changed.length - 1, inside: 0, bare }
     }

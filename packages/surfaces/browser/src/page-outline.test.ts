@@ -430,7 +430,8 @@ describe('a page as the agent reads it', () => {
     const unpacked = outline(['heading "People"', '  button "Collapse" @e13', '  button "Add Person" @e14 (focused)', '  button "Delete Last Person" @e15', '  button "Delete All" @e91', '"0 - John"', '"1 -"'])
     expect(pageDelta(packed, unpacked, { acted: ['e14'] }).split('\n').filter((line) => /^[~+-] /.test(line))).toEqual([
       '~ button "Collapse" @e13',
-      '~ button "Add Person" @e14 (focused)',
+      // Clicked, it took focus: no news.
+      '~ button "Add Person" @e14',
       '~ button "Delete Last Person" @e15',
       '+ button "Delete All" @e91',
       '+ "1 -"',
@@ -482,10 +483,12 @@ describe('a page as the agent reads it', () => {
     expect(pageDelta(before, outline(['textbox "New" @e2', 'checkbox @e3 (checked) "Milk" button "x" @e4', 'button "Save" @e5 (focused)']), { acted: ['@e4'] })).toContain('~ button "Save" @e5 (focused)')
     const quoted = outline(['textbox "New (focused)" @e2', 'button "Save" @e5'])
     expect(pageDelta(quoted, outline(['textbox "New ()" @e2', 'button "Save" @e5']))).toContain('~ textbox "New ()" @e2')
-    // Typed into a field that took focus on the way (a modal form's Email): its new value is news.
+    // Typed into a field that took focus on the way (a modal form's Email): its new value is news, the focus it took is not.
     const form = outline(['textbox "Name": "Jane" @e2 (focused)', 'textbox "Email": "jane@example.com" @e3'])
     const typed = pageDelta(form, outline(['textbox "Name": "Jane" @e2', 'textbox "Email": "not an email" @e3 (focused)']), { acted: ['e3'] })
-    expect(typed.split('\n').filter((line) => /^[~+-] /.test(line))).toEqual(['~ textbox "Email": "not an email" @e3 (focused)'])
+    expect(typed.split('\n').filter((line) => /^[~+-] /.test(line))).toEqual(['~ textbox "Email": "not an email" @e3'])
+    // A line that went says what went, not where focus was.
+    expect(pageDelta(form, outline(['textbox "Email": "jane@example.com" @e3']))).toContain('- textbox "Name": "Jane" @e2\n')
   })
 
   it('says where an element that moved went, once for it and what it holds', () => {
