@@ -43,8 +43,8 @@ export function withActedNews(delta: string, acted: readonly string[], before: {
     if (now === undefined) continue
     const printed = prints(before.outline, target) || prints(after.outline, target)
     const was = lineIn(before.frame, target)
-    // That it took focus is no news: the agent acted on it.
-    if (!printed && now !== was && (was === undefined || !onlyFocusDiffers(was, now))) news.push(`~ ${now}`)
+    // That it took focus is no news: the agent acted on it; nor is it beside what else changed.
+    if (!printed && now !== was && (was === undefined || !onlyFocusDiffers(was, now))) news.push(`~ ${withoutFocus(now)}`)
     // The focus the click gave it is no news beside its classes.
     else if (!inDelta.has(target) && looks.elements.has(target)) news.push(`~ ${withoutFocus(now)} ${classWords(looks.elements.get(target) as ClassChange)}`)
   }
