@@ -394,6 +394,30 @@ describe('the browser surface over MCP, through the gateway', () => {
     abort.abort()
   })
 
+  it('goes back and forward as navigations: within the tile\'s site at once, to another site once a person approves; nothing is behind a tile\'s first page', async () => {
+    const opened = await call(client, 'action_request', { surface: 'map', action: 'open', input: { kind: 'browser', config: { url: `${site.origin}/login` } } })
+    const tile = String((opened.result?.output as { tile: string }).tile)
+    const first = await call(client, 'browser_navigate_back', { tile })
+    expect(first.text).toMatch(/^note: there was no page to go back to\n/)
+    expect(first.text).toContain(`${site.origin}/login`)
+    await call(client, 'browser_navigate', { tile, url: `${site.origin}/wizard`, snapshot: 'none' })
+    expect((await call(client, 'browser_navigate_back', { tile })).text).toContain('heading "Sign in"')
+    expect((await call(client, 'action_request', { surface: tile, action: 'forward', input: {} })).result?.status).toBe('completed')
+    // Another site is another origin: going back to it waits for a person, as a link to it would.
+    const other = site.origin.replace('127.0.0.1', 'localhost')
+    const away = await call(client, 'browser_navigate', { tile, url: `${other}/login`, snapshot: 'none' })
+    const approvedAway = await api<{ result: ActionResult }>(t.hub, `/api/approvals/${away.result?.approvalId}/approve`, { token: t.adminToken, body: {} })
+    expect(approvedAway.json.result.status).toBe('completed')
+    // Back home, the site the tile was opened on, at once; forward to the other site again waits.
+    expect((await call(client, 'browser_navigate_back', { tile })).text).toContain(`${site.origin}/wizard`)
+    const forward = await call(client, 'action_request', { surface: tile, action: 'forward', input: {} })
+    expect(forward.result?.status).toBe('awaiting_approval')
+    const approvedForward = await api<{ result: ActionResult }>(t.hub, `/api/approvals/${forward.result?.approvalId}/approve`, { token: t.adminToken, body: {} })
+    expect(approvedForward.json.result.status).toBe('completed')
+    expect((await call(client, 'browser_snapshot', { tile })).text).toContain(`${other}/login`)
+    expect((await call(client, 'browser_close', { tile })).text).toBe(`closed ${tile}`)
+  })
+
   it('runs two tiles on the same site signed in as different users at once', async () => {
     const open = async (): Promise<string> => {
       const opened = await call(client, 'action_request', { surface: 'map', action: 'open', input: { kind: 'browser', config: { url: `${site.origin}/login` } } })

@@ -271,6 +271,13 @@ export class BrowserTile implements Surface {
       else if (target !== safeOrigin(page.url()) && !originAllowed(target, this.#homeOrigins)) raise('external', `it leaves for ${target}`)
       raise(siteRiskOf(url, this.#options.sites), `a site rule covers ${url}`)
     }
+    if (call.contract.id === 'back' || call.contract.id === 'forward') {
+      // Back and forward are navigations too: where they lead decides, as a link's URL does.
+      const url = await this.#historyStep(page, call.contract.id).catch(() => null)
+      const target = url === null ? null : safeOrigin(url)
+      if (url !== null && target !== safeOrigin(page.url()) && (target === null || !originAllowed(target, this.#homeOrigins))) raise('external', `going ${call.contract.id} leaves for ${target ?? url}`)
+      if (url !== null) raise(siteRiskOf(url, this.#options.sites), `a site rule covers ${url}`)
+    }
     if (call.contract.id === 'press' && /(^|\+)Enter$/.test(String((call.input as JsonObject).key))) {
       const focused = focusedNode(call.frame.tree)
       const formRisk = focused === undefined ? undefined : this.#places.get(focused)?.formRisk
@@ -486,11 +493,31 @@ export class BrowserTile implements Surface {
   }
 
   async history(which: 'back' | 'forward' | 'reload'): Promise<PageAnswer> {
+    const page = this.#page()
+    if (which !== 'reload' && (await this.#historyStep(page, which)) === null) {
+      this.#note = `there was no page to go ${which} to`
+      return this.#where(page)
+    }
     return this.#acting(async (page) => {
       const options = { waitUntil: 'domcontentloaded' as const, timeout: NAVIGATION_TIMEOUT_MS }
-      const response = which === 'back' ? await page.goBack(options) : which === 'forward' ? await page.goForward(options) : await page.reload(options)
-      if (response === null && which !== 'reload') this.#note = `there was no page to go ${which} to`
+      if (which === 'back') await page.goBack(options)
+      else if (which === 'forward') await page.goForward(options)
+      else await page.reload(options)
     })
+  }
+
+  /**
+   * Where going back or forward leads: the tab's history entry next to the current one, or
+   * null where there is none — the blank page a tab starts on is none, so a tile opened at a
+   * URL has nothing behind its first page.
+   */
+  async #historyStep(page: Page, which: 'back' | 'forward'): Promise<string | null> {
+    const session = await this.#sessionsOf(page).main()
+    const { currentIndex, entries } = (await session.send('Page.getNavigationHistory')) as { currentIndex: number; entries: Array<{ url: string }> }
+    const index = currentIndex + (which === 'back' ? -1 : 1)
+    const entry = entries[index]
+    if (entry === undefined || (index === 0 && entry.url === 'about:blank')) return null
+    return entry.url
   }
 
   async waitFor(input: WaitRequest, signal: AbortSignal): Promise<PageAnswer & { waitedMs: number }> {
