@@ -80,11 +80,11 @@ function objectSchema(schema: unknown): JsonObject {
 export async function discoverPageTools(page: Page): Promise<PageTool[]> {
   const found: PageTool[] = []
   const seen = new Set<string>()
-  for (const frame of page.frames()) {
-    if (frame.isDetached()) continue
-    const url = frame.url()
-    if (!url.startsWith('http')) continue
-    const tools = (await frame.evaluate(`(${LIST_TOOLS})()`).catch(() => [])) as Array<{ name: unknown; description: unknown; inputSchema: unknown; consequential: unknown }>
+  // Every frame asked at once (a round trip each, one after the other, held a capture up), read in frame order.
+  const frames = page.frames().filter((frame) => !frame.isDetached() && frame.url().startsWith('http'))
+  const lists = await Promise.all(frames.map((frame) => frame.evaluate(`(${LIST_TOOLS})()`).catch(() => []) as Promise<Array<{ name: unknown; description: unknown; inputSchema: unknown; consequential: unknown }>>))
+  for (const [index, frame] of frames.entries()) {
+    const tools = lists[index]
     for (const tool of Array.isArray(tools) ? tools : []) {
       if (typeof tool.name !== 'string' || !/^[A-Za-z0-9_.-]{1,128}$/.test(tool.name) || found.length >= MAX_TOOLS) continue
       const inputSchema = objectSchema(tool.inputSchema)
