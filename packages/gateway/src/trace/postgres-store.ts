@@ -4,6 +4,7 @@ import type { Approval, ApprovalStatus, TraceEvent, TraceEventDraft } from '@tes
 import { chainBatch, sessionsOf, validateDrafts } from './append-batch.js'
 import { approvalFromJson, validApproval } from './approval-records.js'
 import { type StoredBlob, checkBlobs } from './blobs.js'
+import { packBlob, unpackBlob } from './blob-packing.js'
 import { ChainWalker } from './chain-walker.js'
 import { deepBodyProblem, eventFromBody, type ChainVerification, type StoredEvent, type VerifyOptions } from './hash-chain.js'
 import { closedStoreError, storeError } from './store-errors.js'
@@ -56,6 +57,8 @@ CREATE TABLE IF NOT EXISTS tessera_blobs (
   hash text PRIMARY KEY,
   text text NOT NULL
 );
+ALTER TABLE tessera_blobs ADD COLUMN IF NOT EXISTS packed bytea;
+ALTER TABLE tessera_blobs ALTER COLUMN text DROP NOT NULL;
 `
 
 /** Serializes concurrent first-time schema creation by several hubs. */
@@ -248,17 +251,20 @@ export class PostgresTraceStore implements TraceStore {
   async putBlobs(blobs: readonly StoredBlob[]): Promise<void> {
     checkBlobs(blobs)
     if (blobs.length === 0) return
-    // One statement, so the batch is atomic without a transaction of its own.
+    // Each kept as its text or its packed bytes (blob-packing.ts), the other column null. One statement, so the batch is atomic without a transaction of its own.
+    const kept = blobs.map((b) => packBlob(b.text))
     await this.query(
       'store blobs',
-      'INSERT INTO tessera_blobs (hash, text) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT (hash) DO NOTHING',
-      [blobs.map((b) => b.hash), blobs.map((b) => b.text)],
+      'INSERT INTO tessera_blobs (hash, text, packed) SELECT * FROM unnest($1::text[], $2::text[], $3::bytea[]) ON CONFLICT (hash) DO NOTHING',
+      [blobs.map((b) => b.hash), kept.map((k) => (typeof k === 'string' ? k : null)), kept.map((k) => (typeof k === 'string' ? null : k))],
     )
   }
 
   async getBlob(hash: string): Promise<string | null> {
-    const rows = await this.query<{ text: string }>('read blob', 'SELECT text FROM tessera_blobs WHERE hash = $1', [hash])
-    return rows[0]?.text ?? null
+    const rows = await this.query<{ text: string | null; packed: Buffer | null }>('read blob', 'SELECT text, packed FROM tessera_blobs WHERE hash = $1', [hash])
+    const row = rows[0]
+    if (row === undefined) return null
+    return row.packed !== null ? unpackBlob(row.packed) : row.text
   }
 
   async getApproval(id: string): Promise<Approval | null> {

@@ -5,6 +5,7 @@ import type { Approval, ApprovalStatus, TraceEvent, TraceEventDraft } from '@tes
 import { assertDraftArray, chainDrafts } from './append-batch.js'
 import { approvalFromJson, validApproval } from './approval-records.js'
 import { type StoredBlob, checkBlobs } from './blobs.js'
+import { packBlob, unpackBlob } from './blob-packing.js'
 import { deepBodyProblem, eventFromBody, type ChainVerification, type StoredEvent, type VerifyOptions } from './hash-chain.js'
 import { DEFAULT_VERIFY_PLAN, RAW_LINKS_SQL, verifySqliteChain, type VerifyPlan } from './sqlite-verify.js'
 import { closedStoreError, storeError } from './store-errors.js'
@@ -21,7 +22,8 @@ const PAGE_SIZE = 1000
  * headers, b-tree splits and WAL frames than with 16 KiB pages, for no gain in a trace.
  */
 const PAGE_BYTES = 16384
-const SCHEMA_VERSION = 1
+/** 2: a blob's `text` column may hold its deflated bytes (blob-packing.ts); a build that knows only 1 would read them as text. */
+const SCHEMA_VERSION = 2
 
 /*
  * `events` keeps the canonical body — the exact text hashed — as the source of truth; type,
@@ -249,13 +251,13 @@ export class SqliteTraceStore implements TraceStore {
     if (blobs.length === 0) return
     const insert = this.statements.insertBlob
     this.query('store blobs', () => this.db.transaction(() => {
-      for (const blob of blobs) insert.run(blob.hash, blob.text)
+      for (const blob of blobs) insert.run(blob.hash, packBlob(blob.text))
     })())
   }
 
   async getBlob(hash: string): Promise<string | null> {
-    const text = this.query('read blob', () => this.statements.selectBlob.get(hash)) as string | undefined
-    return text ?? null
+    const kept = this.query('read blob', () => this.statements.selectBlob.get(hash)) as string | Buffer | undefined
+    return kept === undefined ? null : unpackBlob(kept)
   }
 
   async getApproval(id: string): Promise<Approval | null> {

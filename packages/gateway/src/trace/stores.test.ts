@@ -57,6 +57,30 @@ if (postgres.available) {
     await server?.stop()
   })
 
+  describe('a PostgreSQL blob table of the first shape', () => {
+    it('gains a column for packed frames, keeps reading the texts it holds, and packs what comes', async () => {
+      await admin.query('DROP TABLE IF EXISTS tessera_blobs')
+      await admin.query('CREATE TABLE tessera_blobs (hash text PRIMARY KEY, text text NOT NULL)')
+      const old = JSON.stringify({ tree: { id: 'root', children: Array.from({ length: 300 }, (_, i) => ({ id: `n${i}`, kind: 'box', role: 'button', name: `Button ${i}` })) } })
+      await admin.query('INSERT INTO tessera_blobs (hash, text) VALUES ($1, $2)', [sha256Hex(old), old])
+      const store = await openStore(server.connectionString)
+      try {
+        expect(await store.getBlob(sha256Hex(old))).toBe(old)
+        const frame = frameText(400)
+        await store.putBlobs([{ hash: sha256Hex(frame), text: frame }, { hash: sha256Hex('small'), text: 'small' }])
+        expect(await store.getBlob(sha256Hex(frame))).toBe(frame)
+        expect(await store.getBlob(sha256Hex('small'))).toBe('small')
+        const kept = await admin.query<{ hash: string; text: string | null; size: number | null }>('SELECT hash, text, octet_length(packed) AS size FROM tessera_blobs')
+        const byHash = new Map(kept.rows.map((row) => [row.hash, row]))
+        expect(byHash.get(sha256Hex(frame))?.text).toBeNull()
+        expect(byHash.get(sha256Hex(frame))?.size).toBeLessThan(frame.length / 4)
+        expect(byHash.get(sha256Hex('small'))).toMatchObject({ text: 'small', size: null })
+      } finally {
+        await store.close()
+      }
+    })
+  })
+
   describeTraceStore('postgres', {
     persistent: true,
     create: async () => {
@@ -108,6 +132,42 @@ describe('openStore', () => {
     await expect(openStore('postgres://nobody@127.0.0.1:1/none')).rejects.toSatisfy(
       (error: unknown) => error instanceof TesseraError && error.code === 'store_error',
     )
+  })
+})
+
+/** A frame's JSON as a page of buttons makes it: keys repeated on every node. */
+function frameText(nodes: number): string {
+  return JSON.stringify({ surface: 'browser-1', tree: { id: 'page', kind: 'box', role: 'document', children: Array.from({ length: nodes }, (_, i) => ({ id: `e${i}`, kind: 'box', role: 'link', name: `Section ${i}: shell expansions` })) } })
+}
+
+describe('a SQLite trace keeps big frames packed', () => {
+  it('deflates a blob of a few KiB and more, keeps a small one as text, and reads both, and texts an earlier build wrote, as they were', async () => {
+    const dir = await makeTempDir('tessera-packed-')
+    const path = join(dir.path, 'trace.db')
+    try {
+      const store = await openSqliteStore(path)
+      const frame = frameText(400)
+      await store.putBlobs([{ hash: sha256Hex(frame), text: frame }, { hash: sha256Hex('small'), text: 'small' }])
+      await store.close()
+      const raw = new Database(path)
+      const rows = raw.prepare('SELECT hash, typeof(text) AS kind, length(text) AS size FROM blobs').all() as Array<{ hash: string; kind: string; size: number }>
+      const byHash = new Map(rows.map((row) => [row.hash, row]))
+      expect(byHash.get(sha256Hex(frame))?.kind).toBe('blob')
+      expect(byHash.get(sha256Hex(frame))?.size).toBeLessThan(frame.length / 4)
+      expect(byHash.get(sha256Hex('small'))?.kind).toBe('text')
+      // As an earlier build kept a frame: its text.
+      const older = frameText(300)
+      raw.prepare('INSERT INTO blobs (hash, text) VALUES (?, ?)').run(sha256Hex(older), older)
+      expect(raw.pragma('user_version', { simple: true })).toBe(2)
+      raw.close()
+      const reopened = await openSqliteStore(path)
+      expect(await reopened.getBlob(sha256Hex(frame))).toBe(frame)
+      expect(await reopened.getBlob(sha256Hex('small'))).toBe('small')
+      expect(await reopened.getBlob(sha256Hex(older))).toBe(older)
+      await reopened.close()
+    } finally {
+      await dir.remove()
+    }
   })
 })
 
