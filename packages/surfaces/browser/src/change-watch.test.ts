@@ -117,6 +117,43 @@ describe('the change watch', () => {
     expect(Number(await page.evaluate(() => (document.getElementById('field') as HTMLInputElement).style.opacity))).toBeLessThan(1)
   })
 
+  it("does not wait on the page's own motion (a stopwatch's digits), but waits for a change the action started, streaming or not", async () => {
+    const quietAfterClick = (): Promise<number> =>
+      page.evaluate(() => (window as unknown as { __tesseraQuiet: (q: number, m: number) => Promise<number> }).__tesseraQuiet(60, 5000))
+    // Digits changing every 40 ms, from well before the click: quiet never comes if they count.
+    await page.evaluate(() => {
+      const digits = document.createElement('span')
+      digits.id = 'digits'
+      document.body.prepend(digits)
+      const started = performance.now()
+      setInterval(() => (digits.textContent = String(Math.round(performance.now() - started))), 40)
+      const field = document.getElementById('field') as HTMLInputElement
+      field.addEventListener('click', () => void setTimeout(() => document.body.append('Saved'), 100), { once: true })
+    })
+    await new Promise((done) => setTimeout(done, 600))
+    await page.click('#field')
+    expect(await quietAfterClick()).toBeLessThan(1500)
+    expect(await page.evaluate(() => document.body.textContent)).toContain('Saved')
+    // A reply the click starts, streaming in for 800 ms: waited for to its end.
+    await page.evaluate(() => {
+      const field = document.getElementById('field') as HTMLInputElement
+      field.addEventListener('click', () => {
+        const reply = document.createElement('p')
+        document.body.append(reply)
+        const started = performance.now()
+        const more = (): void => {
+          reply.append('word ')
+          if (performance.now() - started < 800) setTimeout(more, 40)
+          else reply.append('THE END')
+        }
+        more()
+      }, { once: true })
+    })
+    await page.click('#field')
+    expect(await quietAfterClick()).toBeGreaterThan(700)
+    expect(await page.evaluate(() => document.body.textContent)).toContain('THE END')
+  })
+
   it('holds the quiet while a navigation the page asked for is on its way, until its document goes', async () => {
     const sending = await page.context().newPage()
     await sending.route('http://tessera.test/send', async (route) => {

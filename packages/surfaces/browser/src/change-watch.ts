@@ -36,6 +36,19 @@ export const NAVIGATION_GRACE_MS = 1000
 export const ANIMATION_GRACE_MS = 650
 /** Steps further apart than this are another animation's. */
 const ANIMATION_GAP_MS = 100
+/**
+ * The page's own motion: a node that was already changing, again and again, when the agent
+ * acted — a stopwatch's digits, a live ticker, a chart redrawn every frame — never holds the
+ * quiet, or every action on such a page would wait out SETTLE_MAX_MS. A node's changes are one
+ * run while each comes within MOTION_GAP_MS of the last (longer gaps let the quiet come anyway);
+ * a run is motion once it began MOTION_MS before the last input event — or, with no input
+ * since the document loaded (a navigation), once it has gone on for MOTION_UNPROMPTED_MS:
+ * a page building itself in chunks is waited for that long. A change the action started (a
+ * reply streaming in) is no motion: it is waited for, as any change.
+ */
+export const MOTION_GAP_MS = 150
+export const MOTION_MS = 300
+export const MOTION_UNPROMPTED_MS = 1000
 
 export const CHANGE_WATCH_SCRIPT = `(() => {
   if (window.__tesseraQuiet) return
@@ -53,13 +66,14 @@ export const CHANGE_WATCH_SCRIPT = `(() => {
   let timer = 0
   let runStart = -Infinity
   let lastStep = -Infinity
-  const changed = (step = false) => {
+  // A change that is only the page's own motion (see MOTION_GAP_MS) is news for the frame, never a reason to wait.
+  const changed = (step = false, motion = false) => {
     const now = performance.now()
     if (step) {
       if (now - lastStep > ${ANIMATION_GAP_MS}) runStart = now
       lastStep = now
     }
-    if (!step || now - runStart < ${ANIMATION_GRACE_MS}) last = now
+    if (!motion && (!step || now - runStart < ${ANIMATION_GRACE_MS})) last = now
     if (timer) return
     timer = nativeSet(() => {
       timer = 0
@@ -136,7 +150,26 @@ export const CHANGE_WATCH_SCRIPT = `(() => {
     for (const [element, was] of first) if (shapeOf(was) !== shapeOf(element.getAttribute('style'))) return false
     return true
   }
-  new MutationObserver((records) => { relaid(); changed(animationStep(records)) }).observe(document, { subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true })
+  // When the agent last acted: motion is what was already going on then.
+  let inputAt = -Infinity
+  for (const type of ['pointerdown', 'mousedown', 'keydown', 'click', 'input', 'wheel', 'touchstart', 'drop', 'paste']) addEventListener(type, () => { inputAt = performance.now() }, { capture: true, passive: true })
+  const runs = new WeakMap()
+  // Every node the records touch is in a run of motion (records of one node, of an attribute of it, count as one).
+  const ownMotion = (records) => {
+    const now = performance.now()
+    let all = true
+    for (const record of records) {
+      let run = runs.get(record.target)
+      if (run === undefined || now - run.last > ${MOTION_GAP_MS}) {
+        run = { start: now, last: now }
+        runs.set(record.target, run)
+      }
+      run.last = now
+      if (!(inputAt === -Infinity ? now - run.start >= ${MOTION_UNPROMPTED_MS} : run.start < inputAt - ${MOTION_MS})) all = false
+    }
+    return all
+  }
+  new MutationObserver((records) => { relaid(); changed(animationStep(records), ownMotion(records)) }).observe(document, { subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true })
   addEventListener('scroll', (event) => { if (event.target !== document) relaid(); changed() }, { capture: true, passive: true })
   addEventListener('input', () => { relaid(); changed() }, { capture: true, passive: true })
   for (const type of ['change', 'focusin', 'focusout', 'load', 'error', 'resize', 'transitionend', 'animationend', 'toggle']) addEventListener(type, relaid, { capture: true, passive: true })
