@@ -209,7 +209,7 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
   facade(
     'browser_take_screenshot',
     'An image of the visible page, the whole page (fullPage) or one element (target). For reading or acting, browser_snapshot.',
-    { type: 'object', properties: { element, target, type: { type: 'string', enum: ['png', 'jpeg'] }, fullPage: { type: 'boolean' }, filename: { type: 'string' }, scale: { type: 'string', enum: ['css', 'device'] }, tile }, additionalProperties: false },
+    { type: 'object', properties: { element, target, type: { type: 'string', enum: ['png', 'jpeg'] }, fullPage: { type: 'boolean' }, tile }, additionalProperties: false },
     'read',
     async (args, ctx, surface) => {
       const format = stringArg(args, 'type') ?? 'png'
@@ -217,7 +217,7 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
       const named = args.target ?? args.ref
       const shot = { format, ...(args.fullPage === true ? { fullPage: true } : {}), ...(named === undefined ? {} : { element: await elementOf(ctx, surface, args, 'target', 'ref', 'any') }) } as const
       const image = await ctx.capture(surface, shot)
-      // The image is the answer: nothing is written on the hub's disk for an agent's file name.
+      // The image is the answer: nothing is written on the hub's disk for a file name Playwright MCP's callers may pass (nor is its scale needed: the page is drawn at one device pixel per CSS pixel).
       const what = shot.element !== undefined ? `@${shot.element} of ${surface}` : `${surface}${shot.fullPage === true ? ', the whole page' : ''}`
       return { image: { data: Buffer.from(image).toString('base64'), mimeType: `image/${format}` }, text: `screenshot of ${what}${args.filename === undefined ? '' : ' (in this answer; no file is written)'}` }
     },
