@@ -29,15 +29,28 @@ const HEADER = /^(\S+)( "(?:[^"\\]|\\.)*")? (\S+) frame \S+$/
 
 /**
  * The header of a delta: the tile, and the page's title and URL, each where it changed — the
- * agent has the rest. Not the frame id: the browser's tools take none, and an
- * `action_request` may name the frame of the agent's last whole read, whose targets the
+ * agent has the rest, so a URL on the same site says only what changed: `#/active` where only
+ * the fragment did, else from its path. Not the frame id: the browser's tools take none, and
+ * an `action_request` may name the frame of the agent's last whole read, whose targets the
  * gateway checks (its staleness step recalls the frame).
  */
 function deltaHeader(was: string, now: string): string {
   const [before, after] = [HEADER.exec(was), HEADER.exec(now)]
   if (after === null) return now
   const [, tile, title, url] = after
-  return [tile, title !== before?.[2] ? (title ?? ' ""') : '', url !== before?.[3] ? ` ${url}` : ''].join('')
+  return [tile, title !== before?.[2] ? (title ?? ' ""') : '', url !== undefined && url !== before?.[3] ? ` ${urlSince(before?.[3], url)}` : ''].join('')
+}
+
+/** A URL as it reads beside the one before it: its fragment where only that changed, its path on the same site, else whole. */
+export function urlSince(before: string | undefined, now: string): string {
+  try {
+    const [was, is] = [new URL(before ?? ''), new URL(now)]
+    if (was.origin !== is.origin || is.origin === 'null') return now
+    if (was.pathname === is.pathname && was.search === is.search && is.hash !== '') return is.hash
+    return `${is.pathname}${is.search}${is.hash}`
+  } catch {
+    return now
+  }
 }
 
 /** A quoted page text in a line: JSON's string syntax, as the outline writes it. */

@@ -330,8 +330,11 @@ describe('a page as the agent reads it', () => {
     // Same title and URL: the header is the tile alone, nothing the agent has already, nor a frame id the browser's tools take none of.
     expect(delta.split('\n')[0]).toBe('browser-1')
     const moved = pageDelta(before, outlinePage({ ...page(40, 'ada'), route: 'http://127.0.0.1:9/shop#/active' }))
-    // What changed of the title and URL, each alone.
-    expect(moved.split('\n')[0]).toBe('browser-1 http://127.0.0.1:9/shop#/active')
+    // What changed of the title and URL, each alone; a URL on the same site, by what changed of it.
+    expect(moved.split('\n')[0]).toBe('browser-1 #/active')
+    const headerFor = (route: string): string => pageDelta(before, outlinePage({ ...page(40, 'ada'), route })).split('\n')[0] as string
+    expect(headerFor('http://127.0.0.1:9/cart?step=2')).toBe('browser-1 /cart?step=2')
+    expect(headerFor('http://localhost:9/shop')).toBe('browser-1 http://localhost:9/shop')
     const renamed = page(40, 'ada')
     expect(pageDelta(before, outlinePage({ ...renamed, tree: { ...renamed.tree, name: 'Cart' } })).split('\n')[0]).toBe('browser-1 "Cart"')
     expect(delta).toMatch(/--- changes [0-9a-f]{6} \(untrusted/)
