@@ -103,6 +103,9 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       return send(page('Release notes', NOTES))
     case '/grow':
       return send(page('Archive', GROW))
+    case '/tall':
+      // Taller than the view, well within what a screenshot gives whole.
+      return send(page('Scroll', '<div style="height: 3000px; background: linear-gradient(#fff, #036)">Top</div><p>Bottom</p>'))
     case '/slow':
       return send(page('Sync', '<main><h1>Sync</h1><button id="sync" onclick="fetch(\'/slow-api\').then(() => (document.getElementById(\'done\').textContent = \'synced\'))">Sync now</button><p id="done"></p></main>'))
     case '/slow-api':

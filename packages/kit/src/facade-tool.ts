@@ -1,4 +1,4 @@
-import type { ActionContract, ActionResult, CaptureOptions, Frame, HeldAsk, JsonObject, JsonValue, Risk, UnreadRequest } from '@tessera/protocol'
+import type { ActionContract, ActionResult, CaptureOptions, Frame, Shot, HeldAsk, JsonObject, JsonValue, Risk, UnreadRequest } from '@tessera/protocol'
 import type { LeanForm } from './lean-form.js'
 
 /** One tile as a tool sees it. */
@@ -20,7 +20,9 @@ export interface ToolContext {
   /** Which of these refs name elements the tile still holds, and which of these texts it still says, shown in its frame or in a part left unread. */
   holds(tile: string, ask: HeldAsk): HeldAsk
   /** A tile's pixels as PNG (a read); `not_found` for a kind that has none. */
-  capture(tile: string, options?: CaptureOptions): Promise<Uint8Array>
+  capture(tile: string): Promise<Uint8Array>
+  /** A shot of more than the view, where the tile's kind takes one (Surface.shoot). */
+  shoot(tile: string, options: CaptureOptions): Promise<Shot>
 }
 
 /**

@@ -61,7 +61,7 @@ export interface HeldAsk {
 }
 
 /** The one seam every kind of UI plugs into. */
-/** What a capture shoots, where a kind can shoot more than its visible view (a browser page). */
+/** What a shot takes, where a kind can shoot more than its visible view (a browser page). */
 export interface CaptureOptions {
   /** The whole scrollable page, not just what is in view. */
   fullPage?: boolean
@@ -69,6 +69,12 @@ export interface CaptureOptions {
   element?: string
   /** PNG unless JPEG is asked for. */
   format?: 'png' | 'jpeg'
+}
+
+/** A shot's image, and, where it was cut to a height a model reads, how tall its subject was. */
+export interface Shot {
+  image: Uint8Array
+  cut?: number
 }
 
 export interface Surface {
@@ -106,8 +112,10 @@ export interface Surface {
    * page scrolled away from them): what a delta must not call gone.
    */
   holds?(ask: HeldAsk): HeldAsk
-  /** Pixels of what the surface shows, PNG; the options only where its kind honours them. */
-  capture?(options?: CaptureOptions): Promise<Uint8Array>
+  /** Pixels of what the surface shows, PNG. */
+  capture?(): Promise<Uint8Array>
+  /** More than the view, where a kind can (a browser page: the whole page, one element, JPEG). */
+  shoot?(options: CaptureOptions): Promise<Shot>
   /**
    * A view-only VNC server showing the surface, on loopback, for a person watching it live
    * (the hub bridges it to a WebSocket). View-only: input still goes through the gateway.

@@ -249,10 +249,15 @@ export class McpSession {
       tiles: (kind) => surfaces.list(kind).map((tile) => ({ id: tile.id, kind: tile.kind, title: tile.title, focused: tile.focused })),
       frame: (tile, unread) => (unread === undefined ? this.#ctx.gateway.frames.current(tile) : this.#ctx.gateway.frames.readUnread(tile, unread)),
       holds: (tile, ask) => surfaces.surface(tile).holds?.(ask) ?? {},
-      capture: async (tile, options) => {
+      capture: async (tile) => {
         const surface = surfaces.surface(tile)
         if (surface.capture === undefined) throw new TesseraError('not_found', `tile "${tile}" has no pixels to capture`, { found: tile })
-        return surface.capture(options)
+        return surface.capture()
+      },
+      shoot: async (tile, options) => {
+        const surface = surfaces.surface(tile)
+        if (surface.shoot === undefined) throw new TesseraError('not_found', `tile "${tile}" takes no shot beyond its view`, { found: tile })
+        return surface.shoot(options)
       },
     }
   }

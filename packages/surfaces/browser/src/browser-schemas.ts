@@ -75,6 +75,8 @@ export const PageOutput = z.object({
  * choice by its look alone changes nothing its tree says, and the agent should not read that
  * as a click that did nothing. CSS names only, a few of each.
  */
+/** The tallest image a screenshot gives, in CSS pixels: models take images up to about 8,000 px a side. */
+export const SHOT_MAX_HEIGHT = 8000
 /** Most classes said on each side: a page that swaps its whole styling has changed more than a class. */
 export const MOST_CLASSES = 4
 export const ClassChange = z.object({

@@ -3,6 +3,7 @@ import { basename, isAbsolute, join, relative, resolve } from 'node:path'
 import {
   type ActionCall,
   type CaptureOptions,
+  type Shot,
   type Frame,
   type HeldAsk,
   type JsonObject,
@@ -33,7 +34,7 @@ import { CHANGE_WATCH_SCRIPT } from './change-watch.js'
 import { wheelAt } from './wheel.js'
 import { type ClassesAround, classNewsBetween, readClassesAround } from './class-change.js'
 import { keyChord } from './key-names.js'
-import type { ClassChange } from './browser-schemas.js'
+import { type ClassChange, SHOT_MAX_HEIGHT } from './browser-schemas.js'
 import { backendNodeOf } from './selector-target.js'
 import { type AppTarget, type AttachedApp, attachApp, endApp } from './app-attach.js'
 import { type PageTool, callPageTool, discoverPageTools, pageToolContract } from './webmcp-bridge.js'
@@ -295,14 +296,31 @@ export class BrowserTile implements Surface {
     return BROWSER_ACTIONS.timeoutFor(call)
   }
 
-  /** The page's pixels: what is in view, the whole page, or one element scrolled into view. */
-  async capture(options: CaptureOptions = {}): Promise<Uint8Array> {
+  /**
+   * The page's pixels: what is in view, the whole page, or one element scrolled into view — at
+   * most SHOT_MAX_HEIGHT pixels tall from its top (`cut` says how tall it was): Bash's manual
+   * whole is 174,216 px, a 19 MB PNG that took 19 s, which no model reads.
+   */
+  async capture(): Promise<Uint8Array> {
+    return (await this.shoot({})).image
+  }
+
+  /** A shot, and the height it was cut from where it was taller than SHOT_MAX_HEIGHT. */
+  async shoot(options: CaptureOptions): Promise<Shot> {
+    const page = this.#page()
     const type = options.format ?? 'png'
     const quality = type === 'jpeg' ? { quality: 90 } : {}
-    if (options.element === undefined) return this.#page().screenshot({ type, fullPage: options.fullPage === true, ...quality })
-    if (options.fullPage === true) throw new TesseraError('invalid_input', 'expected an element or the full page, found both: an element is shot alone', { expected: 'element or fullPage', found: { element: options.element, fullPage: true } })
-    const clip = await boxOf(this.#anyElement(options.element))
-    return this.#page().screenshot({ type, clip, ...quality })
+    if (options.element !== undefined && options.fullPage === true) throw new TesseraError('invalid_input', 'expected an element or the full page, found both: an element is shot alone', { expected: 'element or fullPage', found: { element: options.element, fullPage: true } })
+    if (options.element !== undefined) {
+      const box = await boxOf(this.#anyElement(options.element))
+      const clip = { ...box, height: Math.min(box.height, SHOT_MAX_HEIGHT) }
+      return { image: await page.screenshot({ type, clip, ...quality }), ...(box.height > SHOT_MAX_HEIGHT ? { cut: Math.round(box.height) } : {}) }
+    }
+    if (options.fullPage !== true) return { image: await page.screenshot({ type, ...quality }) }
+    const size = await page.evaluate(() => ({ width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight }))
+    if (size.height <= SHOT_MAX_HEIGHT) return { image: await page.screenshot({ type, fullPage: true, ...quality }) }
+    const clip = { x: 0, y: 0, width: Math.max(1, size.width), height: SHOT_MAX_HEIGHT }
+    return { image: await page.screenshot({ type, fullPage: true, clip, ...quality }), cut: size.height }
   }
 
   /**

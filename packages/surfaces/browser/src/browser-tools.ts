@@ -2,7 +2,7 @@ import { type FacadeTool, type ToolAnswer, type ToolContext, outlinePage, outlin
 import { type JsonObject, type JsonValue, TesseraError, isRef } from '@tessera/protocol'
 import { withActedNews } from './acted-news.js'
 import { pageDelta, presenceIn } from './page-delta.js'
-import { ClassChange, WAIT_STATES } from './browser-schemas.js'
+import { ClassChange, SHOT_MAX_HEIGHT, WAIT_STATES } from './browser-schemas.js'
 
 /**
  * The browser's MCP tools: the names and arguments of Playwright MCP's core tools (an element
@@ -216,10 +216,11 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
       if (format !== 'png' && format !== 'jpeg') throw new TesseraError('invalid_input', `expected "type" to be png or jpeg, found "${format}"`, { expected: ['png', 'jpeg'], found: format })
       const named = args.target ?? args.ref
       const shot = { format, ...(args.fullPage === true ? { fullPage: true } : {}), ...(named === undefined ? {} : { element: await elementOf(ctx, surface, args, 'target', 'ref', 'any') }) } as const
-      const image = await ctx.capture(surface, shot)
+      const { image, cut } = await ctx.shoot(surface, shot)
       // The image is the answer: nothing is written on the hub's disk for a file name Playwright MCP's callers may pass (nor is its scale needed: the page is drawn at one device pixel per CSS pixel).
       const what = shot.element !== undefined ? `@${shot.element} of ${surface}` : `${surface}${shot.fullPage === true ? ', the whole page' : ''}`
-      return { image: { data: Buffer.from(image).toString('base64'), mimeType: `image/${format}` }, text: `screenshot of ${what}${args.filename === undefined ? '' : ' (in this answer; no file is written)'}` }
+      const notes = [...(cut === undefined ? [] : [`its top ${SHOT_MAX_HEIGHT.toLocaleString('en')} px of ${cut.toLocaleString('en')}; scroll, or name an element, for the rest`]), ...(args.filename === undefined ? [] : ['in this answer; no file is written'])]
+      return { image: { data: Buffer.from(image).toString('base64'), mimeType: `image/${format}` }, text: `screenshot of ${what}${notes.length === 0 ? '' : ` (${notes.join('; ')})`}` }
     },
   ),
   facade('browser_tabs', 'List, open, select or close tabs.', schema({ action: { type: 'string', enum: ['list', 'new', 'close', 'select'] }, index: { type: 'integer', minimum: 0 }, url: { type: 'string' } }, ['action']), 'external', async (args, ctx, surface) => {
