@@ -29,7 +29,7 @@ export interface ClassesAround {
 const CLASSES_AROUND = `function () {
   const doc = this.ownerDocument
   const path = []
-  let peers = []
+  const peers = []
   for (let node = this; path.length < ${PEER_LEVELS} && node.parentElement; node = node.parentElement) {
     const alike = [...node.parentElement.children].filter((child) => child.tagName === node.tagName)
     if (alike.length > 1) {

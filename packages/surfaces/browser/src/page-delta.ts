@@ -42,7 +42,7 @@ function deltaHeader(was: string, now: string): string {
 }
 
 /** A URL as it reads beside the one before it: its fragment where only that changed, its path on the same site, else whole. */
-export function urlSince(before: string | undefined, now: string): string {
+function urlSince(before: string | undefined, now: string): string {
   try {
     const [was, is] = [new URL(before ?? ''), new URL(now)]
     if (was.origin !== is.origin || is.origin === 'null') return now

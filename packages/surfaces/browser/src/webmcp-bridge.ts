@@ -80,7 +80,7 @@ function objectSchema(schema: unknown): JsonObject {
 export async function discoverPageTools(page: Page): Promise<PageTool[]> {
   const found: PageTool[] = []
   const seen = new Set<string>()
-  // Every frame asked at once (a round trip each, one after the other, held a capture up), read in frame order.
+  // Every frame asked at once rather than one round trip after another, and read in frame order.
   const frames = page.frames().filter((frame) => !frame.isDetached() && frame.url().startsWith('http'))
   const lists = await Promise.all(frames.map((frame) => frame.evaluate(`(${LIST_TOOLS})()`).catch(() => []) as Promise<Array<{ name: unknown; description: unknown; inputSchema: unknown; consequential: unknown }>>))
   for (const [index, frame] of frames.entries()) {
