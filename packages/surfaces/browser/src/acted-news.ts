@@ -31,8 +31,9 @@ export interface ClassNews {
  * news it needs most, fold or not. And where nothing the tree says of a clicked element
  * changed but its classes did (a selectable list's `ui-selected`), its line says so: the
  * click was not lost — and how many of its siblings hold the class it gained, where any do
- * (a choice added to, not moved); so does the page's, where nothing else changed (a theme
- * toggled on `html`). Where the whole page came back, it stands as it is.
+ * (a choice added to, not moved), and which lost it (a choice moved); so does the page's,
+ * where nothing else changed (a theme toggled on `html`). Where the whole page came back, it
+ * stands as it is.
  */
 export function withActedNews(delta: string, acted: readonly string[], before: { frame: Frame; outline: string }, after: { frame: Frame; outline: string }, looks: ClassNews = { elements: new Map() }): string {
   const news: string[] = []
@@ -60,5 +61,6 @@ export function withActedNews(delta: string, acted: readonly string[], before: {
 
 function classWords(change: ClassChange): string {
   const also = change.alsoOn === undefined ? [] : [`(also on ${change.alsoOn} sibling${change.alsoOn === 1 ? '' : 's'})`]
-  return ['class', ...change.added.map((name) => `+${name}`), ...change.removed.map((name) => `-${name}`), ...also].join(' ')
+  const taken = change.takenFrom === undefined ? [] : [`(taken from ${change.takenFrom.map((words) => (words === '' ? 'a sibling' : JSON.stringify(words))).join(', ')})`]
+  return ['class', ...change.added.map((name) => `+${name}`), ...change.removed.map((name) => `-${name}`), ...also, ...taken].join(' ')
 }

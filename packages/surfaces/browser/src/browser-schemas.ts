@@ -70,20 +70,26 @@ export const PageOutput = z.object({
   /** Said when the action did more than it was asked: opened a dialog, a tab, a download. */
   note: z.string().optional(),
 })
+/** The tallest image a screenshot gives, in CSS pixels: models take images up to about 8,000 px a side. */
+export const SHOT_MAX_HEIGHT = 8000
+/** Most classes said on each side: a page that swaps its whole styling has changed more than a class. */
+export const MOST_CLASSES = 4
+/** Most peers said by their words where a class left them: a choice moves from one, a reset clears a few. */
+export const MOST_TAKEN_FROM = 3
+/** Most characters of a peer's words said: enough to tell "Item 1" from "Item 2". */
+export const PEER_WORDS = 40
 /**
  * Classes the click gave its element and took from it (`ui-selected`): a page that shows a
  * choice by its look alone changes nothing its tree says, and the agent should not read that
  * as a click that did nothing. CSS names only, a few of each.
  */
-/** The tallest image a screenshot gives, in CSS pixels: models take images up to about 8,000 px a side. */
-export const SHOT_MAX_HEIGHT = 8000
-/** Most classes said on each side: a page that swaps its whole styling has changed more than a class. */
-export const MOST_CLASSES = 4
 export const ClassChange = z.object({
   added: z.array(z.string()).max(MOST_CLASSES),
   removed: z.array(z.string()).max(MOST_CLASSES),
   /** How many of a clicked element's peers (its like in its siblings) hold a class it gained: none said where the choice moved to it. */
   alsoOn: z.number().int().positive().optional(),
+  /** The words of the peers that lost a class it gained (the choice moved from "Item 1"); empty words where a peer has none. */
+  takenFrom: z.array(z.string().max(PEER_WORDS)).min(1).max(MOST_TAKEN_FROM).optional(),
 })
 export type ClassChange = z.infer<typeof ClassChange>
 export const ClickOutput = PageOutput.extend({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { classChangeOf, classNewsBetween } from './class-change.js'
+import { type ClassesAround, classChangeOf, classNewsBetween, type PeerRead } from './class-change.js'
 
 describe('classChangeOf', () => {
   it('says the classes an element gained and lost, CSS names only, a few of each', () => {
@@ -19,18 +19,27 @@ describe('classChangeOf', () => {
 })
 
 describe('classNewsBetween', () => {
-  const around = (element: string, peers: string[], page = ''): { element: string; peers: string[]; page: string } => ({ element, peers, page })
+  const peer = (classes: string, words = ''): PeerRead => ({ classes, words })
+  const around = (element: string, peers: PeerRead[], page = ''): ClassesAround => ({ element, peers, page })
 
   it('says how many siblings hold a class the element gained: a choice added to, not moved', () => {
-    expect(classNewsBetween(around('item', ['item ui-selected', 'item']), around('item ui-selected', ['item ui-selected', 'item']))).toEqual({ classes: { added: ['ui-selected'], removed: [], alsoOn: 1 } })
-    // Moved from the sibling that had it: said of the element alone.
-    expect(classNewsBetween(around('item', ['item ui-selected', 'item']), around('item ui-selected', ['item', 'item']))).toEqual({ classes: { added: ['ui-selected'], removed: [] } })
+    expect(classNewsBetween(around('item', [peer('item ui-selected'), peer('item')]), around('item ui-selected', [peer('item ui-selected'), peer('item')]))).toEqual({ classes: { added: ['ui-selected'], removed: [], alsoOn: 1 } })
     // A class the element lost is not counted on its siblings.
-    expect(classNewsBetween(around('item open', ['item open']), around('item', ['item open']))).toEqual({ classes: { added: [], removed: ['open'] } })
+    expect(classNewsBetween(around('item open', [peer('item open')]), around('item', [peer('item open')]))).toEqual({ classes: { added: [], removed: ['open'] } })
+  })
+
+  it('names the siblings a class the element gained was taken from: a choice moved', () => {
+    const before = around('item', [peer('item ui-selected', 'Item 1'), peer('item', 'Item 2'), peer('item ui-selected')])
+    expect(classNewsBetween(before, around('item ui-selected', [peer('item', 'Item 1'), peer('item', 'Item 2'), peer('item')]))).toEqual({ classes: { added: ['ui-selected'], removed: [], takenFrom: ['Item 1', ''] } })
+    // A list that changed its length between the reads has no peer to name by its place.
+    expect(classNewsBetween(before, around('item ui-selected', [peer('item', 'Item 2')]))).toEqual({ classes: { added: ['ui-selected'], removed: [] } })
+    // At most a few are named: a reset that clears many is said of the element.
+    const many = Array.from({ length: 6 }, (_, at) => peer('item ui-selected', `Item ${at}`))
+    expect(classNewsBetween(around('item', many), around('item ui-selected', many.map((was) => peer('item', was.words)))).classes?.takenFrom).toEqual(['Item 0', 'Item 1', 'Item 2'])
   })
 
   it("says the page's classes apart, and nothing where a read failed", () => {
     expect(classNewsBetween(around('b', [], 'light'), around('b', [], 'dark'))).toEqual({ pageClasses: { added: ['dark'], removed: ['light'] } })
-    expect(classNewsBetween(undefined, around('b', ['b']))).toEqual({})
+    expect(classNewsBetween(undefined, around('b', [peer('b')]))).toEqual({})
   })
 })

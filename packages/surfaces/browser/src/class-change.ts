@@ -1,5 +1,5 @@
 import { SELECTOR_HINT } from '@tessera/protocol'
-import { type ClassChange, MOST_CLASSES } from './browser-schemas.js'
+import { type ClassChange, MOST_CLASSES, MOST_TAKEN_FROM, PEER_WORDS } from './browser-schemas.js'
 import { callOn } from './element-ops.js'
 import type { ElementPlace } from './page-tree.js'
 
@@ -11,11 +11,17 @@ const MOST_PEERS = 50
 /** How far up an element's peers are looked for: a link in an item of a list is three levels from its list. */
 const PEER_LEVELS = 3
 
+/** A peer of a clicked element as read: its class attribute, and the start of its words to name it by. */
+export interface PeerRead {
+  classes: string
+  words: string
+}
+
 /** Class attributes read around a click: the element's, its peers', and its document's root and body's together. */
 export interface ClassesAround {
   element: string | null
-  /** Its like in its siblings (see CLASSES_AROUND). */
-  peers: string[]
+  /** Its like in its siblings (see CLASSES_AROUND), in the same order at every read. */
+  peers: PeerRead[]
   page: string
 }
 
@@ -36,7 +42,7 @@ const CLASSES_AROUND = `function () {
       for (const kin of alike.filter((child) => child !== node).slice(0, ${MOST_PEERS})) {
         let at = kin
         for (let i = path.length - 1; i >= 0 && at; i--) at = [...at.children].filter((child) => child.tagName === path[i].tag)[path[i].index]
-        if (at) peers.push(at.getAttribute('class') || '')
+        if (at) peers.push({ classes: at.getAttribute('class') || '', words: (at.textContent || '').replace(/\\s+/g, ' ').trim().slice(0, ${PEER_WORDS}) })
       }
       break
     }
@@ -58,13 +64,18 @@ export async function readClassesAround(place: ElementPlace): Promise<ClassesAro
 
 /**
  * What changed between two reads around a clicked element: its classes — with how many of
- * its peers hold a class it gained, where any do (a choice added to, not moved) — and its
- * page's.
+ * its peers hold a class it gained, where any do (a choice added to, not moved), and the
+ * words of those that lost it (the choice moved from "Item 1", which nothing else says) —
+ * and its page's.
  */
 export function classNewsBetween(before: ClassesAround | undefined, after: ClassesAround | undefined): { classes?: ClassChange; pageClasses?: ClassChange } {
   const changed = classChangeOf(before?.element, after?.element)
-  const alsoOn = changed === undefined ? 0 : (after?.peers ?? []).filter((peer) => changed.added.some((name) => namesIn(peer).has(name))).length
-  const classes = changed === undefined || alsoOn === 0 ? changed : { ...changed, alsoOn }
+  const holds = (peer: PeerRead | undefined): boolean => peer !== undefined && changed !== undefined && changed.added.some((name) => namesIn(peer.classes).has(name))
+  const alsoOn = (after?.peers ?? []).filter(holds).length
+  // Peers are read by their place, so the same place in both reads is the same peer while the list kept its length.
+  const samePeers = before !== undefined && after !== undefined && before.peers.length === after.peers.length
+  const takenFrom = samePeers ? before.peers.filter((peer, at) => holds(peer) && !holds(after.peers[at])).map((peer) => peer.words).slice(0, MOST_TAKEN_FROM) : []
+  const classes = changed === undefined ? undefined : { ...changed, ...(alsoOn > 0 ? { alsoOn } : {}), ...(takenFrom.length > 0 ? { takenFrom } : {}) }
   const pageClasses = classChangeOf(before?.page, after?.page)
   return { ...(classes === undefined ? {} : { classes }), ...(pageClasses === undefined ? {} : { pageClasses }) }
 }
