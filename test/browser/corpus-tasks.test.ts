@@ -183,4 +183,14 @@ describe('tasks on real pages, through the gateway', () => {
     // The plain click took the choice from the two chosen before, which the answer names.
     expect(await call('browser_click', { element: 'Item 1', target: first })).toContain(`~ listitem "Item 1" @${first} class +ui-selected (taken from "Item 3", "Item 5")\n`)
   })
+
+  it('jQuery UI tabs: a tab clicked says the panel it hid, though that panel\'s name is still its tab\'s', async () => {
+    const demo = (path: string): string => at.corpus.url('jqui-menu').replace('menu/default.html', path)
+    const page = await call('browser_navigate', { url: demo('tabs/default.html') })
+    expect(page).toMatch(/^tabpanel "Nunc tincidunt"$/m)
+    const swapped = await call('browser_click', { element: 'Proin dolor', target: refOf(page, 'tab', 'Proin dolor') })
+    expect(swapped).toMatch(/^- tabpanel "Nunc tincidunt" \(\+1 inside\)$/m)
+    expect(swapped).toMatch(/^\+ tabpanel "Proin dolor"$/m)
+    expect(swapped).toMatch(/^~ tab "Proin dolor" @e\w+ \(selected, expanded\)/m)
+  })
 })

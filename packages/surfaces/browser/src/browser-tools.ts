@@ -93,7 +93,9 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
   // On a huge page, what left the view may sit in a part left unread: the tile knows whether it lives.
   const present = (ref: string): boolean => shown.present(ref) || (ctx.holds(surface, { refs: [ref] }).refs?.length ?? 0) > 0
   const says = (text: string): boolean => shown.says(text) || (ctx.holds(surface, { texts: [text] }).texts?.length ?? 0) > 0
-  const delta = pageDelta(before, after, { acted, present, says })
+  // A part left unread is known by its words alone: a name said there, and nowhere read, may be the element's.
+  const named = (role: string, name: string): boolean => shown.named(role, name) || (!shown.says(name) && says(name))
+  const delta = pageDelta(before, after, { acted, present, says, named })
   return { text: [...lines, withActedNews(delta, acted, { frame: was, outline: before }, { frame, outline: after }, { elements: elementClasses, ...(pageClasses === undefined ? {} : { page: pageClasses }) })].join('\n') }
 }
 

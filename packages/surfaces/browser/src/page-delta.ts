@@ -55,6 +55,8 @@ function urlSince(before: string | undefined, now: string): string {
 
 /** A quoted page text in a line: JSON's string syntax, as the outline writes it. */
 const QUOTED = /"(?:[^"\\]|\\.)*"/
+/** A line that opens with its role before its quoted name (`tabpanel "Settings"`), not with the page's words. */
+const LEADING_ROLE = /^([a-z]+) "/
 
 /** The line with every quoted page text emptied: what is left is the outline's own words, which a page cannot write. */
 function withoutQuotes(line: string): string {
@@ -193,19 +195,31 @@ export interface DeltaContext {
   present?: (ref: string) => boolean
   /** Whether the page after the action still says this text, as a name or a text (one cut with '…' by its start). */
   says?: (text: string) => boolean
+  /**
+   * Whether the page after the action still has an element of this role and name (one cut
+   * with '…' by its start): a tab panel is named by its tab, so its text alone says nothing of
+   * the panel. Where not given, its name's text stands for it.
+   */
+  named?: (role: string, name: string) => boolean
 }
 
 /** What the frame after an action still holds, for a delta to tell what left the view from what went. */
-export function presenceIn(frame: Frame): Required<Pick<DeltaContext, 'present' | 'says'>> {
+export function presenceIn(frame: Frame): Required<Pick<DeltaContext, 'present' | 'says' | 'named'>> {
   const refs = RefTable.forFrame(frame)
   const texts = new Set<string>()
+  const names = new Map<string, string[]>()
   const walk = (node: UiNode): void => {
     for (const text of [node.name, node.text]) if (text !== undefined) texts.add(text.replace(/\s+/g, ' ').trim())
+    if (node.role !== undefined && node.name !== undefined) names.set(node.role, [...(names.get(node.role) ?? []), node.name.replace(/\s+/g, ' ').trim()])
     for (const child of node.children ?? []) walk(child)
   }
   walk(frame.tree)
   return {
     present: (ref) => refs.resolve(ref) !== undefined,
+    named: (role, name) => {
+      const start = name.endsWith('…') ? name.slice(0, -1) : undefined
+      return (names.get(role) ?? []).some((known) => known === name || (start !== undefined && known.startsWith(start)))
+    },
     says: (text) => {
       if (texts.has(text)) return true
       const start = text.endsWith('…') ? text.slice(0, -1) : text
@@ -241,6 +255,7 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
   const actedOn = new Set((context.acted ?? []).map((target) => target.replace(/^@/, '')))
   const present = context.present ?? (() => false)
   const says = context.says ?? (() => false)
+  const named = context.named ?? ((_role: string, name: string) => says(name))
   const was = contentLines(before)
   const now = contentLines(after)
   const parts = diffArrays(was.body, now.body)
@@ -335,7 +350,8 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
       }
       // Still on the page, out of what the outline shows now (scrolled away, folded): not gone.
       const quoted = ref === undefined ? firstQuote(line) : undefined
-      if (part.removed && (ref !== undefined ? present(ref) : quoted !== undefined && says(quoted))) continue
+      const role = quoted === undefined ? undefined : LEADING_ROLE.exec(line.trimStart())?.[1]
+      if (part.removed && (ref !== undefined ? present(ref) : quoted !== undefined && (role !== undefined ? named(role, quoted) : says(quoted)))) continue
       // A fold line that went was the outline's, not the page's: the new fold lines say where things are now.
       if (part.removed && line.trimStart().startsWith('… ')) continue
       if (same && onlyFocusNews(removedByRef.get(ref) ?? '', line, ref, actedOn)) continue

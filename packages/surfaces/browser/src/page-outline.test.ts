@@ -529,6 +529,24 @@ describe('a page as the agent reads it', () => {
     expect(pageDelta(outline(['"Draft"']), outline(['"Final"']), { says: (text) => text === 'Draft' })).toContain('+ "Final"')
   })
 
+  it('says a named panel went though its name is still its tab\'s', () => {
+    const outline = (lines: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', 'tablist @e1', '  tab "One" @e2 (selected)', '  tab "Two" @e3', ...lines, '--- end abcdef ---'].join('\n')
+    const frame = sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/tabs', layout: {}, state: {}, contracts: [], targets: [], tree: {
+      id: 'page', kind: 'box', role: 'document', children: [
+        { id: 'one', kind: 'box', role: 'tab', name: 'One' },
+        { id: 'panel', kind: 'box', role: 'tabpanel', name: 'Two', children: [{ id: 't', kind: 'text', text: 'Second' }] },
+      ] } })
+    const shown = presenceIn(frame)
+    expect(shown.named('tab', 'One')).toBe(true)
+    expect(shown.named('tabpanel', 'One')).toBe(false)
+    expect(shown.named('tabpanel', 'T…')).toBe(true)
+    const swapped = pageDelta(outline(['tabpanel "One"', '  "First…" @e8']), outline(['tabpanel "Two"', '  "Second…" @e9']), shown)
+    expect(swapped).toContain('- tabpanel "One" (+1 inside)')
+    expect(swapped).toContain('+ tabpanel "Two"')
+    // Without a way to ask for role and name, its text stands for it, as before.
+    expect(pageDelta(outline(['tabpanel "One"', '  "First…" @e8']), outline(['tabpanel "Two"', '  "Second…" @e9']), { says: shown.says })).not.toContain('- tabpanel "One"')
+  })
+
   it('knows a paragraph the outline joined from several texts is still on the page', () => {
     const frame = sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/manual', layout: {}, state: {}, contracts: [], targets: [], tree: {
       id: 'page', kind: 'box', role: 'document', children: [{ id: 'p', kind: 'box', role: 'paragraph', children: [
