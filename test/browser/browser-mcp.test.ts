@@ -107,13 +107,19 @@ describe('the browser surface over MCP, through the gateway', () => {
     const next = refOf(page, 'button', 'Next')
     const bad: Array<[string, Record<string, unknown>, RegExp]> = [
       ['browser_click', {}, /invalid_input.*expected "target"/],
-      ['browser_click', { target: '@nzzzz' }, /not_found/],
+      ['browser_click', { target: '@nzzzz' }, /not_found.*no element @nzzzz is on it now; take a new snapshot/],
+      ['browser_select_option', { target: next, values: ['x'] }, new RegExp(`not_found.*@${next.replace(/^@/, '')} takes "click"`)],
+      // A local file is the file surface's: the browser never opens one, nor a script or a browser-internal page, nor asks a person to.
+      ['browser_navigate', { url: 'file:///etc/passwd' }, /invalid_input.*expected a web address .*found "file:\/\/\/etc\/passwd"/],
+      ['browser_navigate', { url: 'javascript:alert(1)' }, /invalid_input.*expected a web address/],
+      ['browser_navigate', { url: 'view-source:http://127.0.0.1/' }, /invalid_input.*expected a web address/],
+      ['browser_navigate', { url: 'not a url' }, /invalid_input.*found "not a url"/],
+      ['browser_tabs', { action: 'new', url: 'file:///etc/hosts' }, /invalid_input.*expected a web address/],
       ['browser_click', { target: 'div[[[' }, /invalid_input.*expected a CSS selector, a Playwright selector.*found "div\[\[\["/],
       ['browser_click', { target: "getByRole('button', { name: " }, /invalid_input.*expected a CSS selector, a Playwright selector/],
       ['browser_click', { target: 'role=button[name="Next"' }, /invalid_input.*not a selector this page accepts/],
       ['browser_click', { target: 'button' }, /conflict.*names \d+ elements/],
       ['browser_type', { target: refOf(page, 'textbox', 'Full name'), text: 42 }, /invalid_input/],
-      ['browser_select_option', { target: next, values: ['x'] }, /not_found/],
       ['browser_fill_form', { fields: 'everything' }, /invalid_input.*expected "fields"/],
       ['browser_wait_for', {}, /invalid_input.*expected text, textGone, role or time/],
       ['browser_snapshot', { target: '@nzzzz' }, /not_found.*no element @nzzzz/],
@@ -133,6 +139,8 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(after).toContain('heading "Step 1 of 3: who you are"')
     expect(after).not.toContain('Name and a valid email are needed')
     expect((await call(client, 'surfaces_list', {})).isError).toBe(false)
+    // An address written without its scheme is made whole as Playwright MCP makes it: a loopback host gets http://.
+    expect((await call(client, 'browser_navigate', { url: `${site.origin.replace('http://', '')}/list` })).text).toContain('button "Shuffle"')
   })
 
   it('keeps page text inside the fence: a page cannot close it or pose as the hub', async () => {

@@ -65,6 +65,16 @@ describe('resolving a request to a target', () => {
     expect(() => resolveTarget(frame, 'nope')).toThrow(expect.objectContaining({ code: 'not_found', message: 'the frame has no action "nope"' }))
   })
 
+  it('says whether a ref that names no target of the action is another element\'s, or on the frame no more', () => {
+    const frame = sealFrame(page())
+    const b = frame.targets[1]!
+    expect(() => resolveTarget(frame, 'refresh', `@${b.ref}`)).toThrow(expect.objectContaining({ code: 'not_found', message: `action "refresh" has no target "${b.ref}" in this frame; @${b.ref} takes "remove"` }))
+    expect(() => resolveTarget(frame, 'remove', '@row-b')).toThrow(expect.objectContaining({ message: 'action "remove" has no target "row-b" in this frame; @row-b takes no action' }))
+    expect(() => resolveTarget(frame, 'remove', '@e99999')).toThrow(expect.objectContaining({ message: 'action "remove" has no target "e99999" in this frame; no element @e99999 is on it now; take a new snapshot' }))
+    // An action no element of the frame offers says the same of the ref.
+    expect(() => resolveTarget(frame, 'select', `@${b.ref}`)).toThrow(expect.objectContaining({ message: `the frame has no action "select"; @${b.ref} takes "remove"` }))
+  })
+
   it('staleness is per target: a ticking clock changes the id but not the target; a relabel or removal does', () => {
     const before = sealFrame(page())
     const ticked = sealFrame(page({ clock: '12:00:01' }))

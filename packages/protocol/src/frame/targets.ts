@@ -88,10 +88,11 @@ export function showsRef(frame: Frame, ref: string): boolean {
  */
 export function resolveTarget(frame: Frame, action: string, ref?: string): ResolvedTarget {
   const contract = contractOf(frame, action)
-  if (contract === undefined) {
-    throw new TesseraError('not_found', `the frame has no action "${action}"`, { expected: frame.contracts.map((c) => c.id), found: action })
-  }
   const wanted = ref === undefined ? undefined : ref.startsWith('@') ? ref.slice(1) : ref
+  if (contract === undefined) {
+    const about = wanted === undefined ? '' : `; ${whatRefIs(frame, wanted)}`
+    throw new TesseraError('not_found', `the frame has no action "${action}"${about}`, { expected: frame.contracts.map((c) => c.id), found: action })
+  }
   const candidates = frame.targets.filter((target) => target.contract === action)
   // Without a ref, a target that supplies its own input (a row) is never the one meant.
   const chosen = wanted === undefined ? (candidates.length > 1 ? candidates.filter((target) => target.input === undefined) : candidates) : candidates.filter((target) => target.ref === wanted || target.nodeId === wanted)
@@ -102,12 +103,26 @@ export function resolveTarget(frame: Frame, action: string, ref?: string): Resol
         ? `action "${action}" has no target in this frame`
         : wanted === undefined
           ? `action "${action}" runs on ${candidates.length} elements; name one with target (one of ${refs.join(', ')})`
-          : `action "${action}" has no target "${wanted}" in this frame`
+          : `action "${action}" has no target "${wanted}" in this frame; ${whatRefIs(frame, wanted)}`
     throw new TesseraError('not_found', message, { expected: refs, found: wanted ?? null })
   }
   const target = chosen[0] as ActionTarget
   const node = target.nodeId === undefined ? undefined : frameIndex(frame).nodes.get(target.nodeId)
   return { contract, target, node, risk: maxRisk(contract.risk, target.risk) }
+}
+
+/**
+ * What a ref that names no target of an action is: an element that offers other actions
+ * (said, so the agent picks one of them), one that offers none, or no element of the frame
+ * at all — it went, or never was — where the answer is a new look, never a guess at what
+ * holds its place now.
+ */
+function whatRefIs(frame: Frame, wanted: string): string {
+  const offers = [...new Set(frame.targets.filter((target) => target.ref === wanted || target.nodeId === wanted).map((target) => target.contract))]
+  if (offers.length > 0) return `@${wanted} takes ${offers.map((id) => `"${id}"`).join(', ')}`
+  const index = frameIndex(frame)
+  if (index.nodes.has(wanted) || index.refs.resolve(wanted) !== undefined) return `@${wanted} takes no action`
+  return `no element @${wanted} is on it now; take a new snapshot`
 }
 
 /**

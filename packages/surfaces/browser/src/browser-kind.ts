@@ -5,11 +5,12 @@ import { sharedBrowserHost } from './browser-host.js'
 import { BrowserTile } from './browser-tile.js'
 import { BROWSER_TOOLS } from './browser-tools.js'
 import { SiteRule, checkOriginPatterns } from './site-rules.js'
+import { WebAddress } from './web-address.js'
 
 export const BrowserConfig = z.strictObject({
   title: z.string().max(200).optional(),
   /** The page opened first; its origin is the tile's own. */
-  url: z.string().min(1).max(8192).optional(),
+  url: WebAddress.optional(),
   /** More origins the tile moves within without asking a person (`http://127.0.0.1:*`, `https://*.example.org`). */
   origins: z.array(z.string().min(1).max(300)).max(100).optional(),
   /** Per-site floors: `{match: "bank.example", risk: "external"}` makes anything done there need a person. */
@@ -36,7 +37,7 @@ export const browserKind = defineKind<BrowserConfig>({
   idPrefix: 'browser',
   configSchema: BrowserConfig,
   // An agent picks where to start and which profile; origins and site rules only a person configures.
-  openSchema: z.strictObject({ url: z.string().min(1).max(8192).optional(), title: z.string().max(200).optional(), profile: BrowserConfig.shape.profile }),
+  openSchema: z.strictObject({ url: WebAddress.optional(), title: z.string().max(200).optional(), profile: BrowserConfig.shape.profile }),
   contracts: BROWSER_ACTIONS.contracts,
   facadeTools: BROWSER_TOOLS,
   guide: 'browser_*: tile argument tile; answers are what changed on the page (snapshot: delta, full or none); element is the element in words, for a person who may approve.',

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { WebAddress } from './web-address.js'
 
 /** An element of the page, by the @ref a snapshot showed. */
 const Ref = z.string().min(1).max(128).describe('@ref from the snapshot')
@@ -28,7 +29,7 @@ export const ScrollInput = z.strictObject({
   /** Any element the outline gave a ref (a text's holder, a row far below): brought into view, with every box it is in; with a direction, the box under it scrolls. */
   element: Ref.optional(),
 })
-export const NavigateInput = z.strictObject({ url: z.string().min(1).max(8192) })
+export const NavigateInput = z.strictObject({ url: WebAddress })
 /** States an element wait can ask for, as the outline prints them. */
 export const WAIT_STATES = ['checked', 'unchecked', 'selected', 'pressed', 'expanded', 'collapsed', 'disabled', 'enabled'] as const
 export const WaitInput = z.strictObject({
@@ -49,7 +50,7 @@ export const DialogInput = z.strictObject({ accept: z.boolean(), promptText: z.s
 export const TabsInput = z.strictObject({
   action: z.enum(['list', 'new', 'close', 'select']),
   index: z.number().int().min(0).max(1000).optional(),
-  url: z.string().min(1).max(8192).optional(),
+  url: WebAddress.optional(),
 })
 export const EmptyInput = z.strictObject({})
 export const LocateInput = z.strictObject({

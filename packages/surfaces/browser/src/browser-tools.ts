@@ -2,6 +2,7 @@ import { type FacadeTool, type ToolAnswer, type ToolContext, outlinePage, outlin
 import { type JsonObject, type JsonValue, TesseraError, isRef } from '@tessera/protocol'
 import { withActedNews } from './acted-news.js'
 import { pageDelta, presenceIn } from './page-delta.js'
+import { withScheme } from './web-address.js'
 import { ClassChange, SHOT_MAX_HEIGHT, WAIT_STATES } from './browser-schemas.js'
 
 /**
@@ -127,7 +128,7 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
     inputSchema: schema({ url: { type: 'string' } }, ['url']),
     risk: 'external',
     async run(args, ctx) {
-      const url = stringArg(args, 'url') ?? ''
+      const url = withScheme(stringArg(args, 'url') ?? '')
       const mode = modeOf(args, 'full')
       if (ctx.tiles(KIND).length === 0) {
         const opened = await ctx.request({ surface: 'map', action: 'open', input: { kind: KIND, config: { url } } })
@@ -228,7 +229,7 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
   facade('browser_tabs', 'List, open, select or close tabs.', schema({ action: { type: 'string', enum: ['list', 'new', 'close', 'select'] }, index: { type: 'integer', minimum: 0 }, url: { type: 'string' } }, ['action']), 'external', async (args, ctx, surface) => {
     const input: JsonObject = { action: stringArg(args, 'action') ?? 'list' }
     if (typeof args.index === 'number') input.index = args.index
-    if (args.url !== undefined) input.url = stringArg(args, 'url') ?? ''
+    if (args.url !== undefined) input.url = withScheme(stringArg(args, 'url') ?? '')
     const result = await ctx.request({ surface, action: 'tabs', input })
     if (result.status !== 'completed') return { result }
     const tabs = ((result.output as JsonObject).tabs ?? []) as JsonObject[]
