@@ -293,7 +293,7 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(framed.text).toMatch(/not_found.*inside an iframe; name it by its @ref/)
   })
 
-  it('holds a dialog until it is answered, keeps downloads, uploads from the tile\'s folder only, drags, hovers, presses keys and clicks items styled to be clicked', async () => {
+  it('holds a dialog (a confirm, a beforeunload on leaving unsaved words) until it is answered, keeps downloads, uploads from the tile\'s folder only, drags, hovers, presses keys and clicks items styled to be clicked', async () => {
     const text = (await call(client, 'browser_navigate', { url: `${site.origin}/widgets` })).text
     const tile = /(browser-\d+) "Widgets"/.exec(text)?.[1] ?? ''
     const asked = await call(client, 'browser_click', { element: 'Archive', target: refOf(text, 'button', 'Archive') })
@@ -349,6 +349,18 @@ describe('the browser surface over MCP, through the gateway', () => {
     const themed = await call(client, 'browser_click', { element: 'Dark mode', target: refOf(order, 'button', 'Dark mode') })
     expect(themed.text).toContain('~ page class +dark-mode')
     expect((await call(client, 'browser_click', { element: 'Dark mode', target: refOf(order, 'button', 'Dark mode') })).text).toContain('~ page class -dark-mode')
+
+    // Leaving a page with unsaved words: its beforeunload dialog holds the navigation until it is answered.
+    const draft = (await call(client, 'browser_navigate', { url: `${site.origin}/draft` })).text
+    await call(client, 'browser_type', { element: 'Note', target: refOf(draft, 'textbox', 'Note'), text: 'unsaved words' })
+    const leaving = await call(client, 'browser_navigate', { url: `${site.origin}/widgets` })
+    expect(leaving.text).toContain('note: the page opened a beforeunload dialog')
+    expect(leaving.text).toMatch(/\/draft frame/)
+    const stayed = await call(client, 'browser_handle_dialog', { accept: false })
+    expect(stayed.text).toContain('beforeunload \\"\\" dismissed')
+    expect((await call(client, 'browser_snapshot', {})).text).toContain('textbox "Note": "unsaved words"')
+    await call(client, 'browser_navigate', { url: `${site.origin}/widgets` })
+    expect((await call(client, 'browser_handle_dialog', { accept: true })).text).toContain('"Widgets"')
   })
 
   it('shows pixels: a screenshot as MCP image content (the view, the whole page or one element, PNG or JPEG), a PNG capture and a live MJPEG screencast', async () => {

@@ -103,6 +103,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       return send(page('Release notes', NOTES))
     case '/grow':
       return send(page('Archive', GROW))
+    case '/draft':
+      return send(page('Draft', DRAFT))
     case '/tall':
       // Taller than the view, well within what a screenshot gives whole.
       return send(page('Scroll', '<div style="height: 3000px; background: linear-gradient(#fff, #036)">Top</div><p>Bottom</p>'))
@@ -280,6 +282,10 @@ const PANEL = `<main><h1>Inbox</h1><p id="where">panel at 0 px, page at 0 px</p>
 <script>const panel = document.getElementById('panel'); const where = document.getElementById('where')
 const say = () => (where.textContent = 'panel at ' + Math.round(panel.scrollTop) + ' px, page at ' + Math.round(scrollY) + ' px')
 panel.addEventListener('scroll', say); addEventListener('scroll', say)</script>`
+
+/** A page that asks before it is left while its note holds words (a browser asks only once a person, or an agent, typed in it). */
+const DRAFT = `<main><h1>Draft</h1><label>Note <input id="note"></label></main>
+<script>addEventListener('beforeunload', (event) => { if (document.getElementById('note').value !== '') { event.preventDefault(); event.returnValue = '' } })</script>`
 
 /** A small page that becomes a huge one where it is: a button loads 7,000 rows into it. */
 const GROW = `<main><h1>Archive</h1><button onclick="document.getElementById('rows').innerHTML = Array.from({ length: 7000 }, (_, i) => '<li>Row ' + (i + 1) + '</li>').join('')">Load everything</button><ul id="rows"></ul></main>`
