@@ -106,6 +106,22 @@ function focusApart(line: string): { rest: string; focused: boolean } {
   return { rest: rest + line.slice(from), focused }
 }
 
+/**
+ * Whether an element's line now says what it said packed in the line that went holding it
+ * (`button "Add" @e14` in `heading "People": button "Collapse" @e13 button "Add" @e14`): the
+ * same words, followed there by the next element or the line's end — not by a state or a risk
+ * it has lost since. That focus left it is no news, so the old line is read without focus.
+ */
+function saidAsBefore(holder: string, now: string): boolean {
+  const was = withoutFocus(holder)
+  for (let at = was.indexOf(now); at >= 0; at = was.indexOf(now, at + 1)) {
+    const before = was[at - 1]
+    const after = was.slice(at + now.length)
+    if ((before === undefined || before === ' ') && (after === '' || /^ [^(!]/.test(after))) return true
+  }
+  return false
+}
+
 /** A line without its `focused` state. */
 export function withoutFocus(line: string): string {
   return focusApart(line).rest
@@ -268,6 +284,8 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
   const removedLines = new Set(parts.filter((part) => part.removed).flatMap((part) => part.value.map((line) => line.trim())))
   // Elements a line that went held packed after its first: when that line unpacks (a fourth button came), they are not new.
   const removedRefs = new Set(parts.filter((part) => part.removed).flatMap((part) => part.value.flatMap(refsIn)))
+  // The line that went holding each ref, for an element that comes back unpacked from it.
+  const heldIn = new Map(parts.filter((part) => part.removed).flatMap((part) => part.value.flatMap((line) => refsIn(line).map((ref) => [ref, line] as const))))
   // What each of those lines packs its elements after (`heading "People"` of `heading "People": button …`).
   const packedHeads = new Set([...removedLines].flatMap((gone) => [...blankQuotes(gone).matchAll(/: /g)].map((match) => gone.slice(0, match.index))))
   const unpacked = (line: string): boolean => packedHeads.has(line.trim())
@@ -355,6 +373,8 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
       // A fold line that went was the outline's, not the page's: the new fold lines say where things are now.
       if (part.removed && line.trimStart().startsWith('… ')) continue
       if (same && onlyFocusNews(removedByRef.get(ref) ?? '', line, ref, actedOn)) continue
+      // The first element of a line that unpacked, word for word what it said there: no news either.
+      if (same && part.added && saidAsBefore(removedByRef.get(ref) ?? '', told(line, ref))) continue
       const bare = ref === undefined && quoted === undefined
       // A bare structure line (`list`) under one that went is no news of its own: what it held is counted, not it.
       if (part.removed && gone !== undefined && bare) continue
@@ -368,7 +388,8 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
       if (part.added && ref === undefined && unpacked(line)) continue
       // An element a line that went held packed is still there: it reads as it does now (`~`), never as new.
       if (part.added && ref !== undefined && !same && removedRefs.has(ref)) {
-        changed.push(`~ ${told(line, ref)}`)
+        // Word for word what it said in the line that held it (a heading's buttons, printed one a line once a fourth came): no news.
+        if (!saidAsBefore(heldIn.get(ref) ?? '', told(line, ref))) changed.push(`~ ${told(line, ref)}`)
         continue
       }
       if (part.removed && (run === undefined || run.indent !== indent || run.first + run.sizes.length !== changed.length)) {

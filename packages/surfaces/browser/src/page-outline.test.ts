@@ -427,18 +427,21 @@ describe('a page as the agent reads it', () => {
     expect(checked).not.toContain('dark-mode')
   })
 
-  it('reads the elements of a line that unpacked (a fourth button came) as still there, not as new', () => {
+  it('reads the elements of a line that unpacked (a fourth button came) as still there, not as new, and as no news where they say the same', () => {
     const outline = (lines: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', ...lines, '--- end abcdef ---'].join('\n')
-    const packed = outline(['heading "People": button "Collapse" @e13 button "Add Person" @e14 button "Delete Last Person" @e15', '"0 - John"'])
-    const unpacked = outline(['heading "People"', '  button "Collapse" @e13', '  button "Add Person" @e14 (focused)', '  button "Delete Last Person" @e15', '  button "Delete All" @e91', '"0 - John"', '"1 -"'])
+    const packed = outline(['heading "People": button "Collapse" @e13 (pressed) button "Add Person" @e14 button "Delete Last Person" @e15 !destructive', '"0 - John"'])
+    const unpacked = outline(['heading "People"', '  button "Collapse" @e13', '  button "Add Person" @e14 (focused)', '  button "Delete Last Person" @e15 (disabled) !destructive', '  button "Delete All" @e91', '"0 - John"', '"1 -"'])
     expect(pageDelta(packed, unpacked, { acted: ['e14'] }).split('\n').filter((line) => /^[~+-] /.test(line))).toEqual([
+      // It lost a state on the way: news.
       '~ button "Collapse" @e13',
-      // Clicked, it took focus: no news.
-      '~ button "Add Person" @e14',
-      '~ button "Delete Last Person" @e15',
+      // Clicked, it took focus, and says what it said packed: no news.
+      '~ button "Delete Last Person" @e15 (disabled) !destructive',
       '+ button "Delete All" @e91',
       '+ "1 -"',
     ])
+    // Unpacked, each word for word as before: only what came is news; so is focus that came to an element not acted on.
+    const same = outline(['heading "People"', '  button "Collapse" @e13 (pressed)', '  button "Add Person" @e14', '  button "Delete Last Person" @e15 !destructive (focused)', '  button "Delete All" @e91', '"0 - John"'])
+    expect(pageDelta(packed, same, { acted: ['e14'] }).split('\n').filter((line) => /^[~+-] /.test(line))).toEqual(['~ button "Delete Last Person" @e15 !destructive (focused)', '+ button "Delete All" @e91'])
   })
 
   it('reads a line of text alone that came back word for word elsewhere as moved, not as new (a sorted table\'s row)', () => {
