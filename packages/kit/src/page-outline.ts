@@ -752,7 +752,9 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
         const text = item.node.kind === 'text'
         const line = text ? textLine(item, wanted) : inline(item)
         const says = text ? squeeze(item.node.text ?? '') : `${line} ${squeeze(item.node.name ?? '')}`
-        if (item.node.role !== PART && says.toLowerCase().includes(wanted)) (item.actions !== undefined ? actionable : other).push(line)
+        // A line with nothing to act on that does not print the name that matched (a heading named by the link it holds, an iframe by its title) shows nothing found.
+        const bare = !text && item.actions === undefined && !line.toLowerCase().includes(wanted)
+        if (item.node.role !== PART && !bare && says.toLowerCase().includes(wanted)) (item.actions !== undefined ? actionable : other).push(line)
         visit(item.children)
       }
     }

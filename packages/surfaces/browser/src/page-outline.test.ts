@@ -321,6 +321,11 @@ describe('a page as the agent reads it', () => {
     expect(outlinePage(frame, { find: 'nowhere' })).toContain('nothing on the page says "nowhere"')
     // Nothing to look for is a typed error, not a list of everything.
     expect(() => outlinePage(frame, { find: ' \t ' })).toThrow(/expected "find" to hold some words/)
+    // A heading named by the link it holds prints bare: the link is what is found, the heading shows nothing of it.
+    const linked = sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/', layout: { page: { x: 0, y: 0, width: 800, height: 600 }, h: { x: 0, y: 0, width: 300, height: 30 }, a: { x: 0, y: 0, width: 300, height: 30 } }, state: {}, contracts: BROWSER_ACTIONS.contracts.filter((c) => c.id === 'click'), targets: [{ contract: 'click', nodeId: 'a' }], tree: {
+      id: 'page', kind: 'box', role: 'document', children: [{ id: 'h', kind: 'box', role: 'heading', name: 'Editor sample', children: [{ id: 'a', kind: 'box', role: 'link', name: 'Editor sample' }] }] } })
+    expect(outlinePage(linked)).toMatch(/^heading: link "Editor sample" @\w+$/m)
+    expect(outlinePage(linked, { find: 'editor' }).split('\n').slice(2, -1)).toEqual([`link "Editor sample" @${RefTable.forFrame(linked).refOf('a')}`])
   })
 
   it('answers an action with the lines that changed, fenced like the page', () => {
