@@ -165,7 +165,10 @@ describe('the change watch', () => {
     await sending.evaluate(() => {
       document.body.innerHTML = '<form method="post" action="/send"><button id="send">Send</button></form>'
     })
+    // Once its request is out, the page has said it is leaving (a loaded machine may run the next script before the form's navigation starts).
+    const sent = sending.waitForRequest('http://tessera.test/send')
     await sending.click('#send', { noWaitAfter: true })
+    await sent
     const quiet = sending.evaluate(() => (window as unknown as { __tesseraQuiet: (q: number, m: number) => Promise<number> }).__tesseraQuiet(30, 5000))
     // Not settled on the old page: the wait ends with its document.
     await expect(quiet).rejects.toThrow(/destroyed|navigat/i)
