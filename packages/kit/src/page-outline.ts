@@ -108,7 +108,12 @@ interface Context {
   /** Nodes under an element, counted up to HOLDER_MAX_NODES + 1 (holderOf). */
   sizes: Map<string, number>
   boxes: boolean
+  /** The dialogs being built around the node being built, innermost last: each says its title once, on its own line. */
+  titles: Array<{ name: string; said: boolean }>
 }
+
+/** Roles whose name is their title, printed on their line: the title's own text inside them says it again. */
+const TITLED = new Set(['dialog', 'alertdialog'])
 
 function squeeze(text: string): string {
   return text.replace(/\s+/g, ' ').trim()
@@ -182,6 +187,33 @@ function unreadItem(node: UiNode, ctx: Context, parent: string | undefined): Ite
 
 function build(node: UiNode, ctx: Context, rowOfList = false, parent?: string): Item[] {
   if (node.unread !== undefined) return [unreadItem(node, ctx, parent)]
+  if (repeatsTitle(node, ctx)) return []
+  const titled = TITLED.has(node.role ?? '') && node.name !== undefined && squeeze(node.name) !== ''
+  if (titled) ctx.titles.push({ name: squeeze(node.name as string), said: false })
+  try {
+    return buildNode(node, ctx, rowOfList, parent)
+  } finally {
+    if (titled) ctx.titles.pop()
+  }
+}
+
+/**
+ * Whether a node is the first text (or a heading of only text) in a dialog that says the
+ * dialog's name word for word: its title, which the dialog's line already prints
+ * (`dialog "Empty the recycle bin?"` over a title bar that says it again). Said once.
+ */
+function repeatsTitle(node: UiNode, ctx: Context): boolean {
+  const title = ctx.titles[ctx.titles.length - 1]
+  if (title === undefined || title.said || ctx.actions.has(node.id)) return false
+  const leafText = node.kind === 'text' && (node.children ?? []).length === 0 ? node.text : undefined
+  const plainHeading = node.role === 'heading' && (node.children ?? []).every((child) => child.kind === 'text' && (child.children ?? []).length === 0) ? node.name : undefined
+  const words = leafText ?? plainHeading
+  if (words === undefined || squeeze(words) !== title.name) return false
+  title.said = true
+  return true
+}
+
+function buildNode(node: UiNode, ctx: Context, rowOfList: boolean, parent: string | undefined): Item[] {
   const actions = ctx.actions.get(node.id)
   const own = ctx.frame.layout[node.id]
   // A part groups siblings by size, not by kind: it is no list itself, and its rows are its parent's.
@@ -618,7 +650,7 @@ function emitItem(item: Item, depth: number, ctx: Context, viewportFirst: boolea
 
 function contextFor(frame: Frame, options: PageOutlineOptions): Context {
   const refs = RefTable.forFrame(frame)
-  return { frame, refs, actions: actionsByNode(frame), viewport: frame.layout[frame.tree.id], out: [], budget: options.expand === undefined ? MAX_LINES : EXPAND_LINES, folds: MAX_FOLD_NOTES, whole: options.expand === undefined ? undefined : refs.resolve(options.expand), sizes: new Map(), boxes: options.boxes === true }
+  return { frame, refs, actions: actionsByNode(frame), viewport: frame.layout[frame.tree.id], out: [], budget: options.expand === undefined ? MAX_LINES : EXPAND_LINES, folds: MAX_FOLD_NOTES, whole: options.expand === undefined ? undefined : refs.resolve(options.expand), sizes: new Map(), boxes: options.boxes === true, titles: [] }
 }
 
 /** A box as its line says it: from the viewport's corner (the frame's layout is the page's), whole CSS pixels. */

@@ -73,6 +73,24 @@ describe('a page as the agent reads it', () => {
     expect(text).toContain('heading "Contact us today": link "Contact us"')
   })
 
+  it('says a dialog\'s title once, on the dialog\'s line: not again in its title bar or a heading of it', () => {
+    const dialog = (id: string, title: UiNode): UiNode => ({ id, kind: 'box', role: 'dialog', name: 'Empty the bin?', children: [
+      { id: `${id}-bar`, kind: 'box', children: [title, { id: `${id}-close`, kind: 'box', role: 'button', name: 'Close' }] },
+      { id: `${id}-body`, kind: 'text', text: 'Everything in it goes.' },
+      { id: `${id}-ok`, kind: 'box', role: 'button', name: 'Empty' },
+    ] })
+    const tree: UiNode = { id: 'page', kind: 'box', role: 'document', children: [
+      dialog('a', { id: 'a-title', kind: 'text', text: 'Empty the  bin?' }),
+      dialog('b', { id: 'b-title', kind: 'box', role: 'heading', name: 'Empty the bin?', children: [{ id: 'b-words', kind: 'text', text: 'Empty the bin?' }] }),
+    ] }
+    const targets: TargetSpec[] = ['a-close', 'a-ok', 'b-close', 'b-ok'].map((nodeId) => ({ contract: 'click', nodeId }))
+    const frame = sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/', tree, layout: {}, state: {}, contracts: BROWSER_ACTIONS.contracts.filter((c) => c.id === 'click'), targets })
+    const body = outlinePage(frame).split('\n').slice(2, -1)
+    expect(body.filter((line) => line.includes('Empty the bin?'))).toEqual(['dialog "Empty the bin?"', 'dialog "Empty the bin?"'])
+    expect(body).toContain('  "Everything in it goes."')
+    expect(body.filter((line) => line.includes('button "Close"'))).toHaveLength(2)
+  })
+
   it('drops a label\'s text beside the field it names, also when a widget wraps the field in a box of its own', () => {
     const layout: Layout = { page: { x: 0, y: 0, width: 800, height: 600 }, spin: { x: 60, y: 0, width: 60, height: 20 }, wrap: { x: 60, y: 0, width: 90, height: 20 }, note: { x: 0, y: 40, width: 300, height: 20 } }
     const tree: UiNode = {
