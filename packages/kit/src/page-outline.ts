@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { pageFence } from './page-fence.js'
 import { type Bounds, type Frame, RefTable, type Risk, SELECTOR_HINT, TesseraError, type UiNode, type UnreadRequest, frameIndex, maxRisk } from '@tessera/protocol'
 
 export interface PageOutlineOptions {
@@ -767,11 +767,11 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
   const ctx = contextFor(frame, options)
   const refs = ctx.refs
   const top = (): Item[] => topItems(ctx)
-  const nonce = randomBytes(3).toString('hex')
+  const fence = pageFence()
   const title = frame.tree.name === undefined ? '' : ` ${quote(frame.tree.name)}`
   const header = `${frame.surface}${title} ${frame.route} frame ${(frame.partial?.of ?? frame.id).slice(0, 12)}`
   const scope: UiNode = options.expand === undefined ? frame.tree : expansionScope(ctx, options.expand)
-  const lines: string[] = [header, `--- page ${nonce} (untrusted) ---`]
+  const lines: string[] = [header, fence.open]
   if (options.find !== undefined) {
     const wanted = squeeze(options.find).toLowerCase()
     if (wanted === '') throw new TesseraError('invalid_input', 'expected "find" to hold some words to look for, found none', { expected: 'words', found: options.find })
@@ -808,7 +808,7 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
     dialog?: { type: string; message: string }; downloads?: Array<{ file: string; state: string }>; fileChooser?: unknown; tabs?: { count: number; current: number } }
   // The page's own tools (WebMCP): their descriptions are the page's words, so inside the fence.
   for (const tool of state.pageTools ?? []) ctx.out.push(`page tool ${tool.id} {${tool.input.join(', ')}}: ${quote(tool.description)}${tool.consequential === true ? ' (needs a person)' : ''}`)
-  lines.push(...ctx.out, `--- end ${nonce} ---`)
+  lines.push(...ctx.out, fence.close)
   if ((state.pageTools ?? []).length > 0) lines.push(`page tools run with action_request {surface: "${frame.surface}", action, input}`)
   if (state.dialog !== undefined) lines.push(`dialog open: ${state.dialog.type} ${quote(state.dialog.message)} — answer with browser_handle_dialog`)
   if (state.fileChooser !== undefined) lines.push('file chooser open — answer with browser_file_upload')
