@@ -26,7 +26,7 @@ describe('the browser surface over MCP, through the gateway', () => {
   it('lists Playwright MCP\'s tool names once, whatever the page', async () => {
     const { tools } = await client.listTools()
     const names = tools.map((tool) => tool.name)
-    for (const name of ['browser_navigate', 'browser_navigate_back', 'browser_snapshot', 'browser_click', 'browser_type', 'browser_fill_form', 'browser_select_option', 'browser_press_key', 'browser_hover', 'browser_wait_for', 'browser_take_screenshot', 'browser_tabs', 'browser_handle_dialog', 'browser_file_upload', 'browser_close']) {
+    for (const name of ['browser_navigate', 'browser_navigate_back', 'browser_snapshot', 'browser_click', 'browser_type', 'browser_fill_form', 'browser_select_option', 'browser_press_key', 'browser_hover', 'browser_wait_for', 'browser_take_screenshot', 'browser_tabs', 'browser_handle_dialog', 'browser_file_upload', 'browser_close', 'browser_drag', 'browser_console_messages', 'browser_network_requests', 'browser_resize', 'browser_evaluate']) {
       expect(names).toContain(name)
     }
     expect(tools.find((tool) => tool.name === 'browser_click')?.inputSchema).toMatchObject({ required: ['target'], properties: { target: { type: 'string' }, element: { type: 'string' } } })
@@ -108,7 +108,7 @@ describe('the browser surface over MCP, through the gateway', () => {
     const bad: Array<[string, Record<string, unknown>, RegExp]> = [
       ['browser_click', {}, /invalid_input.*expected "target"/],
       ['browser_click', { target: '@nzzzz' }, /not_found.*no element @nzzzz is on it now; take a new snapshot/],
-      ['browser_select_option', { target: next, values: ['x'] }, new RegExp(`not_found.*@${next.replace(/^@/, '')} takes "click"`)],
+      ['browser_select_option', { target: next, values: ['x'] }, new RegExp(`not_found.*@${next.replace(/^@/, '')} takes (?:"\\w+", )*"click"`)],
       // A local file is the file surface's: the browser never opens one, nor a script or a browser-internal page, nor asks a person to.
       ['browser_navigate', { url: 'file:///etc/passwd' }, /invalid_input.*expected a web address .*found "file:\/\/\/etc\/passwd"/],
       ['browser_navigate', { url: 'javascript:alert(1)' }, /invalid_input.*expected a web address/],
@@ -361,6 +361,58 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect((await call(client, 'browser_snapshot', {})).text).toContain('textbox "Note": "unsaved words"')
     await call(client, 'browser_navigate', { url: `${site.origin}/widgets` })
     expect((await call(client, 'browser_handle_dialog', { accept: true })).text).toContain('"Widgets"')
+  })
+
+  it('reads what the page logged and fetched, fenced; lays the page out for a phone; runs a script once a person approves it', async () => {
+    await call(client, 'browser_navigate', { url: `${site.origin}/console` })
+    await call(client, 'browser_wait_for', { text: '2 items' })
+    // Info and more severe by default: the uncaught error too, each message one quoted line inside the fence.
+    const logged = (await call(client, 'browser_console_messages', {})).text
+    expect(logged).toMatch(/^browser-\d+: 5 console messages at info or more severe since the page loaded\n--- page ([0-9a-f]{6}) \(untrusted\) ---\n/)
+    expect(logged).toContain('[info] "booting" @ ')
+    expect(logged).toContain('[info] "line one\\nline two"')
+    expect(logged).toContain('[warning] "deprecated call"')
+    expect(logged).toContain('[error] "uncaught TypeError: items is undefined"')
+    expect(logged).toMatch(/\[error\] "Failed to load resource: the server responded with a status of 404 \(Not Found\)" @ http:\/\/127\.0\.0\.1:\d+\/api\/missing/)
+    expect(logged).not.toContain('cache warm')
+    expect((await call(client, 'browser_console_messages', { level: 'debug' })).text).toContain('[debug] "cache warm"')
+    expect((await call(client, 'browser_console_messages', { level: 'error' })).text).toMatch(/: 2 console messages at error/)
+    // The page's own parts that came are left out unless asked for; what failed is listed.
+    const fetched = (await call(client, 'browser_network_requests', {})).text
+    expect(fetched).toMatch(/^1 GET http:\/\/127\.0\.0\.1:\d+\/console → 200 OK \(document\)$/m)
+    expect(fetched).toMatch(/^\d+ POST http:\/\/127\.0\.0\.1:\d+\/api\/items → 200 OK \(fetch\)$/m)
+    expect(fetched).toMatch(/^\d+ GET http:\/\/127\.0\.0\.1:\d+\/api\/missing → 404 Not Found \(fetch\)$/m)
+    expect(fetched).not.toContain('pixel.svg')
+    expect((await call(client, 'browser_network_requests', { static: true })).text).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/pixel\.svg → 200 OK \(image\)/)
+    expect((await call(client, 'browser_network_requests', { filter: 'api/m' })).text).toMatch(/: 1 request since the page loaded/)
+    expect((await call(client, 'browser_network_requests', { filter: '(' })).text).toMatch(/invalid_input.*expected "filter" to be a regular expression/)
+    // A click's message joins the list; a new page starts it anew, unless all is asked for.
+    const page = (await call(client, 'browser_snapshot', {})).text
+    await call(client, 'browser_click', { element: 'Log an error', target: refOf(page, 'button', 'Log an error') })
+    expect((await call(client, 'browser_console_messages', { level: 'error' })).text).toMatch(/: 3 console messages at error[\s\S]*"clicked at \d+"/)
+    await call(client, 'browser_navigate', { url: `${site.origin}/list` })
+    expect((await call(client, 'browser_console_messages', {})).text).toMatch(/: no console messages at info or more severe since the page loaded$/)
+    expect((await call(client, 'browser_console_messages', { all: true })).text).toContain('"deprecated call"')
+    expect((await call(client, 'browser_network_requests', {})).text).not.toContain('/api/items')
+
+    // A phone's view: the page laid out anew, and the view says its size.
+    await call(client, 'browser_resize', { width: 390, height: 844 })
+    const width = await call(client, 'browser_evaluate', { function: '() => innerWidth' })
+    expect(width.result?.status).toBe('awaiting_approval')
+    const approved = await api<{ result: ActionResult }>(t.hub, `/api/approvals/${width.result?.approvalId}/approve`, { token: t.adminToken, body: {} })
+    expect(approved.json.result.status).toBe('completed')
+    expect(approved.json.result.output).toMatchObject({ result: 390 })
+    await call(client, 'browser_resize', { width: 1280, height: 800 })
+    // The code a person approves is the code that runs: with an element, on it; what it returns comes back fenced.
+    const shuffle = refOf((await call(client, 'browser_snapshot', {})).text, 'button', 'Shuffle')
+    const named = await call(client, 'browser_evaluate', { function: '(element) => element.textContent', target: shuffle })
+    const ran = await api<{ result: ActionResult }>(t.hub, `/api/approvals/${named.result?.approvalId}/approve`, { token: t.adminToken, body: {} })
+    expect(ran.json.result.output).toMatchObject({ result: 'Shuffle' })
+    // A script that does not parse, or throws, is refused with what it said.
+    const broken = await call(client, 'browser_evaluate', { function: '() => {' })
+    const refused = await api<{ result: ActionResult }>(t.hub, `/api/approvals/${broken.result?.approvalId}/approve`, { token: t.adminToken, body: {} })
+    expect(refused.json.result.error).toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/^the script does not parse: SyntaxError/) })
+    expect((await call(client, 'browser_resize', { width: 50, height: 50 })).text).toMatch(/invalid_input.*width/)
   })
 
   it('shows pixels: a screenshot as MCP image content (the view, the whole page or one element, PNG or JPEG), a PNG capture and a live MJPEG screencast', async () => {

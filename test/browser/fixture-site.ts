@@ -105,6 +105,13 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       return send(page('Archive', GROW))
     case '/draft':
       return send(page('Draft', DRAFT))
+    case '/console':
+      return send(page('Diagnostics', DIAGNOSTICS))
+    case '/api/items':
+      return send('[{"id":1},{"id":2}]')
+    case '/pixel.svg':
+      res.writeHead(200, { 'content-type': 'image/svg+xml' })
+      return res.end('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>')
     case '/tall':
       // Taller than the view, well within what a screenshot gives whole.
       return send(page('Scroll', '<div style="height: 3000px; background: linear-gradient(#fff, #036)">Top</div><p>Bottom</p>'))
@@ -282,6 +289,13 @@ const PANEL = `<main><h1>Inbox</h1><p id="where">panel at 0 px, page at 0 px</p>
 <script>const panel = document.getElementById('panel'); const where = document.getElementById('where')
 const say = () => (where.textContent = 'panel at ' + Math.round(panel.scrollTop) + ' px, page at ' + Math.round(scrollY) + ' px')
 panel.addEventListener('scroll', say); addEventListener('scroll', say)</script>`
+
+/** A page that logs at every level, throws once uncaught, and fetches what is there and what is not. */
+const DIAGNOSTICS = `<main><h1>Diagnostics</h1><img src="/pixel.svg" alt="pixel"><p id="count">loading</p><button onclick="console.error('clicked at ' + Date.now())">Log an error</button></main>
+<script>console.log('booting'); console.debug('cache warm'); console.info('line one\\nline two'); console.warn('deprecated call')
+setTimeout(() => { throw new TypeError('items is undefined') })
+fetch('/api/items', { method: 'POST' }).then((r) => r.json()).then((items) => (document.getElementById('count').textContent = items.length + ' items'))
+fetch('/api/missing')</script>`
 
 /** A page that asks before it is left while its note holds words (a browser asks only once a person, or an agent, typed in it). */
 const DRAFT = `<main><h1>Draft</h1><label>Note <input id="note"></label></main>

@@ -2,6 +2,10 @@ import { actionSet, defineAction, targetNodeOf } from '@tessera/kit'
 import type { BrowserTile } from './browser-tile.js'
 import {
   CheckInput,
+  ConsoleInput,
+  ConsoleOutput,
+  EvaluateInput,
+  EvaluateOutput,
   ClickInput,
   ClickOutput,
   DialogInput,
@@ -12,6 +16,9 @@ import {
   NavigateInput,
   PageOutput,
   PressInput,
+  RequestsInput,
+  RequestsOutput,
+  ResizeInput,
   ScrollInput,
   SelectInput,
   SelectOutput,
@@ -52,6 +59,12 @@ export const BROWSER_ACTIONS = actionSet<BrowserTile>([
   // Reads the page only: which element of the frame a selector names, for tools that take selectors.
   pageAction({ id: 'locate', title: 'Find the element a selector names', risk: 'read', input: LocateInput, output: LocateOutput, exclusive: false, run: (input, { surface }) => surface.locate(input.selector, input.reach ?? 'target') }),
   pageAction({ id: 'tabs', title: 'List, open, select or close tabs', risk: 'read', input: TabsInput, output: TabsOutput, run: (input, { surface }) => surface.tabs(input) }),
+  // What the page logged and fetched, kept as it happened: read without touching the page.
+  pageAction({ id: 'console', title: 'Read the console messages', risk: 'read', input: ConsoleInput, output: ConsoleOutput, exclusive: false, run: (input, { surface }) => surface.consoleMessages(input.level ?? 'info', input.all ?? false) }),
+  pageAction({ id: 'requests', title: 'List the network requests', risk: 'read', input: RequestsInput, output: RequestsOutput, exclusive: false, run: (input, { surface }) => surface.networkRequests(input.static ?? false, input.filter) }),
+  pageAction({ id: 'resize', title: 'Resize the page\'s view', summary: 'Resize the view to {input.width} × {input.height}', risk: 'read', input: ResizeInput, output: PageOutput, run: (input, { surface }) => surface.resize(input.width, input.height) }),
+  // The agent's own code in the page can do anything a person there can: a person reads it first.
+  pageAction({ id: 'evaluate', title: 'Run a script in the page', summary: 'Run this script in the page: {input.function}', risk: 'destructive', input: EvaluateInput, output: EvaluateOutput, run: (input, { surface }) => surface.evaluate(input.function, input.element) }),
 ])
 
 /** Actions that run on an element (a target per element); the rest belong to the whole tile. */

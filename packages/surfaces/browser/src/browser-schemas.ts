@@ -1,5 +1,7 @@
+import { JsonValue } from '@tessera/protocol'
 import { z } from 'zod'
 import { WebAddress } from './web-address.js'
+import { CONSOLE_LEVELS, MESSAGE_CHARS, URL_CHARS } from './page-journal.js'
 
 /** An element of the page, by the @ref a snapshot showed. */
 const Ref = z.string().min(1).max(128).describe('@ref from the snapshot')
@@ -64,6 +66,7 @@ export const LocateInput = z.strictObject({
 })
 export const LocateOutput = z.object({ target: z.string() })
 
+
 /** What every page action answers: where the page is now. */
 export const PageOutput = z.object({
   url: z.string(),
@@ -103,3 +106,22 @@ export const WaitOutput = PageOutput.extend({ waitedMs: z.number() })
 export const TabsOutput = z.object({ tabs: z.array(z.object({ index: z.number(), url: z.string(), title: z.string(), current: z.boolean() })) })
 export const DialogOutput = PageOutput.extend({ dialog: z.string() })
 export const WebToolOutput = z.object({ result: z.unknown() })
+
+/** Console messages at this level and more severe (error, warning, info, debug); of every document kept with `all`. */
+export const ConsoleInput = z.strictObject({ level: z.enum(CONSOLE_LEVELS).optional(), all: z.boolean().optional() })
+export const ConsoleOutput = z.object({
+  messages: z.array(z.object({ level: z.enum(CONSOLE_LEVELS), text: z.string().max(MESSAGE_CHARS), where: z.string().optional() })),
+})
+/** Requests the page made since its document loaded: with `static`, its images, fonts, styles and scripts that came too; `filter`, a regular expression their URL matches. */
+export const RequestsInput = z.strictObject({ static: z.boolean().optional(), filter: z.string().min(1).max(500).optional() })
+export const RequestsOutput = z.object({
+  requests: z.array(
+    z.object({ index: z.number().int().positive(), method: z.string(), url: z.string().max(URL_CHARS), type: z.string(), status: z.number().int().optional(), statusText: z.string().optional(), failure: z.string().optional() }),
+  ),
+})
+/** The page's view in CSS pixels: the layout a site gives a phone, a laptop, a wide screen. */
+export const ResizeInput = z.strictObject({ width: z.number().int().min(200).max(7680), height: z.number().int().min(200).max(4320) })
+/** The agent's own script, run in the page: `() => …`, or `(element) => …` with an element's ref; an expression too. */
+export const EvaluateInput = z.strictObject({ function: z.string().min(1).max(100_000), element: Ref.optional() })
+/** What the script returned, as JSON (a value that has none, a DOM node, a function, reads as nothing). */
+export const EvaluateOutput = PageOutput.extend({ result: JsonValue.optional() })

@@ -38,6 +38,8 @@ import { type ClassChange, SHOT_MAX_HEIGHT } from './browser-schemas.js'
 import { backendNodeOf } from './selector-target.js'
 import { type AppTarget, type AttachedApp, attachApp, endApp } from './app-attach.js'
 import { type PageTool, callPageTool, discoverPageTools, pageToolContract } from './webmcp-bridge.js'
+import { type ConsoleLevel, type JournalMessage, type JournalRequest, PageJournal } from './page-journal.js'
+import { RESULT_CHARS, runElementScript, runPageScript } from './page-script.js'
 
 export interface BrowserTileOptions {
   id: string
@@ -133,6 +135,8 @@ export class BrowserTile implements Surface {
   readonly #viewers = new Set<(jpeg: Uint8Array) => void>()
   #attached: AttachedApp | undefined
   readonly #requests = new WeakMap<Page, Map<Request, number>>()
+  /** Each page's console and requests, kept as they happen. */
+  readonly #journals = new WeakMap<Page, PageJournal>()
   #stopScreencast: (() => Promise<void>) | undefined
   #homeOrigins: string[]
 
@@ -288,7 +292,8 @@ export class BrowserTile implements Surface {
       const formRisk = call.target.nodeId === undefined ? undefined : this.#places.get(call.target.nodeId)?.formRisk
       raise(formRisk, 'submitting the form posts to another origin')
     }
-    if (call.contract.id !== 'wait_for' && call.contract.id !== 'tabs') raise(siteRiskOf(page.url(), this.#options.sites), `a site rule covers ${safeOrigin(page.url()) ?? page.url()}`)
+    // Waiting, switching tabs and reading what the page logged and fetched do nothing on the site.
+    if (!ON_NO_SITE.has(call.contract.id)) raise(siteRiskOf(page.url(), this.#options.sites), `a site rule covers ${safeOrigin(page.url()) ?? page.url()}`)
     return risk === undefined || reason === undefined ? null : { risk, reason }
   }
 
@@ -648,7 +653,46 @@ export class BrowserTile implements Surface {
     return { target }
   }
 
+  /** What the current page said to its console, at `level` or more severe: since its document loaded, or (`all`) every message kept. */
+  consoleMessages(level: ConsoleLevel, all: boolean): { messages: JournalMessage[] } {
+    return { messages: this.#journalOf(this.#page()).messages(level, all) }
+  }
+
+  /** The requests the current page made since its document loaded (see PageJournal.requests); `filter` is a regular expression. */
+  networkRequests(withStatic: boolean, filter: string | undefined): { requests: JournalRequest[] } {
+    let matching: RegExp | undefined
+    try {
+      matching = filter === undefined ? undefined : new RegExp(filter)
+    } catch (error) {
+      throw new TesseraError('invalid_input', `expected "filter" to be a regular expression, found ${JSON.stringify(filter)}: ${(error as Error).message}`, { expected: 'a regular expression', found: filter ?? null })
+    }
+    return { requests: this.#journalOf(this.#page()).requests(withStatic, matching) }
+  }
+
+  /** Gives the page's view this size in CSS pixels; the answer is the page laid out anew. */
+  async resize(width: number, height: number): Promise<PageAnswer> {
+    return this.#acting((page) => page.setViewportSize({ width, height }))
+  }
+
+  /** Runs the agent's script (approved by a person: it can do anything the page can) in the page, or on an element. */
+  async evaluate(source: string, element: string | undefined): Promise<PageAnswer & { result?: JsonValue }> {
+    const place = element === undefined ? undefined : this.#anyElement(element.replace(/^@/, ''))
+    let ran: { result?: JsonValue; cut?: number } = {}
+    const answer = await this.#acting(async (page) => {
+      ran = place === undefined ? await runPageScript(await this.#sessionsOf(page).main(), source) : await runElementScript(place, source)
+    })
+    const cut = ran.cut === undefined ? [] : [`the answer is cut to its first ${RESULT_CHARS.toLocaleString('en')} characters of ${ran.cut.toLocaleString('en')}`]
+    const note = [...(answer.note === undefined ? [] : [answer.note]), ...cut]
+    return { ...answer, ...(note.length === 0 ? {} : { note: note.join('; ') }), ...(ran.result === undefined ? {} : { result: ran.result }) }
+  }
+
   // ── inside ─────────────────────────────────────────────────────────────────────
+
+  #journalOf(page: Page): PageJournal {
+    const journal = this.#journals.get(page)
+    if (journal === undefined) throw new TesseraError('not_found', `browser tile "${this.id}" keeps no journal of this page`, { found: this.id })
+    return journal
+  }
 
   #contextOrThrow(): BrowserContext {
     if (this.#context === null) throw new TesseraError('not_found', `browser tile "${this.id}" is closed`, { found: this.id })
@@ -721,6 +765,7 @@ export class BrowserTile implements Surface {
       .main()
       .then((session) => session.on('Page.windowOpen', () => this.#expectPopup()))
       .catch(() => undefined)
+    this.#journals.set(page, new PageJournal(page))
     // Requests in flight, for settling: a page that loads its parts by script is not ready until they are in.
     const inFlight = new Map<Request, number>()
     this.#requests.set(page, inFlight)
@@ -881,6 +926,9 @@ export class BrowserTile implements Surface {
     }
   }
 }
+
+/** Actions a site rule does not cover: they do nothing on the page's site. */
+const ON_NO_SITE = new Set(['wait_for', 'tabs', 'console', 'requests'])
 
 function safeOrigin(url: string, base?: string): string | null {
   try {

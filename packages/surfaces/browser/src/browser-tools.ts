@@ -1,4 +1,4 @@
-import { type FacadeTool, type ToolAnswer, type ToolContext, outlinePage, outlineReading, stringArg } from '@tessera/kit'
+import { type FacadeTool, type ToolAnswer, type ToolContext, outlinePage, outlineReading, pageFence, stringArg } from '@tessera/kit'
 import { type JsonObject, type JsonValue, TesseraError, isRef } from '@tessera/protocol'
 import { withActedNews } from './acted-news.js'
 import { pageDelta, presenceIn } from './page-delta.js'
@@ -84,6 +84,8 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
     if (page.success) pageClasses = page.data
     const line = said(result.output, mode === 'none')
     if (line !== undefined) lines.push(line)
+    // What a script returned is the page's to say: fenced, as one line of JSON.
+    if (output !== undefined && output.result !== undefined) lines.push('result:', ...fenced([JSON.stringify(output.result)]))
   }
   if (mode === 'none') return { text: lines.join('\n') }
   const frame = await ctx.frame(surface)
@@ -98,6 +100,17 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
   const named = (role: string, name: string): boolean => shown.named(role, name) || (!shown.says(name) && says(name))
   const delta = pageDelta(before, after, { acted, present, says, named })
   return { text: [...lines, withActedNews(delta, acted, { frame: was, outline: before }, { frame, outline: after }, { elements: elementClasses, ...(pageClasses === undefined ? {} : { page: pageClasses }) })].join('\n') }
+}
+
+/** Lines of the page's own words between fence lines (see pageFence). */
+function fenced(lines: readonly string[]): string[] {
+  const fence = pageFence()
+  return [fence.open, ...lines, fence.close]
+}
+
+/** A URL or location as one line of the fence: the page may name its scripts (`//# sourceURL=`) with spaces. */
+function oneWord(text: string): string {
+  return text.replace(/\s/g, '%20')
 }
 
 /**
@@ -247,6 +260,53 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
     if (named === undefined) await offered(ctx, surface, 'upload', 'no file chooser is open: click the file field or the button that opens one first, or name the field as target')
     return run(ctx, surface, [{ action: 'upload', input: { paths }, ...(named === undefined ? {} : { target: await elementOf(ctx, surface, args) }) }], modeOf(args, 'delta'))
   }),
+  facade(
+    'browser_console_messages',
+    'What the page logged to its console, and errors it did not catch, since it loaded: level error, warning, info (default) or debug, each with the more severe; all: of every page since the tile opened.',
+    { type: 'object', properties: { level: { type: 'string', enum: ['error', 'warning', 'info', 'debug'] }, all: { type: 'boolean' }, tile }, additionalProperties: false },
+    'read',
+    async (args, ctx, surface) => {
+      const level = stringArg(args, 'level') ?? 'info'
+      const result = await ctx.request({ surface, action: 'console', input: { level, ...(args.all === undefined ? {} : { all: args.all as JsonValue }) } })
+      if (result.status !== 'completed') return { result }
+      const messages = ((result.output as JsonObject).messages ?? []) as Array<{ level: string; text: string; where?: string }>
+      const since = args.all === true ? 'since the tile opened' : 'since the page loaded'
+      if (messages.length === 0) return { text: `${surface}: no console messages at ${level} or more severe ${since}` }
+      const head = `${surface}: ${messages.length} console message${messages.length === 1 ? '' : 's'} at ${level} or more severe ${since}`
+      return { text: [head, ...fenced(messages.map((message) => `[${message.level}] ${JSON.stringify(message.text)}${message.where === undefined ? '' : ` @ ${oneWord(message.where)}`}`))].join('\n') }
+    },
+  ),
+  facade(
+    'browser_network_requests',
+    'The requests the page made since it loaded, numbered, with their status: static adds the images, fonts, styles and scripts that came; filter, a regular expression their URL matches.',
+    { type: 'object', properties: { static: { type: 'boolean' }, filter: { type: 'string' }, tile }, additionalProperties: false },
+    'read',
+    async (args, ctx, surface) => {
+      const input: JsonObject = {}
+      if (args.static !== undefined) input.static = args.static as JsonValue
+      if (args.filter !== undefined) input.filter = args.filter as JsonValue
+      const result = await ctx.request({ surface, action: 'requests', input })
+      if (result.status !== 'completed') return { result }
+      const requests = ((result.output as JsonObject).requests ?? []) as Array<{ index: number; method: string; url: string; type: string; status?: number; statusText?: string; failure?: string }>
+      if (requests.length === 0) return { text: `${surface}: no requests${args.filter === undefined ? '' : ` matching ${JSON.stringify(args.filter)}`} since the page loaded` }
+      const answered = (request: (typeof requests)[number]): string => (request.failure !== undefined ? `failed: ${request.failure}` : request.status === undefined ? 'pending' : `${request.status} ${request.statusText ?? ''}`.trim())
+      return { text: [`${surface}: ${requests.length} request${requests.length === 1 ? '' : 's'} since the page loaded`, ...fenced(requests.map((request) => `${request.index} ${request.method} ${oneWord(request.url)} → ${answered(request)} (${request.type})`))].join('\n') }
+    },
+  ),
+  facade('browser_resize', 'Resize the page\'s view (CSS pixels): the layout a site gives a phone or a wide screen.', schema({ width: { type: 'integer' }, height: { type: 'integer' } }, ['width', 'height']), 'read', (args, ctx, surface) =>
+    run(ctx, surface, [{ action: 'resize', input: { width: args.width as JsonValue, height: args.height as JsonValue } }], modeOf(args, 'delta')),
+  ),
+  facade(
+    'browser_evaluate',
+    'Run JavaScript in the page: () => { … }, or (element) => { … } on target. A person approves the code first.',
+    schema({ function: { type: 'string' }, element, target }, ['function']),
+    'destructive',
+    async (args, ctx, surface) => {
+      const input: JsonObject = { function: stringArg(args, 'function') ?? '' }
+      if (args.target !== undefined || args.ref !== undefined) input.element = await elementOf(ctx, surface, args, 'target', 'ref', 'any')
+      return run(ctx, surface, [{ action: 'evaluate', input }], modeOf(args, 'delta'))
+    },
+  ),
   facade('browser_close', 'Close the browser tile.', { type: 'object', properties: { tile }, additionalProperties: false }, 'write', async (_args, ctx, surface) => {
     const result = await ctx.request({ surface: 'map', action: 'close', input: { tile: surface } })
     return result.status === 'completed' ? { text: `closed ${surface}` } : { result }
