@@ -887,7 +887,10 @@ export class BrowserTile implements Surface {
 
   async #goto(page: Page, url: string): Promise<void> {
     try {
-      const response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: NAVIGATION_TIMEOUT_MS })
+      // A navigation the page started itself and had not finished (a form sent a moment before) may cut into this one: the agent's goes again, once.
+      const response = await page
+        .goto(url, { waitUntil: 'domcontentloaded', timeout: NAVIGATION_TIMEOUT_MS })
+        .catch((error: Error) => (/interrupted by another navigation/.test(error.message) ? page.goto(url, { waitUntil: 'domcontentloaded', timeout: NAVIGATION_TIMEOUT_MS }) : Promise.reject(error)))
       if (response !== null && response.status() >= 400) this.#note = `the server answered ${response.status()} ${response.statusText()}`
       await this.#settle(page)
     } catch (error) {
