@@ -262,7 +262,7 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
   }),
   facade(
     'browser_console_messages',
-    'What the page logged to its console, and errors it did not catch, since it loaded: level error, warning, info (default) or debug, each with the more severe; all: of every page since the tile opened.',
+    'The page\'s console messages and uncaught errors since it loaded, at level or more severe (default info); all: since the tile opened.',
     { type: 'object', properties: { level: { type: 'string', enum: ['error', 'warning', 'info', 'debug'] }, all: { type: 'boolean' }, tile }, additionalProperties: false },
     'read',
     async (args, ctx, surface) => {
@@ -278,7 +278,7 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
   ),
   facade(
     'browser_network_requests',
-    'The requests the page made since it loaded, numbered, with their status: static adds the images, fonts, styles and scripts that came; filter, a regular expression their URL matches.',
+    'Requests the page made since it loaded, with status; static adds images, fonts, styles, scripts; filter: a URL regex.',
     { type: 'object', properties: { static: { type: 'boolean' }, filter: { type: 'string' }, tile }, additionalProperties: false },
     'read',
     async (args, ctx, surface) => {
@@ -293,12 +293,12 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
       return { text: [`${surface}: ${requests.length} request${requests.length === 1 ? '' : 's'} since the page loaded`, ...fenced(requests.map((request) => `${request.index} ${request.method} ${oneWord(request.url)} → ${answered(request)} (${request.type})`))].join('\n') }
     },
   ),
-  facade('browser_resize', 'Resize the page\'s view (CSS pixels): the layout a site gives a phone or a wide screen.', schema({ width: { type: 'integer' }, height: { type: 'integer' } }, ['width', 'height']), 'read', (args, ctx, surface) =>
+  facade('browser_resize', 'Resize the page\'s view (CSS pixels).', schema({ width: { type: 'integer' }, height: { type: 'integer' } }, ['width', 'height']), 'read', (args, ctx, surface) =>
     run(ctx, surface, [{ action: 'resize', input: { width: args.width as JsonValue, height: args.height as JsonValue } }], modeOf(args, 'delta')),
   ),
   facade(
     'browser_evaluate',
-    'Run JavaScript in the page: () => { … }, or (element) => { … } on target. A person approves the code first.',
+    'Run JavaScript in the page: () => …, or (element) => … on target. A person approves it first.',
     schema({ function: { type: 'string' }, element, target }, ['function']),
     'destructive',
     async (args, ctx, surface) => {
