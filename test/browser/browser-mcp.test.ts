@@ -87,6 +87,8 @@ describe('the browser surface over MCP, through the gateway', () => {
     }
     const account = await call(client, 'browser_click', { element: 'Sign in', target: refOf(login, 'button', 'Sign in') })
     expect(account.text).toContain('Signed in as alice')
+    // The form's POST and the page it redirects to are one navigation: both are the new page's requests.
+    expect((await call(client, 'browser_network_requests', {})).text).toMatch(/\n1 POST http:\/\/127\.0\.0\.1:\d+\/login → 303 See Other \(document\)\n2 GET http:\/\/127\.0\.0\.1:\d+\/account → 200 OK \(document\)\n/)
     const page = (await call(client, 'browser_snapshot', {})).text
     expect(page).toMatch(/button "Delete account" @[ne][0-9a-z.]+ !destructive/)
     expect(page).toMatch(/link "Help centre" @[ne][0-9a-z.]+ !external/)

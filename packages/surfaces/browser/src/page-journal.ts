@@ -39,10 +39,11 @@ interface Kept<T> {
   document: number
 }
 
+/** A message's level as the console shows it: `console.assert` that failed is an error, `console.count` and the like say at info. */
 function levelOf(type: string): ConsoleLevel {
   if (type === 'error' || type === 'assert') return 'error'
   if (type === 'warning') return 'warning'
-  if (type === 'debug' || type === 'trace' || type === 'profile' || type === 'profileEnd' || type === 'timeEnd' || type === 'count') return 'debug'
+  if (type === 'debug') return 'debug'
   return 'info'
 }
 
@@ -99,8 +100,8 @@ export class PageJournal {
     })
     page.on('pageerror', (error) => keep(this.#messages, { level: 'error', text: `uncaught ${error.name}: ${error.message}`.slice(0, MESSAGE_CHARS) }, this.#document))
     page.on('request', (request) => {
-      // A new document of the top frame: what came before it belongs to the last one.
-      if (request.isNavigationRequest() && frameOf(request) === page.mainFrame()) {
+      // A new document of the top frame: what came before it belongs to the last one. A redirect is the same navigation going on (a form's POST, then the page it sends to).
+      if (request.isNavigationRequest() && frameOf(request) === page.mainFrame() && request.redirectedFrom() === null) {
         this.#document += 1
         this.#nextIndex = 1
       }
