@@ -226,7 +226,11 @@ export function presenceIn(frame: Frame): Required<Pick<DeltaContext, 'present' 
   const names = new Map<string, string[]>()
   const walk = (node: UiNode): void => {
     for (const text of [node.name, node.text]) if (text !== undefined) texts.add(text.replace(/\s+/g, ' ').trim())
-    if (node.role !== undefined && node.name !== undefined) names.set(node.role, [...(names.get(node.role) ?? []), node.name.replace(/\s+/g, ' ').trim()])
+    if (node.role !== undefined && node.name !== undefined) {
+      const known = names.get(node.role) ?? []
+      known.push(node.name.replace(/\s+/g, ' ').trim())
+      names.set(node.role, known)
+    }
     for (const child of node.children ?? []) walk(child)
   }
   walk(frame.tree)
@@ -283,8 +287,7 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
   const stayed = new Set(added.map(firstRef).filter((ref) => ref !== undefined && removedByRef.has(ref)))
   const removedLines = new Set(parts.filter((part) => part.removed).flatMap((part) => part.value.map((line) => line.trim())))
   // Elements a line that went held packed after its first: when that line unpacks (a fourth button came), they are not new.
-  const removedRefs = new Set(parts.filter((part) => part.removed).flatMap((part) => part.value.flatMap(refsIn)))
-  // The line that went holding each ref, for an element that comes back unpacked from it.
+  // Every ref a line that went showed, with that line: an element that comes back unpacked from it.
   const heldIn = new Map(parts.filter((part) => part.removed).flatMap((part) => part.value.flatMap((line) => refsIn(line).map((ref) => [ref, line] as const))))
   // What each of those lines packs its elements after (`heading "People"` of `heading "People": button …`).
   const packedHeads = new Set([...removedLines].flatMap((gone) => [...blankQuotes(gone).matchAll(/: /g)].map((match) => gone.slice(0, match.index))))
@@ -387,7 +390,7 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
       // The head of a line that unpacked (`heading "People"`, where `heading "People": button …` went) is no news of its own.
       if (part.added && ref === undefined && unpacked(line)) continue
       // An element a line that went held packed is still there: it reads as it does now (`~`), never as new.
-      if (part.added && ref !== undefined && !same && removedRefs.has(ref)) {
+      if (part.added && ref !== undefined && !same && heldIn.has(ref)) {
         // Word for word what it said in the line that held it (a heading's buttons, printed one a line once a fourth came): no news.
         if (!saidAsBefore(heldIn.get(ref) ?? '', told(line, ref))) changed.push(`~ ${told(line, ref)}`)
         continue
