@@ -158,7 +158,7 @@ export function tesseraTokens(body) {
       }
       i = q.end
     } else if (c === '@') {
-      const ref = /^@([ne][0-9a-z.]+)/.exec(body.slice(i))
+      const ref = /^@([n1-9][0-9a-z.]*)/.exec(body.slice(i))
       if (ref && last !== undefined) last.ref = ref[1]
       if (ref && pending !== undefined) {
         pending.kind = 'value'
@@ -173,7 +173,7 @@ export function tesseraTokens(body) {
       i = close < 0 ? body.length : close + 1
       if (last) last.fresh = false
     } else if ((c === '.' || c === '#') && last !== undefined && last.fresh && /^[#.][A-Za-z_-][\w-]*/.test(body.slice(i))) {
-      // An unnamed element's selector hint (`button .ui-spinner-up @e10`): the markup's name, no element of its own.
+      // An unnamed element's selector hint (`button .ui-spinner-up @10`): the markup's name, no element of its own.
       i += (/^[#.][A-Za-z_-][\w-]*/.exec(body.slice(i)) ?? [''])[0].length
       last.fresh = false
     } else if (c === '!') {
@@ -220,7 +220,7 @@ export function foldLines(text) {
   const folds = []
   for (const line of tesseraLines(text)) {
     if (!line.body.startsWith('…')) continue
-    const match = /expand "@([ne][0-9a-z.]+)"(?: offset ([\d, ]+))?$/.exec(line.body)
+    const match = /expand "@([n1-9][0-9a-z.]*)"(?: offset ([\d, ]+))?$/.exec(line.body)
     if (!match) continue
     const offsets = match[2] === undefined ? [undefined] : match[2].split(', ').map(Number)
     for (const offset of offsets) folds.push({ ref: match[1], offset, line: line.body })
@@ -236,7 +236,7 @@ export function foldLines(text) {
 export function pageShape(text, dialect) {
   if (dialect === 'playwright') return playwrightYaml(text).replace(/ \[(?:ref=[^\]]*|active|cursor=pointer)\]/g, '')
   return tesseraLines(text)
-    .map((line) => `${'  '.repeat(line.depth)}${line.body}`.replace(/ @[a-z][0-9a-z.]*/g, '').replace(/ \(focused\)|, focused|focused, /g, ''))
+    .map((line) => `${'  '.repeat(line.depth)}${line.body}`.replace(/ @[a-z0-9][0-9a-z.]*/g, '').replace(/ \(focused\)|, focused|focused, /g, ''))
     .join('\n')
 }
 

@@ -85,8 +85,8 @@ export class Agent {
   read(text) {
     if (this.kind === 'tessera') {
       const lines = tesseraLines(text)
-      const added = new Set(lines.filter((l) => l.mark === '+' || l.mark === '~').flatMap((l) => [...l.body.matchAll(/@([ne][0-9a-z.]+)/g)].map((m) => m[1])))
-      for (const line of lines) if (line.mark === '-') for (const m of line.body.matchAll(/@([ne][0-9a-z.]+)/g)) if (!added.has(m[1])) this.gone.add(m[1])
+      const added = new Set(lines.filter((l) => l.mark === '+' || l.mark === '~').flatMap((l) => [...l.body.matchAll(/@([n1-9][0-9a-z.]*)/g)].map((m) => m[1])))
+      for (const line of lines) if (line.mark === '-') for (const m of line.body.matchAll(/@([n1-9][0-9a-z.]*)/g)) if (!added.has(m[1])) this.gone.add(m[1])
       for (const ref of added) this.gone.delete(ref)
     }
     this.views.push(text)

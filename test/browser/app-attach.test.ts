@@ -35,7 +35,7 @@ describe('an app driven through its DevTools port, as a browser tile', () => {
   it('reads the app\'s window as a frame and acts on it through the gateway', async () => {
     const text = resultText(await client.callTool({ name: 'browser_snapshot', arguments: { tile: 'app-1' } }))
     expect(text).toContain('heading "Step 1 of 3: who you are"')
-    const ref = /textbox "Full name" @([ne][0-9a-z.]+)/.exec(text)?.[1]
+    const ref = /textbox "Full name" @([n1-9][0-9a-z.]*)/.exec(text)?.[1]
     const typed = resultText(await client.callTool({ name: 'browser_type', arguments: { tile: 'app-1', target: ref, text: 'Grace Hopper' } }))
     expect(typed).toContain('~ textbox "Full name": "Grace Hopper"')
   })

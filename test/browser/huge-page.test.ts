@@ -87,7 +87,7 @@ describe('a huge page, read in parts over MCP', () => {
     const manual = await call('browser_navigate', { url: at.corpus.url('bash-reference') })
     await call('browser_navigate', { url: at.corpus.url('todomvc-react') })
     // A fold under an element of the manual (the page's root has the same ref on every page).
-    const target = /^\s*… .*: expand "(@e\d+)"/m.exec(manual)?.[1] as string
+    const target = /^\s*… .*: expand "(@\d+)"/m.exec(manual)?.[1] as string
     const answer = await at.client.callTool({ name: 'browser_snapshot', arguments: { target } })
     expect(answer.isError).toBe(true)
     expect(resultText(answer)).toMatch(/not_found.*no element @/)
@@ -96,7 +96,7 @@ describe('a huge page, read in parts over MCP', () => {
   it('finds words anywhere on the page, reading only the parts that say them', async () => {
     await call('browser_navigate', { url: at.corpus.url('bash-reference') })
     const found = await call('browser_snapshot', { find: 'Readline Killing Commands' })
-    expect(found).toMatch(/link "[0-9.]* ?Readline Killing Commands" @e\d+/)
+    expect(found).toMatch(/link "[0-9.]* ?Readline Killing Commands" @\d+/)
     expect(found).not.toContain('nothing on the page says')
   })
 
@@ -104,7 +104,7 @@ describe('a huge page, read in parts over MCP', () => {
     await call('browser_navigate', { url: at.corpus.url('bash-reference') })
     // Deep in a paragraph of the History section, far past the first 120 characters.
     const found = await call('browser_snapshot', { find: 'truncated to contain no more than $HISTFILESIZE' })
-    const line = /^"…[^"]*truncated to contain no more than \$HISTFILESIZE[^"]*" (@e\d+)$/m.exec(found)
+    const line = /^"…[^"]*truncated to contain no more than \$HISTFILESIZE[^"]*" (@\d+)$/m.exec(found)
     expect(line, found).not.toBeNull()
     const holder = (line as RegExpExecArray)[1] as string
     await call('browser_press_key', { key: 'End' })
@@ -116,7 +116,7 @@ describe('a huge page, read in parts over MCP', () => {
     // The same ref brings the paragraph into view, far up from the end.
     const tile = (/^(browser-\d+)/.exec(found) as RegExpExecArray)[1] as string
     await call('surface_act', { surface: tile, ref: holder, op: 'scroll' })
-    expect(await call('browser_snapshot', {})).toMatch(/^\s*"When the shell starts up, the history is initialized[^"]*" @e\d+$/m)
+    expect(await call('browser_snapshot', {})).toMatch(/^\s*"When the shell starts up, the history is initialized[^"]*" @\d+$/m)
   })
 
   it('gives a long text in a big element a ref of its own that reads it whole, and reads highlighted code as the page shows it', async () => {
@@ -160,7 +160,7 @@ describe('a huge page, read in parts over MCP', () => {
     const jumped = await call('browser_click', { element: 'the BASH_VERSINFO link found', target: match })
     expect(jumped.split('\n')[0]).toMatch(/#\S*VERSINFO/)
     // …and refs from the first view, now scrolled out of it, still work: a fold of the contents expands…
-    const fold = /… \d+ lines.* from "([^"]+)": expand "(@e\d+)" offset (\d+)$/m.exec(first) as RegExpExecArray
+    const fold = /… \d+ lines.* from "([^"]+)": expand "(@\d+)" offset (\d+)$/m.exec(first) as RegExpExecArray
     expect(fold, first).not.toBeNull()
     expect(await call('browser_snapshot', { target: fold[2], offset: Number(fold[3]) })).toContain(`link "${fold[1]}"`)
     // …and its first link clicks.
@@ -190,11 +190,11 @@ describe('a huge page, read in parts over MCP', () => {
     it('shows the header in view after the scroll, and what a change inside the page then moved into view', async () => {
       await closeTile()
       const first = await call('browser_navigate', { url: `${site.origin}/long` })
-      expect(first).toContain('link "Back to top" @e')
+      expect(first).toMatch(/link "Back to top" @\d/)
       for (let page = 0; page < 3; page++) await call('browser_press_key', { key: 'PageDown' })
       // The header scrolled with the page and stuck to the top of the view: it is still in view, not folded above it.
       const scrolled = await call('browser_snapshot', {})
-      expect(scrolled).toMatch(/^link "Back to top" @e\d+/m)
+      expect(scrolled).toMatch(/^link "Back to top" @\d+/m)
       const before = chapters(scrolled)
       expect(before.length).toBeGreaterThan(2)
       // Its key H hides the introduction (no pointer, no focus change: only the DOM changes), moving every chapter up by its height.
@@ -224,7 +224,7 @@ describe('a huge page, read in parts over MCP', () => {
       const tile = (/^(browser-\d+)/.exec(first) as RegExpExecArray)[1] as string
       // A message far down the panel: the find names the element that holds its text.
       const found = await call('browser_snapshot', { find: 'Message 50' })
-      const message = (/"Message 50" (@e\d+)/.exec(found) as RegExpExecArray | null)?.[1]
+      const message = (/"Message 50" (@\d+)/.exec(found) as RegExpExecArray | null)?.[1]
       expect(message, found).toBeDefined()
       await call('surface_act', { surface: tile, ref: message, op: 'scroll' })
       const moved = /panel at (\d+) px, page at (\d+) px/.exec(await call('browser_snapshot', {})) as RegExpExecArray

@@ -18,7 +18,7 @@ document.getElementById('wipe').onclick = () => { document.getElementById('wiped
 </script>`,
 )
 const chromiumArgs = (profile: string): string[] => [`--app=file://${join(folder, 'notes.html')}`, '--no-first-run', '--no-sandbox', '--disable-gpu', `--user-data-dir=${join(folder, profile)}`]
-const refIn = (text: string): string | undefined => /@([ne][0-9a-z.]+)/.exec(text)?.[1]
+const refIn = (text: string): string | undefined => /@([n1-9][0-9a-z.]*)/.exec(text)?.[1]
 
 /**
  * A Chromium app (what an Electron app is) in a desktop tile. Started directly, it is known as

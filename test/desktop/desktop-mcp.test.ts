@@ -36,7 +36,7 @@ describe('a desktop app as a tile, over MCP', () => {
 
   it('types into the display and presses Return through XTEST; refuses chords that leave the app', async () => {
     const outline = await snapshot('calc')
-    const display = /textbox[^\n]*\[type[^@\n]*@([ne][0-9a-z.]+)/.exec(outline)?.[1]
+    const display = /textbox[^\n]*\[type[^@\n]*@([n1-9][0-9a-z.]*)/.exec(outline)?.[1]
     const typed = await call(client, 'surface_act', { surface: 'calc', ref: display, op: 'type', text: '7×6' })
     expect(typed.isError, typed.text).toBe(false)
     expect(typed.text).toMatch(/textbox: "7×6"/)

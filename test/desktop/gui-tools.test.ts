@@ -46,7 +46,7 @@ describe('the gui_* tools on a real text editor', () => {
     expect(shallow).toContain('window "Untitled 1 - Mousepad"')
     expect(shallow).not.toContain('menuitem')
     const found = await call('gui_find_widget', { tile_id: tile, label: 'save as' })
-    expect(found.text.split('\n')[0]).toMatch(/^(menuitem|button) "Save As\.\.\." @[ne][0-9a-z.]+ \(enabled\) \[click\]/)
+    expect(found.text.split('\n')[0]).toMatch(/^(menuitem|button) "Save As\.\.\." @[n1-9][0-9a-z.]* \(enabled\) \[click\]/)
     // Mousepad hides its toolbar: what is not on the screen is not in the tree, but a closed menu's items are (their own actions run them).
     expect((await call('gui_find_widget', { tile_id: tile, role: 'button', label: 'undo' })).text).toBe('no widget matches')
     const disabled = (await call('gui_find_widget', { tile_id: tile, role: 'menuitem', state: 'disabled' })).text

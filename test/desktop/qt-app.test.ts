@@ -17,7 +17,7 @@ describe('a Qt app as a tile', () => {
     const found = await call('gui_find_widget', { tile_id: 'qt', role: 'textbox' })
     expect(found.text).toContain('"Qt über alles? No: Qt über AT-SPI."')
     // Its toolbar's buttons are pressed by their own Press action.
-    expect((await call('gui_find_widget', { tile_id: 'qt', role: 'button', label: 'Undo' })).text).toMatch(/^button "Undo" @[ne][0-9a-z.]+ \(enabled\) \[click\]/)
+    expect((await call('gui_find_widget', { tile_id: 'qt', role: 'button', label: 'Undo' })).text).toMatch(/^button "Undo" @[n1-9][0-9a-z.]* \(enabled\) \[click\]/)
   })
 
   it('discovers its menus and their shortcuts, and names the toolkit', async () => {

@@ -6,7 +6,7 @@ export function refOf(text: string, role: string, name?: string): string {
   for (const line of text.split('\n')) {
     const at = line.indexOf(wanted)
     if (at < 0) continue
-    const ref = /@([ne][0-9a-z.]+)/.exec(line.slice(at))?.[1]
+    const ref = /@([n1-9][0-9a-z.]*)/.exec(line.slice(at))?.[1]
     if (ref !== undefined) return ref
   }
   throw new Error(`no ${wanted} with a ref in:\n${text}`)
@@ -17,7 +17,7 @@ export function refNear(text: string, words: string, role: string): string {
   const lines = text.split('\n')
   const at = lines.findIndex((line) => line.includes(words))
   for (const line of lines.slice(at, at + 2)) {
-    const ref = new RegExp(`${role}[^@]*@([ne][0-9a-z.]+)`).exec(line)?.[1]
+    const ref = new RegExp(`${role}[^@]*@([n1-9][0-9a-z.]*)`).exec(line)?.[1]
     if (at >= 0 && ref !== undefined) return ref
   }
   throw new Error(`no ${role} at "${words}" in:\n${text}`)

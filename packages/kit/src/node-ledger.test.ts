@@ -29,9 +29,9 @@ describe('the node ledger', () => {
 
   it('numbers texts apart from elements, so elements keep small numbers', () => {
     const ledger = new NodeLedger()
-    expect(ledger.idOf('doc', 1)).toBe('e1')
+    expect(ledger.idOf('doc', 1)).toBe('1')
     expect(ledger.idOf('doc', 2, 'text')).toBe('t1')
-    expect(ledger.idOf('doc', 3)).toBe('e2')
+    expect(ledger.idOf('doc', 3)).toBe('2')
     expect(ledger.idOf('doc', 2, 'text')).toBe('t1')
     // A long text cut in a big element is read whole through its own id, a ref as short as an element's.
     expect(refFor('t1')).toBe('t1')

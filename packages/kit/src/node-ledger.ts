@@ -2,8 +2,9 @@
  * The node ids of one tile. An element's id is bound to its identity — the scope it lives in
  * (a browser document: frame and loader; a desktop app: its bus name) and its key there (a
  * backend node id, an accessible's object path) — and never to a position, so it keeps its id
- * while it lives however the UI reorders. Ids come from a counter (`e1`, `e2`, …), are never
- * given to anything else and serve as their own refs, so a ref an agent kept can only ever
+ * while it lives however the UI reorders. Ids come from a counter (`1`, `2`, …), are never
+ * given to anything else and serve as their own refs (`@12`: a bare number costs an agent one
+ * token less than `@e12` in o200k), so a ref an agent kept can only ever
  * name its own element: once the element is gone the ref
  * resolves to nothing and the request fails as stale instead of acting on whatever took its
  * place (browser backend ids restart at 1 after a cross-site navigation; an app reuses paths).
@@ -30,7 +31,7 @@ export class NodeLedger {
     }
     const known = ids.get(key)
     if (known !== undefined) return known
-    const id = kind === 'text' ? `t${this.#nextText++}` : `e${this.#nextElement++}`
+    const id = kind === 'text' ? `t${this.#nextText++}` : String(this.#nextElement++)
     ids.set(key, id)
     this.#places.set(id, { scope, key })
     return id

@@ -247,7 +247,7 @@ function buildNode(node: UiNode, ctx: Context, rowOfList: boolean, parent: strin
   const side = ownSide ?? known.find((kid) => kid.side === 'in')?.side ?? known[0]?.side ?? 'in'
   const placed = ownSide !== undefined || known.length > 0
   if (!keep) {
-    // A sentence with links in it reads as one line: "Created by" link "Oscar Godson" @e150.
+    // A sentence with links in it reads as one line: "Created by" link "Oscar Godson" @150.
     const sentence = sentenceOf(node, kids)
     if (sentence === undefined) return kids
     const inView = placed ? side === 'in' || known.some((kid) => kid.inView) : true

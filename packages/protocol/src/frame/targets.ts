@@ -75,10 +75,15 @@ export function inputForTarget(target: ActionTarget, input: JsonValue): JsonValu
   return { ...given, ...target.input }
 }
 
-/** Whether some target of the frame answers to `ref` (`@e12` or `e12`, or its node id), whatever its action. */
+/** Whether some target of the frame answers to `ref` (`@12` or `12`, Playwright's `e12`, or its node id), whatever its action. */
 export function showsRef(frame: Frame, ref: string): boolean {
-  const wanted = ref.startsWith('@') ? ref.slice(1) : ref
-  return frame.targets.some((target) => target.ref === wanted || target.nodeId === wanted)
+  return frame.targets.some(answersTo(frame, ref.startsWith('@') ? ref.slice(1) : ref))
+}
+
+/** Whether a target is the one a ref (without its `@`) names: by its ref, its node id, or the node the frame's refs resolve it to. */
+function answersTo(frame: Frame, wanted: string): (target: ActionTarget) => boolean {
+  const node = frameIndex(frame).refs.resolve(wanted)
+  return (target) => target.ref === wanted || target.nodeId === wanted || (node !== undefined && target.nodeId === node)
 }
 
 /**
@@ -95,7 +100,7 @@ export function resolveTarget(frame: Frame, action: string, ref?: string): Resol
   }
   const candidates = frame.targets.filter((target) => target.contract === action)
   // Without a ref, a target that supplies its own input (a row) is never the one meant.
-  const chosen = wanted === undefined ? (candidates.length > 1 ? candidates.filter((target) => target.input === undefined) : candidates) : candidates.filter((target) => target.ref === wanted || target.nodeId === wanted)
+  const chosen = wanted === undefined ? (candidates.length > 1 ? candidates.filter((target) => target.input === undefined) : candidates) : candidates.filter(answersTo(frame, wanted))
   if (chosen.length !== 1) {
     const refs = candidates.map((target) => target.ref)
     const message =
@@ -118,7 +123,7 @@ export function resolveTarget(frame: Frame, action: string, ref?: string): Resol
  * holds its place now.
  */
 function whatRefIs(frame: Frame, wanted: string): string {
-  const offers = [...new Set(frame.targets.filter((target) => target.ref === wanted || target.nodeId === wanted).map((target) => target.contract))]
+  const offers = [...new Set(frame.targets.filter(answersTo(frame, wanted)).map((target) => target.contract))]
   if (offers.length > 0) return `@${wanted} takes ${offers.map((id) => `"${id}"`).join(', ')}`
   const index = frameIndex(frame)
   if (index.nodes.has(wanted) || index.refs.resolve(wanted) !== undefined) return `@${wanted} takes no action`

@@ -22,15 +22,19 @@ describe('refFor', () => {
   })
 
   it('keeps a node ledger\'s id as it is: already short and never reused', () => {
+    expect(refFor('12')).toBe('12')
+    expect(refFor('t7')).toBe('t7')
+    // An older frame's id keeps its e.
     expect(refFor('e12')).toBe('e12')
     // Only the ledger's exact shape; anything else that starts with e is hashed.
     expect(refFor('e012')).toMatch(/^n[0-9a-z]{4}$/)
+    expect(refFor('012')).toMatch(/^n[0-9a-z]{4}$/)
     expect(refFor('edit/e12')).toMatch(/^n[0-9a-z]{4}$/)
   })
 
   it('tells a ref from a selector or a name', () => {
-    for (const ref of ['e12', '@e12', 't7', '@t7', 'n1k2a', '@n1k2a.1']) expect(isRef(ref)).toBe(true)
-    for (const other of ['e012', '#e12', 't0', 'button', 'e', 't', '@', 'n1k']) expect(isRef(other)).toBe(false)
+    for (const ref of ['12', '@12', 'e12', '@e12', 't7', '@t7', 'n1k2a', '@n1k2a.1']) expect(isRef(ref)).toBe(true)
+    for (const other of ['e012', '012', '0', '#e12', '#12', 't0', 'te12', 'button', 'e', 't', '@', 'n1k', '1.5']) expect(isRef(other)).toBe(false)
   })
 })
 
@@ -75,11 +79,24 @@ describe('RefTable', () => {
   })
 
   it('gives ledger ids their own refs beside hashed ones', () => {
-    const table = new RefTable(['e1', 'e2', 'root/page', 'e10'])
-    expect(table.refOf('e10')).toBe('e10')
-    expect(table.resolve('@e2')).toBe('e2')
+    const table = new RefTable(['1', '2', 'root/page', '10', 't3'])
+    expect(table.refOf('10')).toBe('10')
+    expect(table.resolve('@2')).toBe('2')
     expect(table.refOf('root/page')).toBe(refFor('root/page'))
-    expect(table.resolve('e3')).toBeUndefined()
+    expect(table.resolve('3')).toBeUndefined()
+    expect(table.resolve('@t3')).toBe('t3')
+  })
+
+  it('reads an element\'s number with or without the e, either way round', () => {
+    // Playwright MCP's refs read e12: an agent used to them finds @12.
+    const now = new RefTable(['12', 't4'])
+    expect(now.resolve('e12')).toBe('12')
+    expect(now.resolve('@e12')).toBe('12')
+    expect(now.resolve('e4')).toBeUndefined()
+    // A frame recorded when ids had their e still answers to the number it would have now.
+    const older = new RefTable(['e12'])
+    expect(older.resolve('@12')).toBe('e12')
+    expect(older.resolve('e12')).toBe('e12')
   })
 
   it('keeps refs unique in a large table', () => {

@@ -2,12 +2,14 @@ import type { Frame } from '../schemas/frame.js'
 import { frameIndex } from '../frame/frame-index.js'
 
 /**
- * Refs are the handles an agent copies out of an outline and passes back (`@e12`, `@n1k2`).
+ * Refs are the handles an agent copies out of an outline and passes back (`@12`, `@n1k2`).
  *
- * A node id a tile's node ledger issued (`e` + a decimal counter for an element, `t` + one for
- * a text) is its own ref: the ledger binds it to one node for the tile's life and never gives
- * it to another, and `e12` costs an agent three tokens where a hashed ref costs five (o200k
- * splits random base-36 badly).
+ * A node id a tile's node ledger issued (a decimal counter for an element, `t` + one for a
+ * text) is its own ref: the ledger binds it to one node for the tile's life and never gives it
+ * to another, and ` @12` costs an agent two tokens where ` @e12` costs three and a hashed ref
+ * five (o200k splits random base-36 badly). Frames recorded before ledger ids lost their `e`
+ * keep it (`e12`), and either spelling names the node: an agent used to Playwright MCP's
+ * `e12` finds `@12`.
  *
  * Every other node id (a path, a row key) is hashed rather than numbered, so the same node
  * keeps its ref from one frame to the next and an agent's ref survives small changes
@@ -30,8 +32,10 @@ import { frameIndex } from '../frame/frame-index.js'
  */
 
 const REF_PREFIX = 'n'
-/** The shape of a node ledger's ids; a hashed ref always starts with `n`, so the two never meet. */
-const LEDGER_ID = /^[et][1-9][0-9]*$/
+/** The shape of a node ledger's ids (`12`, `t7`; `e12` in older frames); a hashed ref always starts with `n`, so the two never meet. */
+const LEDGER_ID = /^[et]?[1-9][0-9]*$/
+/** An element's number with or without its old `e`: the other spelling of the same ledger id. */
+const ELEMENT_NUMBER = /^e?([1-9][0-9]*)$/
 const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz'
 const MIN_DIGITS = 4
 const DIGITS_PER_HASH = 6
@@ -70,9 +74,16 @@ function shortDigest(nodeId: string): string {
   return base36Digits(fnv1a32(nodeId, FNV_OFFSET), MIN_DIGITS)
 }
 
-/** Whether a text has the shape of a ref (`e12`, `t7`, `n1k2`, `n1k2a.1`), with or without the `@` outlines print: a ref, not a selector or a name. */
+/** Whether a text has the shape of a ref (`12`, `e12`, `t7`, `n1k2`, `n1k2a.1`), with or without the `@` outlines print: a ref, not a selector or a name. */
 export function isRef(text: string): boolean {
-  return /^@?(?:n[0-9a-z]{4,12}(?:\.\d+)?|[et][1-9][0-9]*)$/.test(text)
+  return /^@?(?:n[0-9a-z]{4,12}(?:\.\d+)?|[et]?[1-9][0-9]*)$/.test(text)
+}
+
+/** The node ledger's id a ref names, as a live tile's ledger spells it (`@e12` → `12`, `t7`), or undefined for any other ref. */
+export function ledgerIdOf(ref: string): string | undefined {
+  const bare = ref.startsWith('@') ? ref.slice(1) : ref
+  if (/^t[1-9][0-9]*$/.test(bare)) return bare
+  return ELEMENT_NUMBER.exec(bare)?.[1]
 }
 
 /** The preferred ref of a node id; its ref in a frame is this unless another node of that frame collides with it. */
@@ -149,7 +160,12 @@ export class RefTable {
 
   /** The node id a ref names, or undefined; a leading `@`, as printed in outlines, is accepted. */
   resolve(ref: string): string | undefined {
-    return this.#nodeByRef.get(ref.startsWith('@') ? ref.slice(1) : ref)
+    const bare = ref.startsWith('@') ? ref.slice(1) : ref
+    const found = this.#nodeByRef.get(bare)
+    if (found !== undefined) return found
+    const number = ELEMENT_NUMBER.exec(bare)?.[1]
+    if (number === undefined) return undefined
+    return this.#nodeByRef.get(bare === number ? `e${number}` : number)
   }
 
   /** The ref of a node id in this frame, or undefined if the frame has no such node. */

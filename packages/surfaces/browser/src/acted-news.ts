@@ -1,5 +1,5 @@
 import { outlinePage } from '@tessera/kit'
-import { type Frame, RefTable } from '@tessera/protocol'
+import { type Frame, RefTable, ledgerIdOf } from '@tessera/protocol'
 import type { ClassChange } from './browser-schemas.js'
 import { changesFence, onlyFocusDiffers, refsIn, withoutFocus } from './page-delta.js'
 
@@ -27,7 +27,7 @@ export interface ClassNews {
 /**
  * A delta with what changed on the elements the action named where neither outline shows
  * them — a toolbar's Bold found with `find` under "… 6 more toolbars", a checkbox scrolled
- * out of view: the change the agent acted for (`~ button "Bold" @e53 (pressed)`) is the
+ * out of view: the change the agent acted for (`~ button "Bold" @53 (pressed)`) is the
  * news it needs most, fold or not. And where nothing the tree says of a clicked element
  * changed but its classes did (a selectable list's `ui-selected`), its line says so: the
  * click was not lost — and how many of its siblings hold the class it gained, where any do
@@ -39,7 +39,7 @@ export function withActedNews(delta: string, acted: readonly string[], before: {
   const news: string[] = []
   const lines = delta.split('\n')
   const inDelta = new Set(lines.flatMap(refsIn))
-  for (const target of new Set(acted.map((ref) => ref.replace(/^@/, '')))) {
+  for (const target of new Set(acted.map((ref) => ledgerIdOf(ref) ?? ref.replace(/^@/, '')))) {
     const now = lineIn(after.frame, target)
     if (now === undefined) continue
     const printed = prints(before.outline, target) || prints(after.outline, target)

@@ -17,6 +17,7 @@ import {
   type UnreadRequest,
   RefTable,
   TesseraError,
+  ledgerIdOf,
   sealFrame,
   maxRisk,
 } from '@tessera/protocol'
@@ -69,8 +70,6 @@ export interface PageAnswer {
   note?: string
 }
 
-/** An element's id (`e12`) or a long text's (`t7`): the ledger's, which are their own refs. */
-const LEDGER_REF = /^[et][1-9]/
 /**
  * How long an action waits for the page to go quiet before answering. 60 ms answered sooner,
  * but under load a wheel's scroll event, or what a reply's own timers draw, came later than
@@ -227,9 +226,9 @@ export class BrowserTile implements Surface {
     // A ref the frame does not show may name an element alive in a part unread now (scrolled
     // out of view, read once by a find): read that part again. Refs are the ledger's ids.
     for (const ref of request.refs ?? []) {
-      const id = ref.replace(/^@/, '')
-      // An element's id (`e12`), or a long text's (`t7`), which an agent expands to read it whole.
-      const place = LEDGER_REF.test(id) ? this.#ledger.locate(id) : undefined
+      // An element's id (`12`), or a long text's (`t7`), which an agent expands to read it whole.
+      const id = ledgerIdOf(ref)
+      const place = id === undefined ? undefined : this.#ledger.locate(id)
       if (place !== undefined && typeof place.key === 'number' && this.#partsToRead.readHolding(place.scope, place.key)) added = true
     }
     return added
@@ -238,9 +237,9 @@ export class BrowserTile implements Surface {
   /** The refs whose elements live on, and the texts the page still says: in the frame, or in a part of a huge page left unread. */
   holds(ask: HeldAsk): HeldAsk {
     const refs = (ask.refs ?? []).filter((ref) => {
-      const id = ref.replace(/^@/, '')
-      const place = LEDGER_REF.test(id) ? this.#ledger.locate(id) : undefined
-      return place !== undefined && typeof place.key === 'number' && (this.#places.has(id) || this.#partsToRead.holds(place.scope, place.key))
+      const id = ledgerIdOf(ref)
+      const place = id === undefined ? undefined : this.#ledger.locate(id)
+      return id !== undefined && place !== undefined && typeof place.key === 'number' && (this.#places.has(id) || this.#partsToRead.holds(place.scope, place.key))
     })
     const texts = (ask.texts ?? []).filter((text) => this.#partsToRead.saysStartOf(text))
     return { refs, texts }
@@ -826,9 +825,11 @@ export class BrowserTile implements Surface {
    * node), while that document is the page's.
    */
   #anyElement(nodeId: string): ElementPlace {
-    const known = this.#places.get(nodeId)
+    // A ref as an agent may write it (`@e12`) names the ledger's `12`.
+    const id = ledgerIdOf(nodeId)
+    const known = this.#places.get(id ?? nodeId)
     if (known !== undefined) return known
-    const place = LEDGER_REF.test(nodeId) ? this.#ledger.locate(nodeId) : undefined
+    const place = id === undefined ? undefined : this.#ledger.locate(id)
     const document = place === undefined ? undefined : this.#documents.get(place.scope)
     if (place === undefined || document === undefined || typeof place.key !== 'number') throw new TesseraError('not_found', `no element "${nodeId}" on the current page; take a new snapshot`, { expected: 'an @ref the last outline printed', found: nodeId })
     return { document, backendNodeId: place.key, role: 'element', tag: '' }

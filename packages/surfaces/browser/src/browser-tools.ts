@@ -1,5 +1,5 @@
 import { type FacadeTool, type ToolAnswer, type ToolContext, outlinePage, outlineReading, pageFence, stringArg } from '@tessera/kit'
-import { type JsonObject, type JsonValue, TesseraError, isRef } from '@tessera/protocol'
+import { type JsonObject, type JsonValue, TesseraError, isRef, ledgerIdOf } from '@tessera/protocol'
 import { withActedNews } from './acted-news.js'
 import { pageDelta, presenceIn } from './page-delta.js'
 import { withScheme } from './web-address.js'
@@ -33,8 +33,8 @@ function schema(properties: JsonObject, required: string[] = []): JsonObject {
  */
 async function elementOf(ctx: ToolContext, surface: string, args: JsonObject, key = 'target', legacy = 'ref', reach: 'target' | 'any' | 'pointer' = 'target'): Promise<string> {
   const named = stringArg(args, key) ?? stringArg(args, legacy)
-  if (named === undefined) throw new TesseraError('invalid_input', `expected "${key}": a ref from the snapshot (@e12) or a selector, found nothing`, { expected: key, found: null })
-  if (isRef(named)) return named.replace(/^@/, '')
+  if (named === undefined) throw new TesseraError('invalid_input', `expected "${key}": a ref from the snapshot (@12) or a selector, found nothing`, { expected: key, found: null })
+  if (isRef(named)) return ledgerIdOf(named) ?? named.replace(/^@/, '')
   const located = await ctx.request({ surface, action: 'locate', input: { selector: named, ...(reach === 'target' ? {} : { reach }) } })
   // The page's own answer, with its code: a malformed selector is invalid input, two matches a conflict.
   if (located.status !== 'completed') throw new TesseraError(located.error?.code ?? 'not_found', located.error?.message ?? `the selector ${named} names no element`, { found: named })

@@ -1,4 +1,4 @@
-import { type Frame, RefTable, type UiNode } from '@tessera/protocol'
+import { type Frame, RefTable, type UiNode, ledgerIdOf } from '@tessera/protocol'
 import { diffArrays } from 'diff'
 
 /** How long a frame text must be to stand for a line that begins with it (a paragraph joined from several texts). */
@@ -63,9 +63,12 @@ function withoutQuotes(line: string): string {
   return line.replace(new RegExp(QUOTED.source, 'g'), '""')
 }
 
+/** A ref in a line: a ledger number (`@12`, `@t7`; `@e12` in an older frame) or a hashed one (`@n1k2`). */
+const REF_IN_LINE = / @([1-9][0-9]*|[net][0-9a-z.]+)/g
+
 /** The first ref a line shows: the element the line is about (a packed row's first control). Never one a quoted page text says ("ask @nicolas"). */
 function firstRef(line: string): string | undefined {
-  return / @([net][0-9a-z.]+)/.exec(withoutQuotes(line))?.[1]
+  return new RegExp(REF_IN_LINE.source).exec(withoutQuotes(line))?.[1]
 }
 
 /** The fence lines of a delta: the outline's own, with its nonce, the opening one saying `changes` for `page`. */
@@ -82,7 +85,7 @@ function blankQuotes(line: string): string {
 
 /** Every ref a line shows, the packed ones after its first too; never one a quoted page text says. */
 export function refsIn(line: string): string[] {
-  return [...withoutQuotes(line).matchAll(/ @([net][0-9a-z.]+)/g)].map((match) => match[1] as string)
+  return [...withoutQuotes(line).matchAll(REF_IN_LINE)].map((match) => match[1] as string)
 }
 
 /**
@@ -108,7 +111,7 @@ function focusApart(line: string): { rest: string; focused: boolean } {
 
 /**
  * Whether an element's line now says what it said packed in the line that went holding it
- * (`button "Add" @e14` in `heading "People": button "Collapse" @e13 button "Add" @e14`): the
+ * (`button "Add" @14` in `heading "People": button "Collapse" @13 button "Add" @14`): the
  * same words, followed there by the next element or the line's end — not by a state or a risk
  * it has lost since. That focus left it is no news, so the old line is read without focus.
  */
@@ -205,7 +208,7 @@ function textsReplaced(parts: ReadonlyArray<{ value: string[]; added?: boolean; 
 
 /** What a delta knows besides the two outlines. */
 export interface DeltaContext {
-  /** The targets the action named (`@e5`): their taking focus is no news. */
+  /** The targets the action named (`@5`): their taking focus is no news. */
   acted?: readonly string[]
   /** Whether an element ref names an element of the page after the action. */
   present?: (ref: string) => boolean
@@ -272,7 +275,7 @@ function firstQuote(line: string): string | undefined {
  * of it changed (a navigation), and one line when nothing did.
  */
 export function pageDelta(before: string, after: string, context: DeltaContext = {}): string {
-  const actedOn = new Set((context.acted ?? []).map((target) => target.replace(/^@/, '')))
+  const actedOn = new Set((context.acted ?? []).map((target) => ledgerIdOf(target) ?? target.replace(/^@/, '')))
   const present = context.present ?? (() => false)
   const says = context.says ?? (() => false)
   const named = context.named ?? ((_role: string, name: string) => says(name))
@@ -280,7 +283,7 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
   const now = contentLines(after)
   const parts = diffArrays(was.body, now.body)
   // An element the page rendered anew reads the same with a new ref: only its new line is news.
-  const withoutRef = (line: string): string => line.trim().replace(/ @[net][0-9a-z.]+/g, '')
+  const withoutRef = (line: string): string => line.trim().replace(REF_IN_LINE, '')
   const added = parts.filter((part) => part.added).flatMap((part) => part.value)
   const renewed = new Set(added.map(withoutRef))
   const removedByRef = new Map(parts.filter((part) => part.removed).flatMap((part) => part.value.map((line) => [firstRef(line), line] as const)))

@@ -191,7 +191,7 @@ describe('a page as the agent reads it', () => {
     const frame = page(2000)
     const refs = RefTable.forFrame(frame)
     const text = outlinePage(frame)
-    const folds = [...text.matchAll(/^\s*… .*expand "(@[ne][0-9a-z]+)"(?: offset (\d+))?$/gm)]
+    const folds = [...text.matchAll(/^\s*… .*expand "(@[n1-9][0-9a-z]*)"(?: offset (\d+))?$/gm)]
     // The list is too big for one expansion: it keeps its line, its rows fold in parts.
     expect(text).toContain(`list "Basket"`)
     expect(folds.length).toBeGreaterThan(5)
@@ -201,7 +201,7 @@ describe('a page as the agent reads it', () => {
     for (const [, ref, offset] of folds) {
       const expansion = outlinePage(frame, { expand: ref, offset: offset === undefined ? undefined : Number(offset) })
       expect(expansion.split('\n').length).toBeLessThan(260)
-      for (const match of expansion.matchAll(/@([ne][0-9a-z]+)/g)) shown.add(match[1] as string)
+      for (const match of expansion.matchAll(/@([n1-9][0-9a-z]*)/g)) shown.add(match[1] as string)
     }
     const unseen = Array.from({ length: 2000 }, (_, i) => `del${i}`).filter((id) => !shown.has(refs.refOf(id) ?? ''))
     expect(unseen).toEqual([])
@@ -362,49 +362,49 @@ describe('a page as the agent reads it', () => {
     expect(pageDelta(before, outlinePage({ ...renamed, tree: { ...renamed.tree, name: 'Cart' } })).split('\n')[0]).toBe('browser-1 "Cart"')
     expect(delta).toMatch(/--- changes [0-9a-f]{6} \(untrusted/)
     // The field is still there under its ref: one line says how it reads now.
-    expect(delta).toMatch(/^~ textbox "User": "ada" @[ne]/m)
+    expect(delta).toMatch(/^~ textbox "User": "ada" @[n1-9]/m)
     expect(delta).not.toMatch(/^- textbox "User"/m)
     expect(pageDelta(before, outlinePage(page()))).toContain('page unchanged')
   })
 
   it('pairs a changed line by the ref it shows, never by a handle a page text quotes', () => {
-    const same = ['heading "Team"', '"Who is who"', 'link "Home" @e1', 'link "Help" @e2', 'button "Menu" @e3']
+    const same = ['heading "Team"', '"Who is who"', 'link "Home" @1', 'link "Help" @2', 'button "Menu" @3']
     const outline = (lines: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', ...same, ...lines, '--- end abcdef ---'].join('\n')
-    const delta = pageDelta(outline(['"ask @nicolas" link "Profile" @e4', 'button "Save" @e5']), outline(['"ask @nicolas again" link "Profile" @e9', 'button "Save" @e5 (focused)']))
-    expect(delta).toContain('- "ask @nicolas" link "Profile" @e4')
-    expect(delta).toContain('+ "ask @nicolas again" link "Profile" @e9')
-    expect(delta).toContain('~ button "Save" @e5 (focused)')
+    const delta = pageDelta(outline(['"ask @nicolas" link "Profile" @4', 'button "Save" @5']), outline(['"ask @nicolas again" link "Profile" @9', 'button "Save" @5 (focused)']))
+    expect(delta).toContain('- "ask @nicolas" link "Profile" @4')
+    expect(delta).toContain('+ "ask @nicolas again" link "Profile" @9')
+    expect(delta).toContain('~ button "Save" @5 (focused)')
   })
 
   it('shows a vanished element by its outermost line, with a count of what went with it', () => {
     const outline = (lines: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', 'heading "Speed"', ...lines, '"Pick one"', '--- end abcdef ---'].join('\n')
-    const open = outline(['combobox "Medium" @e3 (expanded)', 'listbox "Medium" @e9', '  option "Slow" @e10', '  option "Medium" @e11', '  group "More" @e12', '    option "Fast" @e13', 'dialog "Help" @e20', '  "Read this"'])
-    const closed = pageDelta(open, outline(['combobox "Fast" @e3 (collapsed)', 'dialog "Help" @e20', '  "Read this"']))
-    expect(closed).toContain('- listbox "Medium" @e9 (+4 inside)')
+    const open = outline(['combobox "Medium" @3 (expanded)', 'listbox "Medium" @9', '  option "Slow" @10', '  option "Medium" @11', '  group "More" @12', '    option "Fast" @13', 'dialog "Help" @20', '  "Read this"'])
+    const closed = pageDelta(open, outline(['combobox "Fast" @3 (collapsed)', 'dialog "Help" @20', '  "Read this"']))
+    expect(closed).toContain('- listbox "Medium" @9 (+4 inside)')
     expect(closed).not.toMatch(/^- option/m)
-    expect(closed).toContain('~ combobox "Fast" @e3 (collapsed)')
+    expect(closed).toContain('~ combobox "Fast" @3 (collapsed)')
     // An element still on the page that only left what the outline shows (a scroll, a jump) did not vanish.
-    const scrolled = pageDelta(open, outline(['combobox "Fast" @e3 (collapsed)']), { present: (ref) => ref === 'e9', says: (text) => text === 'Read this' })
+    const scrolled = pageDelta(open, outline(['combobox "Fast" @3 (collapsed)']), { present: (ref) => ref === '9', says: (text) => text === 'Read this' })
     expect(scrolled).not.toContain('listbox')
-    expect(scrolled).toContain('- option "Slow" @e10')
+    expect(scrolled).toContain('- option "Slow" @10')
     expect(scrolled).not.toContain('Read this')
-    expect(scrolled).toContain('- dialog "Help" @e20')
+    expect(scrolled).toContain('- dialog "Help" @20')
     // A bare structure line that took nothing with it says nothing: it may only have scrolled away.
-    const list = outline(['list', '  link "Home" @e1', 'button "Go" @e2'])
-    const away = pageDelta(list, outline(['button "Go" @e2']), { present: (ref) => ref === 'e1' })
+    const list = outline(['list', '  link "Home" @1', 'button "Go" @2'])
+    const away = pageDelta(list, outline(['button "Go" @2']), { present: (ref) => ref === '1' })
     expect(away).not.toContain('- list')
-    expect(pageDelta(list, outline(['button "Go" @e2']))).toContain('- list (+1 inside)')
+    expect(pageDelta(list, outline(['button "Go" @2']))).toContain('- list (+1 inside)')
     // Nor does one that took only other bare lines with it: a list item's nesting scrolled into a fold.
-    const nested = outline(['listitem', '  link "Class: FileHandle" @e1', '  list', '    link "Event: close" @e3', 'button "Go" @e2'])
-    expect(pageDelta(nested, outline(['button "Go" @e2']), { present: () => true })).toBe(pageDelta(list, list))
+    const nested = outline(['listitem', '  link "Class: FileHandle" @1', '  list', '    link "Event: close" @3', 'button "Go" @2'])
+    expect(pageDelta(nested, outline(['button "Go" @2']), { present: () => true })).toBe(pageDelta(list, list))
     // A fold line that went is the outline's own; one that came says where the rest is.
-    const folded = pageDelta(outline(['button "Top" @e1', '… 40 lines, 9 actions below the view, from "Later": expand "@e2"']), outline(['… 3 lines, 1 action above the view, from "Speed": expand "@e0"', 'button "End" @e30']))
+    const folded = pageDelta(outline(['button "Top" @1', '… 40 lines, 9 actions below the view, from "Later": expand "@2"']), outline(['… 3 lines, 1 action above the view, from "Speed": expand "@0"', 'button "End" @30']))
     expect(folded).not.toContain('- … 40 lines')
     expect(folded).toContain('+ … 3 lines, 1 action above the view')
     // What stays under an element that changed is not counted on anything; what went from it is listed.
-    const emptied = pageDelta(open, outline(['combobox "Medium" @e3 (expanded)', 'listbox "Medium" @e9', '  option "Slow" @e10', 'dialog "Help" @e20', '  "Read this"']))
-    expect(emptied).toContain('- option "Medium" @e11')
-    expect(emptied).toContain('- group "More" @e12 (+1 inside)')
+    const emptied = pageDelta(open, outline(['combobox "Medium" @3 (expanded)', 'listbox "Medium" @9', '  option "Slow" @10', 'dialog "Help" @20', '  "Read this"']))
+    expect(emptied).toContain('- option "Medium" @11')
+    expect(emptied).toContain('- group "More" @12 (+1 inside)')
     expect(emptied).not.toContain('listbox')
   })
 
@@ -452,102 +452,102 @@ describe('a page as the agent reads it', () => {
 
   it('reads the elements of a line that unpacked (a fourth button came) as still there, not as new, and as no news where they say the same', () => {
     const outline = (lines: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', ...lines, '--- end abcdef ---'].join('\n')
-    const packed = outline(['heading "People": button "Collapse" @e13 (pressed) button "Add Person" @e14 button "Delete Last Person" @e15 !destructive', '"0 - John"'])
-    const unpacked = outline(['heading "People"', '  button "Collapse" @e13', '  button "Add Person" @e14 (focused)', '  button "Delete Last Person" @e15 (disabled) !destructive', '  button "Delete All" @e91', '"0 - John"', '"1 -"'])
-    expect(pageDelta(packed, unpacked, { acted: ['e14'] }).split('\n').filter((line) => /^[~+-] /.test(line))).toEqual([
+    const packed = outline(['heading "People": button "Collapse" @13 (pressed) button "Add Person" @14 button "Delete Last Person" @15 !destructive', '"0 - John"'])
+    const unpacked = outline(['heading "People"', '  button "Collapse" @13', '  button "Add Person" @14 (focused)', '  button "Delete Last Person" @15 (disabled) !destructive', '  button "Delete All" @91', '"0 - John"', '"1 -"'])
+    expect(pageDelta(packed, unpacked, { acted: ['14'] }).split('\n').filter((line) => /^[~+-] /.test(line))).toEqual([
       // It lost a state on the way: news.
-      '~ button "Collapse" @e13',
+      '~ button "Collapse" @13',
       // Clicked, it took focus, and says what it said packed: no news.
-      '~ button "Delete Last Person" @e15 (disabled) !destructive',
-      '+ button "Delete All" @e91',
+      '~ button "Delete Last Person" @15 (disabled) !destructive',
+      '+ button "Delete All" @91',
       '+ "1 -"',
     ])
     // Unpacked, each word for word as before: only what came is news; so is focus that came to an element not acted on.
-    const same = outline(['heading "People"', '  button "Collapse" @e13 (pressed)', '  button "Add Person" @e14', '  button "Delete Last Person" @e15 !destructive (focused)', '  button "Delete All" @e91', '"0 - John"'])
-    expect(pageDelta(packed, same, { acted: ['e14'] }).split('\n').filter((line) => /^[~+-] /.test(line))).toEqual(['~ button "Delete Last Person" @e15 !destructive (focused)', '+ button "Delete All" @e91'])
+    const same = outline(['heading "People"', '  button "Collapse" @13 (pressed)', '  button "Add Person" @14', '  button "Delete Last Person" @15 !destructive (focused)', '  button "Delete All" @91', '"0 - John"'])
+    expect(pageDelta(packed, same, { acted: ['14'] }).split('\n').filter((line) => /^[~+-] /.test(line))).toEqual(['~ button "Delete Last Person" @15 !destructive (focused)', '+ button "Delete All" @91'])
   })
 
   it('reads a line of text alone that came back word for word elsewhere as moved, not as new (a sorted table\'s row)', () => {
-    const outline = (rows: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', 'row', '  columnheader "Name" @e5', ...rows, '--- end abcdef ---'].join('\n')
+    const outline = (rows: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', 'row', '  columnheader "Name" @5', ...rows, '--- end abcdef ---'].join('\n')
     const [ernie, bert, gonzo] = ['row: "1" "Ernie"', 'row: "3" "Bert"', 'row: "2" "Gonzo"']
     const sorted = pageDelta(outline([ernie, bert, gonzo]), outline([bert, ernie, gonzo]))
     expect(sorted.split('\n').filter((line) => /^[~+-] /.test(line))).toEqual([expect.stringMatching(/^~ row: "(1" "Ernie" moved after "3"|3" "Bert" moved to the top)$/)])
     // A bare structure line is no text that moved: a list that came where another went is a new one.
-    const lists = pageDelta(outline(['list', '  link "A" @e1', 'button "Go" @e2']), outline(['button "Go" @e2', 'list', '  link "B" @e3']))
+    const lists = pageDelta(outline(['list', '  link "A" @1', 'button "Go" @2']), outline(['button "Go" @2', 'list', '  link "B" @3']))
     expect(lists).not.toContain('moved')
     // Nor news of its own: what it holds says a list came.
-    expect(lists.split('\n').filter((line) => line.startsWith('+ '))).toEqual(['+ link "B" @e3'])
+    expect(lists.split('\n').filter((line) => line.startsWith('+ '))).toEqual(['+ link "B" @3'])
   })
 
   it('lists lines that went side by side while they are short together, and counts the rest on the last one listed', () => {
-    const outline = (lines: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', 'textbox "Date" @e1', ...lines, '--- end abcdef ---'].join('\n')
+    const outline = (lines: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', 'textbox "Date" @1', ...lines, '--- end abcdef ---'].join('\n')
     const week = (from: number): string => `row: ${Array.from({ length: 7 }, (_, i) => `link "${from + i}" @e${100 + from + i}`).join(' ')}`
-    const calendar = ['link "Prev" @e2', 'link "Next" @e3', '"November 2026"', 'row: "Su" "Mo" "Tu" "We" "Th" "Fr" "Sa"', week(1), week(8), week(15), 'list', '  link "Today" @e8']
+    const calendar = ['link "Prev" @2', 'link "Next" @3', '"November 2026"', 'row: "Su" "Mo" "Tu" "We" "Th" "Fr" "Sa"', week(1), week(8), week(15), 'list', '  link "Today" @8']
     const gone = (delta: string): string[] => delta.split('\n').filter((line) => /^[~+-] /.test(line))
     // Nine lines went, one more inside the last: the first four fit, the rest is counted on the fourth.
-    expect(gone(pageDelta(outline(calendar), outline([])))).toEqual(['- link "Prev" @e2', '- link "Next" @e3', '- "November 2026"', '- row: "Su" "Mo" "Tu" "We" "Th" "Fr" "Sa" (+5 lines after it)'])
+    expect(gone(pageDelta(outline(calendar), outline([])))).toEqual(['- link "Prev" @2', '- link "Next" @3', '- "November 2026"', '- row: "Su" "Mo" "Tu" "We" "Th" "Fr" "Sa" (+5 lines after it)'])
     // A deleted todo and the footer it took along are short together: every line is listed.
-    const footer = ['checkbox @e41', 'listitem: checkbox @e44 clickable "Walk dog" @e52 button "✖" @e53', '"1 item left"', 'link "All" @e47', 'link "Active" @e49', 'link "Completed" @e51']
+    const footer = ['checkbox @41', 'listitem: checkbox @44 clickable "Walk dog" @52 button "✖" @53', '"1 item left"', 'link "All" @47', 'link "Active" @49', 'link "Completed" @51']
     expect(gone(pageDelta(outline(footer), outline([])))).toEqual(footer.map((line) => `- ${line}`))
     // Lines that went apart from one another are runs of their own.
-    const apart = pageDelta(outline([...calendar.slice(0, 3), 'button "Keep" @e9', ...calendar.slice(3)]), outline(['button "Keep" @e9']))
-    expect(gone(apart)).toEqual(['- link "Prev" @e2', '- link "Next" @e3', '- "November 2026"', '- row: "Su" "Mo" "Tu" "We" "Th" "Fr" "Sa"', `- ${week(1)} (+4 lines after it)`])
+    const apart = pageDelta(outline([...calendar.slice(0, 3), 'button "Keep" @9', ...calendar.slice(3)]), outline(['button "Keep" @9']))
+    expect(gone(apart)).toEqual(['- link "Prev" @2', '- link "Next" @3', '- "November 2026"', '- row: "Su" "Mo" "Tu" "We" "Th" "Fr" "Sa"', `- ${week(1)} (+4 lines after it)`])
     // One line left over is listed, not counted.
     expect(gone(pageDelta(outline([week(1), week(8)]), outline([])))).toEqual([`- ${week(1)}`, `- ${week(8)}`])
   })
 
   it('leaves out a line whose only change is that focus left it, but not one a page text could fake', () => {
-    const outline = (lines: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', 'heading "Todos"', 'link "All" @e1', ...lines, '--- end abcdef ---'].join('\n')
-    const before = outline(['textbox "New" @e2 (focused)', 'checkbox @e3 (checked, focused) "Milk" button "x" @e4', 'button "Save" @e5'])
-    const moved = pageDelta(before, outline(['textbox "New" @e2', 'checkbox @e3 (checked) "Milk" button "x" @e4', 'button "Save" @e5 (focused)']))
-    expect(moved).toContain('~ button "Save" @e5 (focused)')
-    expect(moved).not.toContain('@e2')
-    expect(moved).not.toContain('@e3')
+    const outline = (lines: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', 'heading "Todos"', 'link "All" @1', ...lines, '--- end abcdef ---'].join('\n')
+    const before = outline(['textbox "New" @2 (focused)', 'checkbox @3 (checked, focused) "Milk" button "x" @4', 'button "Save" @5'])
+    const moved = pageDelta(before, outline(['textbox "New" @2', 'checkbox @3 (checked) "Milk" button "x" @4', 'button "Save" @5 (focused)']))
+    expect(moved).toContain('~ button "Save" @5 (focused)')
+    expect(moved).not.toContain('@2')
+    expect(moved).not.toContain('@3')
     // Focus went nowhere the outline shows: nothing visible changed.
-    expect(pageDelta(before, outline(['textbox "New" @e2', 'checkbox @e3 (checked, focused) "Milk" button "x" @e4', 'button "Save" @e5']))).toContain('page unchanged')
+    expect(pageDelta(before, outline(['textbox "New" @2', 'checkbox @3 (checked, focused) "Milk" button "x" @4', 'button "Save" @5']))).toContain('page unchanged')
     // A state lost with focus is a change; so is a page text that only looked like a state.
-    expect(pageDelta(before, outline(['textbox "New" @e2', 'checkbox @e3 "Milk" button "x" @e4', 'button "Save" @e5']))).toContain('~ checkbox @e3 "Milk" button "x" @e4')
+    expect(pageDelta(before, outline(['textbox "New" @2', 'checkbox @3 "Milk" button "x" @4', 'button "Save" @5']))).toContain('~ checkbox @3 "Milk" button "x" @4')
     // Focus that came to the element acted on is no news either; focus that came elsewhere is.
-    expect(pageDelta(before, outline(['textbox "New" @e2', 'checkbox @e3 (checked) "Milk" button "x" @e4', 'button "Save" @e5 (focused)']), { acted: ['@e5'] })).toContain('page unchanged')
-    expect(pageDelta(before, outline(['textbox "New" @e2', 'checkbox @e3 (checked) "Milk" button "x" @e4', 'button "Save" @e5 (focused)']), { acted: ['@e4'] })).toContain('~ button "Save" @e5 (focused)')
-    const quoted = outline(['textbox "New (focused)" @e2', 'button "Save" @e5'])
-    expect(pageDelta(quoted, outline(['textbox "New ()" @e2', 'button "Save" @e5']))).toContain('~ textbox "New ()" @e2')
+    expect(pageDelta(before, outline(['textbox "New" @2', 'checkbox @3 (checked) "Milk" button "x" @4', 'button "Save" @5 (focused)']), { acted: ['@5'] })).toContain('page unchanged')
+    expect(pageDelta(before, outline(['textbox "New" @2', 'checkbox @3 (checked) "Milk" button "x" @4', 'button "Save" @5 (focused)']), { acted: ['@4'] })).toContain('~ button "Save" @5 (focused)')
+    const quoted = outline(['textbox "New (focused)" @2', 'button "Save" @5'])
+    expect(pageDelta(quoted, outline(['textbox "New ()" @2', 'button "Save" @5']))).toContain('~ textbox "New ()" @2')
     // Typed into a field that took focus on the way (a modal form's Email): its new value is news, the focus it took is not.
-    const form = outline(['textbox "Name": "Jane" @e2 (focused)', 'textbox "Email": "jane@example.com" @e3'])
-    const typed = pageDelta(form, outline(['textbox "Name": "Jane" @e2', 'textbox "Email": "not an email" @e3 (focused)']), { acted: ['e3'] })
-    expect(typed.split('\n').filter((line) => /^[~+-] /.test(line))).toEqual(['~ textbox "Email": "not an email" @e3'])
+    const form = outline(['textbox "Name": "Jane" @2 (focused)', 'textbox "Email": "jane@example.com" @3'])
+    const typed = pageDelta(form, outline(['textbox "Name": "Jane" @2', 'textbox "Email": "not an email" @3 (focused)']), { acted: ['3'] })
+    expect(typed.split('\n').filter((line) => /^[~+-] /.test(line))).toEqual(['~ textbox "Email": "not an email" @3'])
     // A line that went says what went, not where focus was.
-    expect(pageDelta(form, outline(['textbox "Email": "jane@example.com" @e3']))).toContain('- textbox "Name": "Jane" @e2\n')
+    expect(pageDelta(form, outline(['textbox "Email": "jane@example.com" @3']))).toContain('- textbox "Name": "Jane" @2\n')
   })
 
   it('says where an element that moved went, once for it and what it holds', () => {
-    const outline = (lines: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', 'heading "Board"', 'list @e1', ...lines, '--- end abcdef ---'].join('\n')
-    const items = ['  listitem "Item 1" @e2', '  listitem "Item 2" @e3', '  listitem "Item 3" @e4']
+    const outline = (lines: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', 'heading "Board"', 'list @1', ...lines, '--- end abcdef ---'].join('\n')
+    const items = ['  listitem "Item 1" @2', '  listitem "Item 2" @3', '  listitem "Item 3" @4']
     const dragged = pageDelta(outline(items), outline([items[1] as string, items[0] as string, items[2] as string]), { present: () => true, says: () => true })
-    expect(dragged).toMatch(/^~ listitem "Item (1" @e2 moved after @e3|2" @e3 moved first in @e1)$/m)
+    expect(dragged).toMatch(/^~ listitem "Item (1" @2 moved after @3|2" @3 moved first in @1)$/m)
     expect(dragged.split('\n').filter((line) => /^[~+-] /.test(line))).toHaveLength(1)
     // A card moved to the end of another column, with its text and button: one line says it.
-    const board = ['list "To do" @e1', '  listitem @e2', '    "Write the docs"', '    button "Edit" @e3', '  listitem "Review" @e4', 'list "Done" @e5', '  listitem "Ship" @e6']
-    const after = ['list "To do" @e1', '  listitem "Review" @e4', 'list "Done" @e5', '  listitem "Ship" @e6', '  listitem @e2', '    "Write the docs"', '    button "Edit" @e3']
+    const board = ['list "To do" @1', '  listitem @2', '    "Write the docs"', '    button "Edit" @3', '  listitem "Review" @4', 'list "Done" @5', '  listitem "Ship" @6']
+    const after = ['list "To do" @1', '  listitem "Review" @4', 'list "Done" @5', '  listitem "Ship" @6', '  listitem @2', '    "Write the docs"', '    button "Edit" @3']
     const across = pageDelta(outline(board), outline(after), { present: () => true, says: () => true })
-    expect(across).toContain('~ listitem @e2 moved after @e6')
+    expect(across).toContain('~ listitem @2 moved after @6')
     expect(across).not.toContain('Write the docs')
-    expect(across).not.toContain('@e3')
+    expect(across).not.toContain('@3')
     // What changed inside it on the way is still said: its button now reads "Reopen".
-    const changedOnTheWay = pageDelta(outline(board), outline([...after.slice(0, -1), '    button "Reopen" @e3']), { present: () => true, says: () => true })
-    expect(changedOnTheWay).toContain('~ listitem @e2 moved after @e6')
-    expect(changedOnTheWay).toContain('~ button "Reopen" @e3')
+    const changedOnTheWay = pageDelta(outline(board), outline([...after.slice(0, -1), '    button "Reopen" @3']), { present: () => true, says: () => true })
+    expect(changedOnTheWay).toContain('~ listitem @2 moved after @6')
+    expect(changedOnTheWay).toContain('~ button "Reopen" @3')
     expect(changedOnTheWay).not.toContain('Write the docs')
     // A line that changed where it is stays a change, not a move.
-    expect(pageDelta(outline(items), outline(['  listitem "Item 1" @e2 (selected)', items[1] as string, items[2] as string]))).toContain('~ listitem "Item 1" @e2 (selected)\n')
+    expect(pageDelta(outline(items), outline(['  listitem "Item 1" @2 (selected)', items[1] as string, items[2] as string]))).toContain('~ listitem "Item 1" @2 (selected)\n')
   })
 
   it('reads a text that took another\'s place as one changed line', () => {
-    const outline = (lines: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', 'heading "todos"', ...lines, 'link "All" @e9', '--- end abcdef ---'].join('\n')
-    const counted = pageDelta(outline(['listitem: checkbox @e1 "Milk"', '"1 item left"']), outline(['listitem: checkbox @e2 "Milk"', 'listitem: checkbox @e3 "Dog"', '"2 items left"']))
+    const outline = (lines: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', 'heading "todos"', ...lines, 'link "All" @9', '--- end abcdef ---'].join('\n')
+    const counted = pageDelta(outline(['listitem: checkbox @1 "Milk"', '"1 item left"']), outline(['listitem: checkbox @2 "Milk"', 'listitem: checkbox @3 "Dog"', '"2 items left"']))
     expect(counted).toContain('~ "2 items left"')
     expect(counted).not.toContain('1 item left')
-    expect(counted).toContain('+ listitem: checkbox @e3 "Dog"')
+    expect(counted).toContain('+ listitem: checkbox @3 "Dog"')
     // Only lines of the same shape pair: a heading that came is news of its own, and a text the page still says did not go.
     const other = pageDelta(outline(['"Saving…"']), outline(['heading "Saved"']))
     expect(other).toContain('- "Saving…"')
@@ -556,7 +556,7 @@ describe('a page as the agent reads it', () => {
   })
 
   it('says a named panel went though its name is still its tab\'s', () => {
-    const outline = (lines: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', 'tablist @e1', '  tab "One" @e2 (selected)', '  tab "Two" @e3', ...lines, '--- end abcdef ---'].join('\n')
+    const outline = (lines: string[]): string => ['browser-1 frame 000000000000', '--- page abcdef (untrusted) ---', 'tablist @1', '  tab "One" @2 (selected)', '  tab "Two" @3', ...lines, '--- end abcdef ---'].join('\n')
     const frame = sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/tabs', layout: {}, state: {}, contracts: [], targets: [], tree: {
       id: 'page', kind: 'box', role: 'document', children: [
         { id: 'one', kind: 'box', role: 'tab', name: 'One' },
@@ -566,11 +566,11 @@ describe('a page as the agent reads it', () => {
     expect(shown.named('tab', 'One')).toBe(true)
     expect(shown.named('tabpanel', 'One')).toBe(false)
     expect(shown.named('tabpanel', 'T…')).toBe(true)
-    const swapped = pageDelta(outline(['tabpanel "One"', '  "First…" @e8']), outline(['tabpanel "Two"', '  "Second…" @e9']), shown)
+    const swapped = pageDelta(outline(['tabpanel "One"', '  "First…" @8']), outline(['tabpanel "Two"', '  "Second…" @9']), shown)
     expect(swapped).toContain('- tabpanel "One" (+1 inside)')
     expect(swapped).toContain('+ tabpanel "Two"')
     // Without a way to ask for role and name, its text stands for it, as before.
-    expect(pageDelta(outline(['tabpanel "One"', '  "First…" @e8']), outline(['tabpanel "Two"', '  "Second…" @e9']), { says: shown.says })).not.toContain('- tabpanel "One"')
+    expect(pageDelta(outline(['tabpanel "One"', '  "First…" @8']), outline(['tabpanel "Two"', '  "Second…" @9']), { says: shown.says })).not.toContain('- tabpanel "One"')
   })
 
   it('knows a paragraph the outline joined from several texts is still on the page', () => {
