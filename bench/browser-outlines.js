@@ -14,7 +14,8 @@ const TEXT_CHARS = 160
 
 /** A name as both peers should say it: whitespace runs as one space, cut as Tessera cuts it. */
 export function normalName(name) {
-  const one = (name ?? '').replace(/\s+/g, ' ').trim()
+  // An icon font's glyph (Unicode's private use areas) is a picture, which Tessera leaves out of names: compared without it on both sides.
+  const one = (name ?? '').replace(/[\ue000-\uf8ff\u{f0000}-\u{ffffd}\u{100000}-\u{10fffd}]/gu, ' ').replace(/\s+/g, ' ').trim()
   return one.length > TEXT_CHARS ? `${one.slice(0, TEXT_CHARS - 1)}…` : one
 }
 

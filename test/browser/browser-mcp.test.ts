@@ -345,6 +345,12 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(order).not.toMatch(/!destructive|@2 \(checked\)|\(focused\) !|\.y @/)
     const swatch = await call(client, 'browser_click', { element: 'swatch', target: refOf(order, 'clickable #swatch') })
     expect(swatch.text).toContain('"teal chosen"')
+    // An icon font's glyph (Unicode's private use area) is a picture, not a name: the button says its markup's name, and a glyph beside words leaves the words.
+    expect(order).toMatch(/^button \.move @\d+$/m)
+    expect(order).toMatch(/^button "Home" @\d+$/m)
+    expect(order).not.toMatch(/[\ue000-\uf8ff]/u)
+    const up = await call(client, 'browser_click', { element: 'move up', target: refOf(order, 'button .move') })
+    expect(up.text).toContain('"moved up"')
 
     // A theme set on the page's root changes nothing its tree says: the answer says what changed. The icon the page
     // styles to be clicked inside the button is the button's click, no target of its own.

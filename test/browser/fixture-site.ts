@@ -173,6 +173,7 @@ const WIDGETS = `<main><h1>Widgets</h1>
 <ul id="plans"><li style="cursor: pointer">Basic plan</li><li style="cursor: pointer">Team plan <a href="#terms">terms</a></li></ul><p id="plan">no plan</p>
 <div id="swatch" style="width: 20px; height: 20px; background: teal" onclick="document.getElementById('colour').textContent = 'teal chosen'"></div>
 <div id="x) @1 (focused) !destructive" class="@2 (checked) .y" style="width: 20px; height: 20px; background: red" onclick="void 0"></div><p id="colour">no colour</p>
+<button class="move icon-up-big" onclick="document.getElementById('colour').textContent = 'moved up'">&#xe801;</button><button class="icon"><span>&#xf015;</span> Home</button>
 <button onclick="document.documentElement.classList.toggle('dark-mode')"><svg role="img" style="cursor: pointer" width="16" height="16"><rect width="16" height="16"></rect></svg> Dark mode</button>
 </main>
 <script>

@@ -53,6 +53,19 @@ const ROLE_NAMES: Readonly<Record<string, string>> = { RootWebArea: 'document', 
 const SECRET_NAME = /pass(word|wd|code|phrase)?|secret|token|otp|one.?time|cvc|cvv|csc|card.?(number|num|no)|iban|ssn|social.?security|pin(code)?$/i
 const SECRET_AUTOCOMPLETE = /^(cc-|current-password|new-password|one-time-code)/
 
+/**
+ * Unicode's private use areas, where icon fonts draw (Font Awesome's U+F015 house, the arrows
+ * of CKEditor's toolbar configurator). To a person the glyph is a picture; as text it names
+ * nothing an agent can read, so an icon button says what its markup calls it instead
+ * (`button .move`), not `button ""` with a character no model knows.
+ */
+const ICON_GLYPHS = /[\ue000-\uf8ff\u{f0000}-\u{ffffd}\u{100000}-\u{10fffd}]/gu
+
+/** A name or a text the page shows in words, without its icon fonts' glyphs. */
+function wordsOf(value: unknown, max = MAX_TEXT): string | undefined {
+  return text(typeof value === 'string' ? value.replace(ICON_GLYPHS, ' ') : value, max)
+}
+
 function text(value: unknown, max = MAX_TEXT): string | undefined {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined
   const s = withoutInvisible(String(value)).replace(/\s+/g, ' ').trim()
@@ -312,9 +325,9 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
     return [out]
   }
 
-  const name = text(node.name?.value)
+  const name = wordsOf(node.name?.value)
   if (axRole === 'StaticText') {
-    const said = text(node.name?.value, WHOLE_TEXT_CHARS)
+    const said = wordsOf(node.name?.value, WHOLE_TEXT_CHARS)
     if (said === undefined) return []
     const id = walk.ledger.idOf(doc.key, backendId, 'text')
     if (dom?.bounds !== undefined) walk.layout[id] = dom.bounds
