@@ -26,7 +26,7 @@ describe('the browser surface over MCP, through the gateway', () => {
   it('lists Playwright MCP\'s tool names once, whatever the page', async () => {
     const { tools } = await client.listTools()
     const names = tools.map((tool) => tool.name)
-    for (const name of ['browser_navigate', 'browser_navigate_back', 'browser_snapshot', 'browser_click', 'browser_type', 'browser_fill_form', 'browser_select_option', 'browser_press_key', 'browser_hover', 'browser_wait_for', 'browser_take_screenshot', 'browser_tabs', 'browser_handle_dialog', 'browser_file_upload', 'browser_close', 'browser_drag', 'browser_console_messages', 'browser_network_requests', 'browser_resize', 'browser_evaluate']) {
+    for (const name of ['browser_navigate', 'browser_navigate_back', 'browser_snapshot', 'browser_click', 'browser_type', 'browser_fill_form', 'browser_select_option', 'browser_press_key', 'browser_hover', 'browser_wait_for', 'browser_take_screenshot', 'browser_tabs', 'browser_handle_dialog', 'browser_file_upload', 'browser_close', 'browser_drag', 'browser_console_messages', 'browser_network_requests', 'browser_network_request', 'browser_resize', 'browser_evaluate']) {
       expect(names).toContain(name)
     }
     expect(tools.find((tool) => tool.name === 'browser_click')?.inputSchema).toMatchObject({ required: ['target'], properties: { target: { type: 'string' }, element: { type: 'string' } } })
@@ -90,6 +90,20 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(account.text).toContain('Signed in as alice')
     // The form's POST and the page it redirects to are one navigation: both are the new page's requests.
     expect((await call(client, 'browser_network_requests', {})).text).toMatch(/\n1 POST http:\/\/127\.0\.0\.1:\d+\/login → 303 See Other \(document\)\n2 GET http:\/\/127\.0\.0\.1:\d+\/account → 200 OK \(document\)\n/)
+    // One request's headers and body: the form's password, the session cookie the site set and the one the browser sends back are redacted.
+    const posted = (await call(client, 'browser_network_request', { index: 1 })).text
+    expect(posted).toMatch(/^browser-\d+: request 1 since the page loaded/)
+    expect(posted).toMatch(/^POST http:\/\/127\.0\.0\.1:\d+\/login → 303 See Other \(document\)$/m)
+    expect(posted).toMatch(/^request body:\nuser=alice&password=\[REDACTED\]$/m)
+    expect(posted).toMatch(/^ {2}set-cookie: \[REDACTED\]$/m)
+    expect(posted).toMatch(/^ {2}location: \/account$/m)
+    expect(posted).not.toMatch(/wonderland|sid=/)
+    for (const { session } of await t.hub.ctx.store.sessions()) {
+      for await (const event of t.hub.ctx.store.read(session)) expect(JSON.stringify(event)).not.toContain('wonderland')
+    }
+    const sent = (await call(client, 'browser_network_request', { index: 2, part: 'request-headers' })).text
+    expect(sent).toMatch(/^ {2}cookie: \[REDACTED\]$/m)
+    expect(sent).not.toMatch(/response|sid=/)
     const page = (await call(client, 'browser_snapshot', {})).text
     expect(page).toMatch(/button "Delete account" @[n1-9][0-9a-z.]* !destructive/)
     expect(page).toMatch(/link "Help centre" @[n1-9][0-9a-z.]* !external/)
@@ -395,6 +409,15 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect((await call(client, 'browser_network_requests', { static: true })).text).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/pixel\.svg → 200 OK \(image\)/)
     expect((await call(client, 'browser_network_requests', { filter: 'api/m' })).text).toMatch(/: 1 request since the page loaded/)
     expect((await call(client, 'browser_network_requests', { filter: '(' })).text).toMatch(/invalid_input.*expected "filter" to be a regular expression/)
+    // One of them read whole by its number, or one part of it; a number the list does not have says which it has.
+    const items = Number(/^(\d+) POST http:\/\/127\.0\.0\.1:\d+\/api\/items/m.exec(fetched)?.[1])
+    const answer = (await call(client, 'browser_network_request', { index: items, part: 'response-body' })).text
+    expect(answer).toMatch(/^response body:\n\[\{"id":1\},\{"id":2\}\]$/m)
+    expect(answer).not.toContain('request headers:')
+    expect((await call(client, 'browser_network_request', { index: items, part: 'request-body' })).text).toContain('(the request sent no body)')
+    expect((await call(client, 'browser_network_request', { index: 999 })).text).toMatch(/not_found.*no request 999 since the page loaded: browser_network_requests lists 1–\d+/)
+    expect((await call(client, 'browser_network_request', { index: 0 })).text).toMatch(/invalid_input/)
+    expect((await call(client, 'browser_network_request', { index: 1, part: 'cookies' })).text).toMatch(/invalid_input/)
     // A click's message joins the list; a new page starts it anew, unless all is asked for.
     const page = (await call(client, 'browser_snapshot', {})).text
     await call(client, 'browser_click', { element: 'Log an error', target: refOf(page, 'button', 'Log an error') })

@@ -2,6 +2,7 @@ import { JsonValue } from '@tessera/protocol'
 import { z } from 'zod'
 import { WebAddress } from './web-address.js'
 import { CONSOLE_LEVELS, MESSAGE_CHARS, URL_CHARS } from './page-journal.js'
+import { BODY_CHARS, DETAIL_PARTS } from './request-detail.js'
 
 /** An element of the page, by the @ref a snapshot showed. */
 const Ref = z.string().min(1).max(128).describe('@ref from the snapshot')
@@ -118,6 +119,23 @@ export const RequestsOutput = z.object({
   requests: z.array(
     z.object({ index: z.number().int().positive(), method: z.string(), url: z.string().max(URL_CHARS), type: z.string(), status: z.number().int().optional(), statusText: z.string().optional(), failure: z.string().optional() }),
   ),
+})
+/** One request of the list above by its index: its headers and bodies, or the one `part`. */
+export const RequestInput = z.strictObject({ index: z.number().int().positive(), part: z.enum(DETAIL_PARTS).optional() })
+const Headers = z.record(z.string(), z.string())
+export const RequestOutput = z.object({
+  index: z.number().int().positive(),
+  method: z.string(),
+  url: z.string().max(URL_CHARS),
+  type: z.string(),
+  status: z.number().int().optional(),
+  statusText: z.string().optional(),
+  failure: z.string().optional(),
+  requestHeaders: Headers.optional(),
+  requestBody: z.string().max(BODY_CHARS).optional(),
+  responseHeaders: Headers.optional(),
+  responseBody: z.string().max(BODY_CHARS).optional(),
+  notes: z.array(z.string()),
 })
 /** The page's view in CSS pixels: the layout a site gives a phone, a laptop, a wide screen. */
 export const ResizeInput = z.strictObject({ width: z.number().int().min(200).max(7680), height: z.number().int().min(200).max(4320) })

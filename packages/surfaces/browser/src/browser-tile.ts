@@ -41,6 +41,7 @@ import { type AppTarget, type AttachedApp, attachApp, endApp } from './app-attac
 import { type PageTool, callPageTool, discoverPageTools, pageToolContract } from './webmcp-bridge.js'
 import { type ConsoleLevel, type JournalMessage, type JournalRequest, PageJournal } from './page-journal.js'
 import { RESULT_CHARS, runElementScript, runPageScript } from './page-script.js'
+import { type DetailPart, type RequestDetail, detailOf, requestNotFound } from './request-detail.js'
 
 export interface BrowserTileOptions {
   id: string
@@ -668,6 +669,13 @@ export class BrowserTile implements Surface {
     return { requests: this.#journalOf(this.#page()).requests(withStatic, matching) }
   }
 
+  /** Request `index` of the current page (as networkRequests numbers them): its headers and bodies, or the one part asked for. */
+  async networkRequest(index: number, part: DetailPart | undefined): Promise<RequestDetail> {
+    const kept = this.#journalOf(this.#page()).request(index)
+    if ('count' in kept) throw requestNotFound(index, kept.count)
+    return detailOf(kept.request, kept.entry, part)
+  }
+
   /** Gives the page's view this size in CSS pixels; the answer is the page laid out anew. */
   async resize(width: number, height: number): Promise<PageAnswer> {
     return this.#acting((page) => page.setViewportSize({ width, height }))
@@ -932,7 +940,7 @@ export class BrowserTile implements Surface {
 }
 
 /** Actions a site rule does not cover: they do nothing on the page's site. */
-const ON_NO_SITE = new Set(['wait_for', 'tabs', 'console', 'requests'])
+const ON_NO_SITE = new Set(['wait_for', 'tabs', 'console', 'requests', 'request'])
 
 function safeOrigin(url: string, base?: string): string | null {
   try {

@@ -4,6 +4,7 @@ import { withActedNews } from './acted-news.js'
 import { pageDelta, presenceIn } from './page-delta.js'
 import { withScheme } from './web-address.js'
 import { ClassChange, SHOT_MAX_HEIGHT, WAIT_STATES } from './browser-schemas.js'
+import { DETAIL_PARTS, type RequestDetail } from './request-detail.js'
 
 /**
  * The browser's MCP tools: the names and arguments of Playwright MCP's core tools (an element
@@ -100,6 +101,21 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
   const named = (role: string, name: string): boolean => shown.named(role, name) || (!shown.says(name) && says(name))
   const delta = pageDelta(before, after, { acted, present, says, named })
   return { text: [...lines, withActedNews(delta, acted, { frame: was, outline: before }, { frame, outline: after }, { elements: elementClasses, ...(pageClasses === undefined ? {} : { page: pageClasses }) })].join('\n') }
+}
+
+/** A request's detail as lines: the request line, then each part asked for; what the site sent is the page's to say, so fenced. */
+function requestText(surface: string, detail: RequestDetail): string {
+  const answered = detail.failure !== undefined ? `failed: ${detail.failure}` : detail.status === undefined ? 'pending' : `${detail.status} ${detail.statusText ?? ''}`.trim()
+  const lines = [`${detail.method} ${oneWord(detail.url)} → ${answered} (${detail.type})`]
+  const headers = (title: string, list: Record<string, string> | undefined): void => {
+    if (list !== undefined) lines.push(`${title}:`, ...Object.entries(list).map(([name, value]) => `  ${name}: ${value.replace(/\n/g, ', ')}`))
+  }
+  headers('request headers', detail.requestHeaders)
+  if (detail.requestBody !== undefined) lines.push('request body:', detail.requestBody)
+  headers('response headers', detail.responseHeaders)
+  if (detail.responseBody !== undefined) lines.push('response body:', detail.responseBody)
+  const notes = detail.notes.length === 0 ? '' : ` (${detail.notes.join('; ')})`
+  return [`${surface}: request ${detail.index} since the page loaded${notes}`, ...fenced(lines)].join('\n')
 }
 
 /** Lines of the page's own words between fence lines (see pageFence). */
@@ -291,6 +307,17 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
       if (requests.length === 0) return { text: `${surface}: no requests${args.filter === undefined ? '' : ` matching ${JSON.stringify(args.filter)}`} since the page loaded` }
       const answered = (request: (typeof requests)[number]): string => (request.failure !== undefined ? `failed: ${request.failure}` : request.status === undefined ? 'pending' : `${request.status} ${request.statusText ?? ''}`.trim())
       return { text: [`${surface}: ${requests.length} request${requests.length === 1 ? '' : 's'} since the page loaded`, ...fenced(requests.map((request) => `${request.index} ${request.method} ${oneWord(request.url)} → ${answered(request)} (${request.type})`))].join('\n') }
+    },
+  ),
+  facade(
+    'browser_network_request',
+    'One request of browser_network_requests by its number: headers and bodies (secrets redacted), or one part.',
+    { type: 'object', properties: { index: { type: 'integer', minimum: 1 }, part: { type: 'string', enum: [...DETAIL_PARTS] }, tile }, required: ['index'], additionalProperties: false },
+    'read',
+    async (args, ctx, surface) => {
+      const result = await ctx.request({ surface, action: 'request', input: { index: args.index as JsonValue, ...(args.part === undefined ? {} : { part: args.part as JsonValue }) } })
+      if (result.status !== 'completed') return { result }
+      return { text: requestText(surface, result.output as unknown as RequestDetail) }
     },
   ),
   facade('browser_resize', 'Resize the page\'s view (CSS pixels).', schema({ width: { type: 'integer' }, height: { type: 'integer' } }, ['width', 'height']), 'read', (args, ctx, surface) =>

@@ -91,6 +91,8 @@ export class PageJournal {
   readonly #messages: Array<Kept<JournalMessage>> = []
   readonly #requests: Array<Kept<JournalRequest>> = []
   readonly #byRequest = new WeakMap<Request, JournalRequest>()
+  /** The requests of the current document by their index, for one's headers and bodies (request-detail.ts). */
+  #byIndex = new Map<number, Request>()
 
   constructor(page: Page) {
     page.on('console', (message) => {
@@ -104,9 +106,12 @@ export class PageJournal {
       if (request.isNavigationRequest() && frameOf(request) === page.mainFrame() && request.redirectedFrom() === null) {
         this.#document += 1
         this.#nextIndex = 1
+        this.#byIndex = new Map()
       }
       const entry: JournalRequest = { index: this.#nextIndex++, method: request.method(), url: request.url().slice(0, URL_CHARS), type: request.resourceType() }
       this.#byRequest.set(request, entry)
+      this.#byIndex.set(entry.index, request)
+      if (this.#byIndex.size > KEPT) this.#byIndex.delete(entry.index - KEPT)
       keep(this.#requests, entry, this.#document)
     })
     page.on('requestfinished', (request) => void this.#answered(request))
@@ -122,6 +127,13 @@ export class PageJournal {
     if (entry === undefined || response === null) return
     entry.status = response.status()
     entry.statusText = response.statusText()
+  }
+
+  /** Request `index` of this document with what the list says of it, while it is kept; and how many this document made. */
+  request(index: number): { request: Request; entry: JournalRequest } | { count: number } {
+    const request = this.#byIndex.get(index)
+    const entry = request === undefined ? undefined : this.#byRequest.get(request)
+    return request === undefined || entry === undefined ? { count: this.#nextIndex - 1 } : { request, entry: { ...entry } }
   }
 
   /** The messages at `level` or more severe, of this document or (`all`) of every one kept. */

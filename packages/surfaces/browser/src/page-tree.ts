@@ -3,6 +3,7 @@ import { type NodeLedger, WHOLE_TEXT_CHARS, consequentialWord, isDismissive } fr
 import type { AxNode, CapturedDocument, DomFacts, PageCapture } from './page-capture.js'
 import type { UnreadPlace } from './parts-to-read.js'
 import { PART_LINES } from './ax-parts.js'
+import { SECRET_NAME } from './secret-names.js'
 
 /** What the tile remembers of an element of the last capture: where it lives, for acting on it. */
 export interface ElementPlace {
@@ -49,8 +50,7 @@ const INTERNAL = new Set(['LabelText', 'Legend', 'LayoutTable', 'LayoutTableRow'
 /** Where a page's names are cut: enough to recognise, never a wall of text. Its texts are kept as long as an expansion prints them. */
 const MAX_TEXT = 400
 const ROLE_NAMES: Readonly<Record<string, string>> = { RootWebArea: 'document', DisclosureTriangle: 'button', Iframe: 'iframe', StaticText: 'text', MenuListPopup: 'listbox', MenuListOption: 'option', image: 'img', HeaderAsNonLandmark: 'banner', FooterAsNonLandmark: 'contentinfo' }
-/** Input names and autocomplete tokens that hold secrets whatever the field's type says. */
-const SECRET_NAME = /pass(word|wd|code|phrase)?|secret|token|otp|one.?time|cvc|cvv|csc|card.?(number|num|no)|iban|ssn|social.?security|pin(code)?$/i
+/** Autocomplete tokens that hold secrets whatever the field's type says (names: SECRET_NAME). */
 const SECRET_AUTOCOMPLETE = /^(cc-|current-password|new-password|one-time-code)/
 
 /**
