@@ -26,7 +26,7 @@ describe('the browser surface over MCP, through the gateway', () => {
   it('lists Playwright MCP\'s tool names once, whatever the page', async () => {
     const { tools } = await client.listTools()
     const names = tools.map((tool) => tool.name)
-    for (const name of ['browser_navigate', 'browser_navigate_back', 'browser_snapshot', 'browser_click', 'browser_type', 'browser_fill_form', 'browser_select_option', 'browser_press_key', 'browser_hover', 'browser_wait_for', 'browser_take_screenshot', 'browser_tabs', 'browser_handle_dialog', 'browser_file_upload', 'browser_close', 'browser_drag', 'browser_console_messages', 'browser_network_requests', 'browser_network_request', 'browser_resize', 'browser_evaluate']) {
+    for (const name of ['browser_navigate', 'browser_navigate_back', 'browser_snapshot', 'browser_click', 'browser_type', 'browser_fill_form', 'browser_select_option', 'browser_press_key', 'browser_hover', 'browser_wait_for', 'browser_take_screenshot', 'browser_tabs', 'browser_handle_dialog', 'browser_file_upload', 'browser_close', 'browser_drag', 'browser_console_messages', 'browser_network_requests', 'browser_network_request', 'browser_emulate_media', 'browser_resize', 'browser_evaluate']) {
       expect(names).toContain(name)
     }
     expect(tools.find((tool) => tool.name === 'browser_click')?.inputSchema).toMatchObject({ required: ['target'], properties: { target: { type: 'string' }, element: { type: 'string' } } })
@@ -418,6 +418,11 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect((await call(client, 'browser_network_request', { index: 999 })).text).toMatch(/not_found.*no request 999 since the page loaded: browser_network_requests lists 1–\d+/)
     expect((await call(client, 'browser_network_request', { index: 0 })).text).toMatch(/invalid_input/)
     expect((await call(client, 'browser_network_request', { index: 1, part: 'cookies' })).text).toMatch(/invalid_input/)
+    // Drawn as a dark theme asks: what the page's CSS shows only then is the answer; null clears it.
+    expect((await call(client, 'browser_emulate_media', { colorScheme: 'dark' })).text).toMatch(/^\+ "Drawn dark"$/m)
+    expect((await call(client, 'browser_emulate_media', { colorScheme: null })).text).toMatch(/^- "Drawn dark"$/m)
+    expect((await call(client, 'browser_emulate_media', {})).text).toMatch(/invalid_input.*at least one of colorScheme/)
+    expect((await call(client, 'browser_emulate_media', { colorScheme: 'sepia' })).text).toMatch(/invalid_input/)
     // A click's message joins the list; a new page starts it anew, unless all is asked for.
     const page = (await call(client, 'browser_snapshot', {})).text
     await call(client, 'browser_click', { element: 'Log an error', target: refOf(page, 'button', 'Log an error') })

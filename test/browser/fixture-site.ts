@@ -292,7 +292,8 @@ const say = () => (where.textContent = 'panel at ' + Math.round(panel.scrollTop)
 panel.addEventListener('scroll', say); addEventListener('scroll', say)</script>`
 
 /** A page that logs at every level, throws once uncaught, and fetches what is there and what is not. */
-const DIAGNOSTICS = `<main><h1>Diagnostics</h1><img src="/pixel.svg" alt="pixel"><p id="count">loading</p><button onclick="console.error('clicked at ' + Date.now())">Log an error</button></main>
+const DIAGNOSTICS = `<style>.dark { display: none } @media (prefers-color-scheme: dark) { .dark { display: block } }</style>
+<main><h1>Diagnostics</h1><img src="/pixel.svg" alt="pixel"><p id="count">loading</p><button onclick="console.error('clicked at ' + Date.now())">Log an error</button><p class="dark">Drawn dark</p></main>
 <script>console.log('booting'); console.debug('cache warm'); console.info('line one\\nline two'); console.warn('deprecated call')
 setTimeout(() => { throw new TypeError('items is undefined') })
 fetch('/api/items', { method: 'POST' }).then((r) => r.json()).then((items) => (document.getElementById('count').textContent = items.length + ' items'))

@@ -27,6 +27,7 @@ import {
   TabsInput,
   TabsOutput,
   LocateInput,
+  MediaInput,
   LocateOutput,
   UploadInput,
   WaitInput,
@@ -65,6 +66,7 @@ export const BROWSER_ACTIONS = actionSet<BrowserTile>([
   pageAction({ id: 'console', title: 'Read the console messages', risk: 'read', input: ConsoleInput, output: ConsoleOutput, exclusive: false, run: (input, { surface }) => surface.consoleMessages(input.level ?? 'info', input.all ?? false) }),
   pageAction({ id: 'requests', title: 'List the network requests', risk: 'read', input: RequestsInput, output: RequestsOutput, exclusive: false, run: (input, { surface }) => surface.networkRequests(input.static ?? false, input.filter) }),
   pageAction({ id: 'request', title: 'Read one network request', summary: 'Read request {input.index}', risk: 'read', input: RequestInput, output: RequestOutput, exclusive: false, run: (input, { surface }) => surface.networkRequest(input.index, input.part) }),
+  pageAction({ id: 'media', title: 'Emulate CSS media features', risk: 'read', input: MediaInput, output: PageOutput, run: (input, { surface }) => surface.emulateMedia(input) }),
   pageAction({ id: 'resize', title: 'Resize the page\'s view', summary: 'Resize the view to {input.width} × {input.height}', risk: 'read', input: ResizeInput, output: PageOutput, run: (input, { surface }) => surface.resize(input.width, input.height) }),
   // The agent's own code in the page can do anything a person there can: a person reads it first.
   pageAction({ id: 'evaluate', title: 'Run a script in the page', summary: 'Run this script in the page: {input.function}', risk: 'destructive', input: EvaluateInput, output: EvaluateOutput, run: (input, { surface }) => surface.evaluate(input.function, input.element) }),

@@ -139,6 +139,17 @@ export const RequestOutput = z.object({
 })
 /** The page's view in CSS pixels: the layout a site gives a phone, a laptop, a wide screen. */
 export const ResizeInput = z.strictObject({ width: z.number().int().min(200).max(7680), height: z.number().int().min(200).max(4320) })
+/** CSS media features the page is drawn with, for this tile (Playwright MCP's emulate_media): a value sets one, null clears it, one left out stays. */
+export const MediaInput = z
+  .strictObject({
+    colorScheme: z.enum(['light', 'dark']).nullable().optional(),
+    reducedMotion: z.enum(['reduce', 'no-preference']).nullable().optional(),
+    forcedColors: z.enum(['active', 'none']).nullable().optional(),
+    contrast: z.enum(['more', 'no-preference']).nullable().optional(),
+    media: z.enum(['screen', 'print']).nullable().optional(),
+  })
+  .refine((input) => Object.keys(input).length > 0, { message: 'expected at least one of colorScheme, reducedMotion, forcedColors, contrast, media' })
+export type MediaInput = z.infer<typeof MediaInput>
 /** The agent's own script, run in the page: `() => …`, or `(element) => …` with an element's ref; an expression too. */
 export const EvaluateInput = z.strictObject({ function: z.string().min(1).max(100_000), element: Ref.optional() })
 /** What the script returned, as JSON (a value that has none, a DOM node, a function, reads as nothing). */

@@ -35,7 +35,7 @@ import { CHANGE_WATCH_SCRIPT } from './change-watch.js'
 import { wheelAt } from './wheel.js'
 import { type ClassesAround, classNewsBetween, readClassesAround } from './class-change.js'
 import { keyChord } from './key-names.js'
-import { type ClassChange, SHOT_MAX_HEIGHT } from './browser-schemas.js'
+import { type ClassChange, type MediaInput, SHOT_MAX_HEIGHT } from './browser-schemas.js'
 import { backendNodeOf } from './selector-target.js'
 import { type AppTarget, type AttachedApp, attachApp, endApp } from './app-attach.js'
 import { type PageTool, callPageTool, discoverPageTools, pageToolContract } from './webmcp-bridge.js'
@@ -681,6 +681,11 @@ export class BrowserTile implements Surface {
     return this.#acting((page) => page.setViewportSize({ width, height }))
   }
 
+  /** Draws the page with these media features (a dark colour scheme, print); the answer is what that changed on it. */
+  async emulateMedia(features: MediaInput): Promise<PageAnswer> {
+    return this.#acting((page) => page.emulateMedia(features))
+  }
+
   /** Runs the agent's script (approved by a person: it can do anything the page can) in the page, or on an element. */
   async evaluate(source: string, element: string | undefined): Promise<PageAnswer & { result?: JsonValue }> {
     const place = element === undefined ? undefined : this.#anyElement(element.replace(/^@/, ''))
@@ -940,7 +945,7 @@ export class BrowserTile implements Surface {
 }
 
 /** Actions a site rule does not cover: they do nothing on the page's site. */
-const ON_NO_SITE = new Set(['wait_for', 'tabs', 'console', 'requests', 'request'])
+const ON_NO_SITE = new Set(['wait_for', 'tabs', 'console', 'requests', 'request', 'media'])
 
 function safeOrigin(url: string, base?: string): string | null {
   try {

@@ -142,6 +142,15 @@ function facade(name: string, description: string, inputSchema: JsonObject, risk
   return { name, description, inputSchema, risk, run: (args, ctx) => body(args, ctx, ctx.tile(KIND, stringArg(args, 'tile'))) }
 }
 
+/** The media features browser_emulate_media sets, with their values (MediaInput checks them). */
+const MEDIA_FEATURES = [
+  ['colorScheme', ['light', 'dark']],
+  ['reducedMotion', ['reduce', 'no-preference']],
+  ['forcedColors', ['active', 'none']],
+  ['contrast', ['more', 'no-preference']],
+  ['media', ['screen', 'print']],
+] as const
+
 const FIELD_ACTIONS: Readonly<Record<string, (value: string) => Step['action']>> = {
   textbox: () => 'fill',
   slider: () => 'fill',
@@ -318,6 +327,17 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
       const result = await ctx.request({ surface, action: 'request', input: { index: args.index as JsonValue, ...(args.part === undefined ? {} : { part: args.part as JsonValue }) } })
       if (result.status !== 'completed') return { result }
       return { text: requestText(surface, result.output as unknown as RequestDetail) }
+    },
+  ),
+  facade(
+    'browser_emulate_media',
+    'Draw the page with CSS media features (dark colour scheme, reduced motion, print…); null clears one.',
+    schema(Object.fromEntries(MEDIA_FEATURES.map(([name, values]): [string, JsonObject] => [name, { enum: [...values, null] }]))),
+    'read',
+    (args, ctx, surface) => {
+      const input: JsonObject = {}
+      for (const [name] of MEDIA_FEATURES) if (args[name] !== undefined) input[name] = args[name] as JsonValue
+      return run(ctx, surface, [{ action: 'media', input }], modeOf(args, 'delta'))
     },
   ),
   facade('browser_resize', 'Resize the page\'s view (CSS pixels).', schema({ width: { type: 'integer' }, height: { type: 'integer' } }, ['width', 'height']), 'read', (args, ctx, surface) =>
