@@ -26,7 +26,7 @@ describe('the browser surface over MCP, through the gateway', () => {
   it('lists Playwright MCP\'s tool names once, whatever the page', async () => {
     const { tools } = await client.listTools()
     const names = tools.map((tool) => tool.name)
-    for (const name of ['browser_navigate', 'browser_navigate_back', 'browser_snapshot', 'browser_click', 'browser_type', 'browser_fill_form', 'browser_select_option', 'browser_press_key', 'browser_hover', 'browser_wait_for', 'browser_take_screenshot', 'browser_tabs', 'browser_handle_dialog', 'browser_file_upload', 'browser_close', 'browser_drag', 'browser_console_messages', 'browser_network_requests', 'browser_network_request', 'browser_emulate_media', 'browser_resize', 'browser_evaluate']) {
+    for (const name of ['browser_navigate', 'browser_navigate_back', 'browser_snapshot', 'browser_find', 'browser_click', 'browser_type', 'browser_fill_form', 'browser_select_option', 'browser_press_key', 'browser_hover', 'browser_wait_for', 'browser_take_screenshot', 'browser_tabs', 'browser_handle_dialog', 'browser_file_upload', 'browser_close', 'browser_drag', 'browser_console_messages', 'browser_network_requests', 'browser_network_request', 'browser_emulate_media', 'browser_resize', 'browser_evaluate']) {
       expect(names).toContain(name)
     }
     expect(tools.find((tool) => tool.name === 'browser_click')?.inputSchema).toMatchObject({ required: ['target'], properties: { target: { type: 'string' }, element: { type: 'string' } } })
@@ -409,6 +409,8 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect((await call(client, 'browser_network_requests', { static: true })).text).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/pixel\.svg → 200 OK \(image\)/)
     expect((await call(client, 'browser_network_requests', { filter: 'api/m' })).text).toMatch(/: 1 request since the page loaded/)
     expect((await call(client, 'browser_network_requests', { filter: '(' })).text).toMatch(/invalid_input.*expected "filter" to be a regular expression/)
+    // A pattern whose backtracking can take exponential time would stop the hub's thread: refused.
+    expect((await call(client, 'browser_network_requests', { filter: '(a+)+$' })).text).toMatch(/invalid_input.*without nested repetition/)
     // One of them read whole by its number, or one part of it; a number the list does not have says which it has.
     const items = Number(/^(\d+) POST http:\/\/127\.0\.0\.1:\d+\/api\/items/m.exec(fetched)?.[1])
     const answer = (await call(client, 'browser_network_request', { index: items, part: 'response-body' })).text

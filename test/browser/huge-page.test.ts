@@ -98,6 +98,16 @@ describe('a huge page, read in parts over MCP', () => {
     const found = await call('browser_snapshot', { find: 'Readline Killing Commands' })
     expect(found).toMatch(/link "[0-9.]* ?Readline Killing Commands" @\d+/)
     expect(found).not.toContain('nothing on the page says')
+    // Playwright MCP's browser_find: the same by words, or by a regular expression, in the page's case unless its flags say otherwise.
+    expect(await call('browser_find', { text: 'readline killing commands' })).toMatch(/link "[0-9.]* ?Readline Killing Commands" @\d+/)
+    const matched = await call('browser_find', { regex: '^[0-9.]+ Readline Kill(ing)? Commands$' })
+    expect(matched).toMatch(/link "[0-9.]* ?Readline Killing Commands" @\d+/)
+    expect(await call('browser_find', { regex: 'readline killing commands' })).toContain('nothing on the page matches')
+    expect(await call('browser_find', { regex: '/readline killing commands/i' })).toMatch(/link "[0-9.]* ?Readline Killing Commands" @\d+/)
+    // Deep in a paragraph far below the view, in a part not read yet: shown where it matched.
+    expect(await call('browser_find', { regex: 'no more than \\$HISTFILE\\w+ lines' })).toMatch(/^"…[^"]*truncated to contain no more than \$HISTFILESIZE lines[^"]*" @\d+$/m)
+    await expect(call('browser_find', { regex: '(a+)+$' })).rejects.toThrow(/invalid_input.*nested repetition/)
+    await expect(call('browser_find', {})).rejects.toThrow(/invalid_input.*one of "text" or "regex", found neither/)
   })
 
   it('finds words past where a long text is cut, and reads that text whole by the ref after it, also once the page scrolled on', async () => {

@@ -1,3 +1,4 @@
+import { agentPattern } from './find-pattern.js'
 import { pageFence } from './page-fence.js'
 import { type Bounds, type Frame, RefTable, type Risk, SELECTOR_HINT, TesseraError, type UiNode, type UnreadRequest, frameIndex, maxRisk } from '@tessera/protocol'
 
@@ -8,6 +9,8 @@ export interface PageOutlineOptions {
   offset?: number | undefined
   /** Only the elements whose role, name, value or text contains this (any case), from the whole page: one call reaches any of them. */
   find?: string | undefined
+  /** Only the elements whose role, name, value or text a regular expression matches (`error`, or `/error/i` with flags; see agentPattern), from the whole page. */
+  findPattern?: string | undefined
   /** Each element an agent acts on says where it is drawn: `[box=x,y,width,height]`, from the viewport's corner, in CSS pixels. */
   boxes?: boolean | undefined
 }
@@ -133,6 +136,26 @@ function excerpt(one: string, chars: number, around: string | undefined): string
   const space = one.indexOf(' ', from - 1)
   const start = space >= 0 && space < at ? space + 1 : from
   return one.length - start <= chars - 1 ? `…${one.slice(start)}` : `…${one.slice(start, start + chars - 2)}…`
+}
+
+/** What a find looks for: some words in any case, or an agent's regular expression. */
+interface Finder {
+  says(text: string): boolean
+  /** The words a text is cut around to show the match (lower case), where it matches. */
+  around(text: string): string | undefined
+  /** How an answer that found nothing ends: `nothing on the page …`. */
+  nothing: string
+}
+
+function finderOf(options: PageOutlineOptions): Finder | undefined {
+  if (options.findPattern !== undefined) {
+    const pattern = agentPattern(options.findPattern, 'regex')
+    return { says: (text) => pattern.test(text), around: (text) => pattern.exec(text)?.[0].toLowerCase(), nothing: `matches ${quote(options.findPattern)}` }
+  }
+  if (options.find === undefined) return undefined
+  const wanted = squeeze(options.find).toLowerCase()
+  if (wanted === '') throw new TesseraError('invalid_input', 'expected "find" to hold some words to look for, found none', { expected: 'words', found: options.find })
+  return { says: (text) => text.toLowerCase().includes(wanted), around: () => wanted, nothing: `says ${quote(options.find)}` }
 }
 
 /** A text's line: quoted, cut to its length (around the words a find asked for) and then followed by its holder's ref. */
@@ -711,6 +734,11 @@ export function unreadShown(frame: Frame, options: PageOutlineOptions = {}): Unr
   const index = frameIndex(frame)
   if (![...index.nodes.values()].some((node) => node.unread !== undefined)) return undefined
   if (options.find !== undefined) return { text: options.find }
+  if (options.findPattern !== undefined) {
+    // Refused here, before any part is read, if it is no pattern an agent may give.
+    agentPattern(options.findPattern, 'regex')
+    return { pattern: options.findPattern }
+  }
   if (options.expand === undefined) return undefined
   const ctx = contextFor(frame, options)
   const id = ctx.refs.resolve(options.expand)
@@ -751,7 +779,7 @@ export async function outlineReading(
     const next = await read(wanted)
     if (next.id === current.id) break
     current = next
-    if (wanted.text !== undefined) break
+    if (wanted.text !== undefined || wanted.pattern !== undefined) break
   }
   return outline(current, options)
 }
@@ -772,9 +800,8 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
   const header = `${frame.surface}${title} ${frame.route} frame ${(frame.partial?.of ?? frame.id).slice(0, 12)}`
   const scope: UiNode = options.expand === undefined ? frame.tree : expansionScope(ctx, options.expand)
   const lines: string[] = [header, fence.open]
-  if (options.find !== undefined) {
-    const wanted = squeeze(options.find).toLowerCase()
-    if (wanted === '') throw new TesseraError('invalid_input', 'expected "find" to hold some words to look for, found none', { expected: 'words', found: options.find })
+  const finder = finderOf(options)
+  if (finder !== undefined) {
     // Elements an agent can act on first, then the rest (headings, texts) that say the words.
     const actionable: string[] = []
     const other: string[] = []
@@ -782,11 +809,13 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
       for (const item of items) {
         // A text is searched whole and shows where it says the words, with the ref that reads it whole.
         const text = item.node.kind === 'text'
-        const line = text ? textLine(item, wanted) : inline(item)
-        const says = text ? squeeze(item.node.text ?? '') : `${line} ${squeeze(item.node.name ?? '')}`
+        const line = text ? textLine(item, finder.around(squeeze(item.node.text ?? ''))) : inline(item)
+        // What it says: a text's words; an element's line, and its name and value alone (what a pattern's ^ and $ mean).
+        const name = squeeze(item.node.name ?? '')
+        const says = text ? [squeeze(item.node.text ?? '')] : [line, name, ...(typeof item.node.value === 'string' ? [squeeze(item.node.value)] : [])]
         // A line with nothing to act on that does not print the name that matched (a heading named by the link it holds, an iframe by its title) shows nothing found.
-        const bare = !text && item.actions === undefined && !line.toLowerCase().includes(wanted)
-        if (item.node.role !== PART && !bare && says.toLowerCase().includes(wanted)) (item.actions !== undefined ? actionable : other).push(line)
+        const bare = !text && item.actions === undefined && !finder.says(line) && !(name !== '' && line.includes(name) && finder.says(name))
+        if (item.node.role !== PART && !bare && says.some((said) => finder.says(said))) (item.actions !== undefined ? actionable : other).push(line)
         visit(item.children)
       }
     }
@@ -795,7 +824,7 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
     const found = [...actionable, ...other].slice(0, MAX_FOUND)
     ctx.out.push(...found)
     if (total > found.length) ctx.out.push(`… ${total - found.length} more matches`)
-    if (total === 0) ctx.out.push(`nothing on the page says ${quote(options.find)}`)
+    if (total === 0) ctx.out.push(`nothing on the page ${finder.nothing}`)
   } else if (options.expand === undefined) emitChildren(top(), 0, ctx, refs.refOf(frame.tree.id), true)
   else {
     // The element itself when it is a line of its own; else (pure structure) just what it holds.

@@ -50,6 +50,8 @@ export interface TerminalStream {
 export interface UnreadRequest {
   nodes?: readonly string[]
   text?: string
+  /** An agent's regular expression (`error`, `/error/i`): the parts whose text it matches. */
+  pattern?: string
   /** Refs an agent holds that the current frame lacks: parts holding their elements, if those still live, are read again. */
   refs?: readonly string[]
 }

@@ -22,7 +22,7 @@ import {
   maxRisk,
 } from '@tessera/protocol'
 import type { BrowserContext, Dialog, Download, FileChooser, Page, Request } from 'playwright-core'
-import { NodeLedger } from '@tessera/kit'
+import { NodeLedger, agentPattern } from '@tessera/kit'
 import { ARIA_ROLES, type WaitRequest, elementByRole } from './page-waits.js'
 import { BROWSER_ACTIONS, ELEMENT_ACTIONS } from './browser-actions.js'
 import type { BrowserHost } from './browser-host.js'
@@ -660,12 +660,7 @@ export class BrowserTile implements Surface {
 
   /** The requests the current page made since its document loaded (see PageJournal.requests); `filter` is a regular expression. */
   networkRequests(withStatic: boolean, filter: string | undefined): { requests: JournalRequest[] } {
-    let matching: RegExp | undefined
-    try {
-      matching = filter === undefined ? undefined : new RegExp(filter)
-    } catch (error) {
-      throw new TesseraError('invalid_input', `expected "filter" to be a regular expression, found ${JSON.stringify(filter)}: ${(error as Error).message}`, { expected: 'a regular expression', found: filter ?? null })
-    }
+    const matching = filter === undefined ? undefined : agentPattern(filter, 'filter', false)
     return { requests: this.#journalOf(this.#page()).requests(withStatic, matching) }
   }
 

@@ -191,6 +191,19 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
       return { text: await outlineReading(await ctx.frame(surface), options, (request) => ctx.frame(surface, request)) }
     },
   },
+  facade(
+    'browser_find',
+    'Elements anywhere on the page whose text says some words (text, any case) or matches a regex ("/error/i" for flags), with their @refs.',
+    { type: 'object', properties: { text: { type: 'string' }, regex: { type: 'string' }, tile }, additionalProperties: false },
+    'read',
+    async (args, ctx, surface) => {
+      const text = stringArg(args, 'text')
+      const regex = stringArg(args, 'regex')
+      if ((text === undefined) === (regex === undefined)) throw new TesseraError('invalid_input', `expected one of "text" or "regex", found ${text === undefined ? 'neither' : 'both'}`, { expected: ['text', 'regex'], found: Object.keys(args) })
+      const options = text === undefined ? { findPattern: regex } : { find: text }
+      return { text: await outlineReading(await ctx.frame(surface), options, (request) => ctx.frame(surface, request)) }
+    },
+  ),
   facade('browser_click', 'Click an element.', schema({ element, target, doubleClick: { type: 'boolean' }, button: { type: 'string', enum: ['left', 'right', 'middle'] }, modifiers: { type: 'array', items: { type: 'string', enum: ['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'] } } }, ['target']), 'destructive', async (args, ctx, surface) => {
     const input: JsonObject = {}
     if (args.doubleClick === true) input.double = true

@@ -204,6 +204,29 @@ export class DomRanges {
     return joined.text.slice(joined.at[index] as number, upTo).includes(wanted)
   }
 
+  /**
+   * Whether an agent's regular expression matches a text of the subtree of `index`, in the
+   * page's own case with white space as single spaces: a text node, label, title, alt text,
+   * placeholder or value alone (as one line of a find says it), or all of them read as one
+   * text (as a line that joins a sentence's texts and links says it).
+   */
+  matches(index: number, pattern: RegExp): boolean {
+    if (index < 0 || index >= this.#end.length) return false
+    const end = this.#end[index] as number
+    const words: string[] = []
+    const said = (text: string): boolean => {
+      const one = text.replace(/\s+/g, ' ').trim()
+      words.push(one)
+      return pattern.test(one)
+    }
+    for (let i = index; i < end; i++) {
+      if (this.#tag(i) === '#text' && said(this.#value(i))) return true
+      const flat = this.#nodes.attributes?.[i] ?? []
+      for (let a = 0; a + 1 < flat.length; a += 2) if (SEARCHED_ATTRIBUTES.has((this.#strings[flat[a] as number] ?? '').toLowerCase()) && said(this.#strings[flat[a + 1] as number] ?? '')) return true
+    }
+    return pattern.test(words.join(' '))
+  }
+
   #tag(i: number): string {
     return this.#strings[this.#nodes.nodeName?.[i] ?? -1] ?? ''
   }

@@ -337,6 +337,19 @@ describe('a page as the agent reads it', () => {
     expect(found).not.toContain('Item 116')
     expect(outlinePage(frame, { find: 'delete item' })).toContain('… 70 more matches')
     expect(outlinePage(frame, { find: 'nowhere' })).toContain('nothing on the page says "nowhere"')
+  })
+
+  it('finds elements by a regular expression, in the page\'s case unless its flags say otherwise', () => {
+    const frame = page(120)
+    const refs = RefTable.forFrame(frame)
+    const found = outlinePage(frame, { findPattern: 'item 11[78]$' })
+    expect(found).toContain(`button "Delete item 117" @${refs.refOf('del117')} !destructive`)
+    expect(found).toContain(`button "Delete item 118" @${refs.refOf('del118')} !destructive`)
+    expect(found).not.toContain('item 119')
+    expect(outlinePage(frame, { findPattern: 'DELETE item 117' })).toContain('nothing on the page matches "DELETE item 117"')
+    expect(outlinePage(frame, { findPattern: '/DELETE item 117/i' })).toContain('"Delete item 117"')
+    expect(() => outlinePage(frame, { findPattern: '(a+)+$' })).toThrow(/without nested repetition/)
+    expect(() => outlinePage(frame, { findPattern: '[' })).toThrow(/expected "regex" to be a regular expression/)
     // Nothing to look for is a typed error, not a list of everything.
     expect(() => outlinePage(frame, { find: ' \t ' })).toThrow(/expected "find" to hold some words/)
     // A heading named by the link it holds prints bare: the link is what is found, the heading shows nothing of it.

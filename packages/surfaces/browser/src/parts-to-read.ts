@@ -1,4 +1,5 @@
 import type { UnreadRequest } from '@tessera/protocol'
+import { agentPattern } from '@tessera/kit'
 import type { CapturedDocument, WantedParts } from './page-capture.js'
 
 /** Where an unread part of the last capture is: its document and the elements (a run of siblings) it groups. */
@@ -129,7 +130,8 @@ export class PartsToRead {
       if (place !== undefined && add(this.#kept, place.document.key, place.elements)) added = true
     }
     const words = request.text?.trim()
-    if (words !== undefined && words !== '') {
+    const pattern = request.pattern === undefined ? undefined : agentPattern(request.pattern, 'regex')
+    if ((words !== undefined && words !== '') || pattern !== undefined) {
       let found = 0
       for (const place of this.#unread.values()) {
         if (found >= MAX_FOUND_PARTS) break
@@ -138,7 +140,8 @@ export class PartsToRead {
         // Words a page splits across elements (`no more than <code>$HISTFILESIZE</code>`) are found across its text nodes too.
         const says = (element: number): boolean => {
           const index = ranges.indexOf(element) ?? -1
-          return ranges.says(index, words) || ranges.saysAcross(index, words)
+          if (pattern !== undefined) return ranges.matches(index, pattern)
+          return words !== undefined && (ranges.says(index, words) || ranges.saysAcross(index, words))
         }
         if (!place.elements.some(says)) continue
         found++
