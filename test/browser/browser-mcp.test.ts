@@ -26,7 +26,7 @@ describe('the browser surface over MCP, through the gateway', () => {
   it('lists Playwright MCP\'s tool names once, whatever the page', async () => {
     const { tools } = await client.listTools()
     const names = tools.map((tool) => tool.name)
-    for (const name of ['browser_navigate', 'browser_navigate_back', 'browser_snapshot', 'browser_find', 'browser_click', 'browser_type', 'browser_fill_form', 'browser_select_option', 'browser_press_key', 'browser_hover', 'browser_wait_for', 'browser_take_screenshot', 'browser_tabs', 'browser_handle_dialog', 'browser_file_upload', 'browser_close', 'browser_drag', 'browser_console_messages', 'browser_network_requests', 'browser_network_request', 'browser_emulate_media', 'browser_resize', 'browser_evaluate']) {
+    for (const name of ['browser_navigate', 'browser_navigate_back', 'browser_snapshot', 'browser_find', 'browser_click', 'browser_type', 'browser_fill_form', 'browser_select_option', 'browser_press_key', 'browser_hover', 'browser_wait_for', 'browser_take_screenshot', 'browser_tabs', 'browser_handle_dialog', 'browser_file_upload', 'browser_close', 'browser_drag', 'browser_drop', 'browser_console_messages', 'browser_network_requests', 'browser_network_request', 'browser_emulate_media', 'browser_resize', 'browser_evaluate']) {
       expect(names).toContain(name)
     }
     expect(tools.find((tool) => tool.name === 'browser_click')?.inputSchema).toMatchObject({ required: ['target'], properties: { target: { type: 'string' }, element: { type: 'string' } } })
@@ -331,6 +331,21 @@ describe('the browser surface over MCP, through the gateway', () => {
     const approved = await api<{ result: ActionResult }>(t.hub, `/api/approvals/${upload.result?.approvalId}/approve`, { token: t.adminToken, body: {} })
     expect(approved.json.result.status).toBe('completed')
     expect((await call(client, 'browser_snapshot', {})).text).toContain('"report.csv 15"')
+
+    // Dropped from outside the page: text at once; a file of this machine goes to the site, so a person approves it; one outside the folder never.
+    // A drop zone listens for no click: it has no ref, and is named by a selector, as Playwright MCP's callers name it.
+    expect((await call(client, 'browser_drop', { element: 'drop zone', target: 'text=Drop a file', data: { 'text/plain': 'hello' } })).text).toMatch(/^~ "dropped text hello"$/m)
+    const zone = '#dropzone'
+    const outsideDrop = await call(client, 'browser_drop', { element: 'drop zone', target: zone, paths: ['/etc/passwd'] })
+    expect(outsideDrop.result?.status).toBe('awaiting_approval')
+    const refused = await api<{ result: ActionResult }>(t.hub, `/api/approvals/${outsideDrop.result?.approvalId}/approve`, { token: t.adminToken, body: {} })
+    expect(refused.json.result.error).toMatchObject({ code: 'forbidden' })
+    expect((await call(client, 'browser_drop', { element: 'drop zone', target: zone })).text).toMatch(/invalid_input.*"paths" or "data" to drop, found neither/)
+    const dropping = await call(client, 'browser_drop', { element: 'drop zone', target: zone, paths: ['downloads/report.csv'] })
+    expect(dropping.result?.status).toBe('awaiting_approval')
+    const dropped = await api<{ result: ActionResult }>(t.hub, `/api/approvals/${dropping.result?.approvalId}/approve`, { token: t.adminToken, body: {} })
+    expect(dropped.json.result.status).toBe('completed')
+    expect((await call(client, 'browser_snapshot', {})).text).toContain('"dropped report.csv text/csv 15"')
 
     const order = (await call(client, 'browser_snapshot', {})).text
     const item = (name: string): string => new RegExp(`listitem @([n1-9][0-9a-z.]*): "${name}"`).exec(order)?.[1] ?? ''

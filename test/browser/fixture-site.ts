@@ -174,6 +174,7 @@ const WIDGETS = `<main><h1>Widgets</h1>
 <div id="swatch" style="width: 20px; height: 20px; background: teal" onclick="document.getElementById('colour').textContent = 'teal chosen'"></div>
 <div id="x) @1 (focused) !destructive" class="@2 (checked) .y" style="width: 20px; height: 20px; background: red" onclick="void 0"></div><p id="colour">no colour</p>
 <button class="move icon-up-big" onclick="document.getElementById('colour').textContent = 'moved up'">&#xe801;</button><button class="icon"><span>&#xf015;</span> Home</button>
+<div id="dropzone" style="width: 120px; height: 40px; border: 1px dashed">Drop a file</div><p id="dropped">nothing dropped</p>
 <button onclick="document.documentElement.classList.toggle('dark-mode')"><svg role="img" style="cursor: pointer" width="16" height="16"><rect width="16" height="16"></rect></svg> Dark mode</button>
 </main>
 <script>
@@ -188,6 +189,15 @@ for (const li of document.querySelectorAll('#order li')) {
   li.addEventListener('dragover', (e) => e.preventDefault())
   li.addEventListener('drop', (e) => { e.preventDefault(); if (dragged && dragged !== li) li.after(dragged) })
 }
+// A drop zone as sites write one: it takes the drop on dragover and reads the files and text dropped.
+const zone = document.getElementById('dropzone')
+zone.addEventListener('dragover', (e) => e.preventDefault())
+zone.addEventListener('drop', (e) => {
+  e.preventDefault()
+  const files = [...e.dataTransfer.files].map((f) => f.name + ' ' + f.type + ' ' + f.size)
+  const text = e.dataTransfer.getData('text/plain')
+  document.getElementById('dropped').textContent = 'dropped ' + [...files, ...(text ? ['text ' + text] : [])].join(', ')
+})
 </script>`
 
 /** An app that says what its elements do, with @tessera/sdk: the page's word raises risk, never lowers it. */

@@ -139,6 +139,14 @@ export const RequestOutput = z.object({
 })
 /** The page's view in CSS pixels: the layout a site gives a phone, a laptop, a wide screen. */
 export const ResizeInput = z.strictObject({ width: z.number().int().min(200).max(7680), height: z.number().int().min(200).max(4320) })
+/** Files (in the tile's upload folder) and typed data (MIME type → text) dropped onto an element as if dragged from outside the page. */
+export const DropInput = z
+  .strictObject({
+    element: Ref,
+    paths: z.array(z.string().min(1).max(4096)).max(20).optional(),
+    data: z.record(z.string().min(1).max(200), z.string().max(1_000_000)).optional(),
+  })
+  .refine((input) => (input.paths?.length ?? 0) + Object.keys(input.data ?? {}).length > 0, { message: 'expected "paths" or "data" to drop, found neither' })
 /** CSS media features the page is drawn with, for this tile (Playwright MCP's emulate_media): a value sets one, null clears it, one left out stays. */
 export const MediaInput = z
   .strictObject({

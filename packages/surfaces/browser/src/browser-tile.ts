@@ -41,6 +41,7 @@ import { type AppTarget, type AttachedApp, attachApp, endApp } from './app-attac
 import { type PageTool, callPageTool, discoverPageTools, pageToolContract } from './webmcp-bridge.js'
 import { type ConsoleLevel, type JournalMessage, type JournalRequest, PageJournal } from './page-journal.js'
 import { RESULT_CHARS, runElementScript, runPageScript } from './page-script.js'
+import { DROP_ON_ELEMENT, droppedFiles } from './page-drop.js'
 import { type DetailPart, type RequestDetail, detailOf, requestNotFound } from './request-detail.js'
 
 export interface BrowserTileOptions {
@@ -283,6 +284,7 @@ export class BrowserTile implements Surface {
       if (url !== null && target !== safeOrigin(page.url()) && (target === null || !originAllowed(target, this.#homeOrigins))) raise('external', `going ${call.contract.id} leaves for ${target ?? url}`)
       if (url !== null) raise(siteRiskOf(url, this.#options.sites), `a site rule covers ${url}`)
     }
+    if (call.contract.id === 'drop' && ((call.input as JsonObject).paths as JsonValue[] | undefined)?.length) raise('external', 'dropping files of this machine onto the page sends them to the site')
     if (call.contract.id === 'press' && /(^|\+)Enter$/.test(String((call.input as JsonObject).key))) {
       const focused = focusedNode(call.frame.tree)
       const formRisk = focused === undefined ? undefined : this.#places.get(focused)?.formRisk
@@ -480,6 +482,15 @@ export class BrowserTile implements Surface {
       }
       const place = this.#place(nodeId)
       await place.document.session.send('DOM.setFileInputFiles', { files, backendNodeId: place.backendNodeId })
+    })
+  }
+
+  /** Drops files of the tile's folder and typed data onto any element, as a drag from outside the page would. */
+  async drop(element: string, paths: readonly string[], data: Readonly<Record<string, string>>): Promise<PageAnswer> {
+    const place = this.#anyElement(element)
+    const files = droppedFiles(paths.map((path) => this.#uploadable(path)))
+    return this.#acting(async () => {
+      await callOn(place, DROP_ON_ELEMENT, files, data)
     })
   }
 

@@ -255,6 +255,18 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
     const to = await elementOf(ctx, surface, args, 'endTarget', 'endRef', 'any')
     return run(ctx, surface, [{ action: 'drag', input: { to }, target: from }], modeOf(args, 'delta'))
   }),
+  facade(
+    'browser_drop',
+    'Drop files (from the tile\'s folder) or data ({"text/plain": "hi"}) onto an element, as if dragged from outside the page.',
+    schema({ element, target, paths: { type: 'array', items: { type: 'string' } }, data: { type: 'object', additionalProperties: { type: 'string' } } }, ['target']),
+    'external',
+    async (args, ctx, surface) => {
+      const input: JsonObject = { element: await elementOf(ctx, surface, args, 'target', 'ref', 'any') }
+      if (args.paths !== undefined) input.paths = args.paths as JsonValue
+      if (args.data !== undefined) input.data = args.data as JsonValue
+      return run(ctx, surface, [{ action: 'drop', input }], modeOf(args, 'delta'))
+    },
+  ),
   facade('browser_wait_for', 'Wait for text, or an element by role (name, state), to appear or go; seconds (≤ 30) only if nothing else works.', schema({ text: { type: 'string' }, textGone: { type: 'string' }, role: { type: 'string' }, name: { type: 'string' }, state: { type: 'string', enum: [...WAIT_STATES] }, gone: { type: 'boolean' }, time: { type: 'number' } }), 'read', (args, ctx, surface) => {
     const input: JsonObject = {}
     for (const key of ['text', 'textGone', 'role', 'name', 'state', 'gone', 'time'] as const) if (args[key] !== undefined) input[key] = args[key] as JsonValue
