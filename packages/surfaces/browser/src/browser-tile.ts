@@ -136,6 +136,8 @@ export class BrowserTile implements Surface {
   readonly #viewers = new Set<(jpeg: Uint8Array) => void>()
   #attached: AttachedApp | undefined
   readonly #requests = new WeakMap<Page, Map<Request, number>>()
+  /** The requests of a navigation of a page's top frame that has begun and not yet committed (a form's POST, then its redirect), with when each began. */
+  readonly #navigating = new WeakMap<Page, Map<Request, number>>()
   /** Each page's console and requests, kept as they happen. */
   readonly #journals = new WeakMap<Page, PageJournal>()
   #stopScreencast: (() => Promise<void>) | undefined
@@ -792,6 +794,17 @@ export class BrowserTile implements Surface {
     })
     page.on('requestfinished', (request) => inFlight.delete(request))
     page.on('requestfailed', (request) => inFlight.delete(request))
+    // The top frame's navigation from its request until its document commits: the old document stays up meanwhile, and reading it then reads the page that is going.
+    const navigating = new Map<Request, number>()
+    this.#navigating.set(page, navigating)
+    page.on('request', (request) => {
+      if (topNavigation(page, request)) navigating.set(request, performance.now())
+    })
+    page.on('requestfailed', (request) => navigating.delete(request))
+    // An answer that commits no document: no content (204, 205), or a file to download.
+    page.on('response', (response) => {
+      if (response.status() === 204 || response.status() === 205 || /^\s*attachment/i.test(response.headers()['content-disposition'] ?? '')) navigating.delete(response.request())
+    })
     page.on('dialog', (dialog) => {
       this.#dialog = dialog
       for (const waiter of this.#dialogWaiters) waiter()
@@ -801,9 +814,14 @@ export class BrowserTile implements Surface {
       this.#chooser = chooser
       this.#changed()
     })
-    page.on('download', (download) => void this.#keep(download))
+    page.on('download', (download) => {
+      navigating.clear()
+      void this.#keep(download)
+    })
     page.on('framenavigated', (frame) => {
-      if (frame === page.mainFrame()) this.#changed()
+      if (frame !== page.mainFrame()) return
+      navigating.clear()
+      this.#changed()
     })
     page.on('close', () => {
       const index = this.#pages.indexOf(page)
@@ -919,6 +937,21 @@ export class BrowserTile implements Surface {
     }
   }
 
+  /**
+   * Until a navigation of the top frame that has begun commits its document (or fails, or
+   * turns out to be a download), within NAVIGATION_TIMEOUT_MS of its start: before that, the
+   * page's load state is the old document's, and a click that sent a form would be answered
+   * with the page it left (seen on a sign-in's POST and redirect in a cold browser).
+   */
+  async #committed(page: Page): Promise<void> {
+    const navigating = this.#navigating.get(page)
+    for (;;) {
+      const began = Math.min(...(navigating?.values() ?? []))
+      if (!Number.isFinite(began) || performance.now() - began > NAVIGATION_TIMEOUT_MS || page.isClosed()) return
+      await new Promise((done) => setTimeout(done, 25))
+    }
+  }
+
   #busyLoading(page: Page): boolean {
     const now = performance.now()
     for (const started of this.#requests.get(page)?.values() ?? []) if (now - started < REQUEST_PATIENCE_MS) return true
@@ -933,6 +966,7 @@ export class BrowserTile implements Surface {
    */
   async #settle(page: Page): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
+      await this.#committed(page)
       await page.waitForLoadState('domcontentloaded', { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => undefined)
       // Scripts and styles of a new document (a page may hide itself until they are in); bounded, as a stream of images may never end.
       await page.waitForLoadState('load', { timeout: LOAD_WAIT_MS }).catch(() => undefined)
@@ -947,6 +981,15 @@ export class BrowserTile implements Surface {
         // The document went away under the wait (a navigation): wait for the next one.
       }
     }
+  }
+}
+
+/** Whether a request navigates the page's top frame (a service worker's has no frame). */
+function topNavigation(page: Page, request: Request): boolean {
+  try {
+    return request.isNavigationRequest() && request.frame() === page.mainFrame()
+  } catch {
+    return false
   }
 }
 

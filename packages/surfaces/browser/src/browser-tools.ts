@@ -5,6 +5,7 @@ import { pageDelta, presenceIn } from './page-delta.js'
 import { withScheme } from './web-address.js'
 import { ClassChange, SHOT_MAX_HEIGHT, WAIT_STATES } from './browser-schemas.js'
 import { DETAIL_PARTS, type RequestDetail } from './request-detail.js'
+import type { JournalRequest } from './page-journal.js'
 
 /**
  * The browser's MCP tools: the names and arguments of Playwright MCP's core tools (an element
@@ -103,10 +104,15 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
   return { text: [...lines, withActedNews(delta, acted, { frame: was, outline: before }, { frame, outline: after }, { elements: elementClasses, ...(pageClasses === undefined ? {} : { page: pageClasses }) })].join('\n') }
 }
 
+/** A request as the list says it: `POST http://…/api/items → 200 OK (fetch)`, `failed: net::ERR_…` or `pending`. */
+function requestLine(request: JournalRequest): string {
+  const answered = request.failure !== undefined ? `failed: ${request.failure}` : request.status === undefined ? 'pending' : `${request.status} ${request.statusText ?? ''}`.trim()
+  return `${request.method} ${oneWord(request.url)} → ${answered} (${request.type})`
+}
+
 /** A request's detail as lines: the request line, then each part asked for; what the site sent is the page's to say, so fenced. */
 function requestText(surface: string, detail: RequestDetail): string {
-  const answered = detail.failure !== undefined ? `failed: ${detail.failure}` : detail.status === undefined ? 'pending' : `${detail.status} ${detail.statusText ?? ''}`.trim()
-  const lines = [`${detail.method} ${oneWord(detail.url)} → ${answered} (${detail.type})`]
+  const lines = [requestLine(detail)]
   const headers = (title: string, list: Record<string, string> | undefined): void => {
     if (list !== undefined) lines.push(`${title}:`, ...Object.entries(list).map(([name, value]) => `  ${name}: ${value.replace(/\n/g, ', ')}`))
   }
@@ -337,10 +343,9 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
       if (args.filter !== undefined) input.filter = args.filter as JsonValue
       const result = await ctx.request({ surface, action: 'requests', input })
       if (result.status !== 'completed') return { result }
-      const requests = ((result.output as JsonObject).requests ?? []) as Array<{ index: number; method: string; url: string; type: string; status?: number; statusText?: string; failure?: string }>
+      const requests = ((result.output as JsonObject).requests ?? []) as unknown as JournalRequest[]
       if (requests.length === 0) return { text: `${surface}: no requests${args.filter === undefined ? '' : ` matching ${JSON.stringify(args.filter)}`} since the page loaded` }
-      const answered = (request: (typeof requests)[number]): string => (request.failure !== undefined ? `failed: ${request.failure}` : request.status === undefined ? 'pending' : `${request.status} ${request.statusText ?? ''}`.trim())
-      return { text: [`${surface}: ${requests.length} request${requests.length === 1 ? '' : 's'} since the page loaded`, ...fenced(requests.map((request) => `${request.index} ${request.method} ${oneWord(request.url)} → ${answered(request)} (${request.type})`))].join('\n') }
+      return { text: [`${surface}: ${requests.length} request${requests.length === 1 ? '' : 's'} since the page loaded`, ...fenced(requests.map((request) => `${request.index} ${requestLine(request)}`))].join('\n') }
     },
   ),
   facade(
