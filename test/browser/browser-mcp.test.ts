@@ -324,8 +324,10 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(after).toContain('downloads: downloads/report.csv (saved)')
     expect(readFileSync(join(t.dataDir, 'browser-files', tile, 'downloads', 'report.csv'), 'utf8')).toBe('id,amount\n1,20\n')
 
+    // A file outside the tile's folder is refused at once: no person is asked to approve what could never run.
     const outside = await call(client, 'browser_file_upload', { target: refOf(text, 'button', 'Attachment'), paths: ['/etc/passwd'] })
-    expect(outside.result?.status ?? outside.text).not.toBe('completed')
+    expect(outside.text).toMatch(/forbidden.*uploads come from the tile's folder .*"\/etc\/passwd" is outside it/)
+    expect(outside.result?.status).toBe('denied')
     const upload = await call(client, 'browser_file_upload', { target: refOf(text, 'button', 'Attachment'), paths: ['downloads/report.csv'] })
     expect(upload.result?.status).toBe('awaiting_approval')
     const approved = await api<{ result: ActionResult }>(t.hub, `/api/approvals/${upload.result?.approvalId}/approve`, { token: t.adminToken, body: {} })
@@ -336,10 +338,7 @@ describe('the browser surface over MCP, through the gateway', () => {
     // A drop zone listens for no click: it has no ref, and is named by a selector, as Playwright MCP's callers name it.
     expect((await call(client, 'browser_drop', { element: 'drop zone', target: 'text=Drop a file', data: { 'text/plain': 'hello' } })).text).toMatch(/^~ "dropped text hello"$/m)
     const zone = '#dropzone'
-    const outsideDrop = await call(client, 'browser_drop', { element: 'drop zone', target: zone, paths: ['/etc/passwd'] })
-    expect(outsideDrop.result?.status).toBe('awaiting_approval')
-    const refused = await api<{ result: ActionResult }>(t.hub, `/api/approvals/${outsideDrop.result?.approvalId}/approve`, { token: t.adminToken, body: {} })
-    expect(refused.json.result.error).toMatchObject({ code: 'forbidden' })
+    expect((await call(client, 'browser_drop', { element: 'drop zone', target: zone, paths: ['../../etc/passwd'] })).text).toMatch(/forbidden.*is outside it/)
     expect((await call(client, 'browser_drop', { element: 'drop zone', target: zone })).text).toMatch(/invalid_input.*"paths" or "data" to drop, found neither/)
     const dropping = await call(client, 'browser_drop', { element: 'drop zone', target: zone, paths: ['downloads/report.csv'] })
     expect(dropping.result?.status).toBe('awaiting_approval')

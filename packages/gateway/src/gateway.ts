@@ -359,6 +359,8 @@ export class Gateway {
     const pre = this.#conditions.check(resolved.contract.preconditions, { ...frame.state, input: req.input, actor: principalJson(req.actor) }, 'precondition_failed')
     if (pre) return this.#end(req, frame.id, pre)
     const call: ActionCall = { frame, contract: resolved.contract, target: resolved.target, node: resolved.node, input: req.input }
+    const refused = this.#refused(req, call)
+    if (refused) return this.#end(req, frame.id, refused)
     const risk = await this.#assess(req, call, resolved.risk)
     if (opts.approvalGranted && req.approvedView !== undefined) {
       const changed = this.#viewChanged(req, req.approvedView, call, risk.risk)
@@ -394,6 +396,18 @@ export class Gateway {
       targetName: call.node?.name,
       surface: req.surface.id,
     })
+  }
+
+  /** The surface's refusal of an input it can never run (see Surface.refuses), as the request's end; null when it can. */
+  #refused(req: Accepted, call: ActionCall): StepEnd | null {
+    try {
+      req.surface.refuses?.(call)
+      return null
+    } catch (error) {
+      const shape = toErrorShape(error, `the surface cannot run "${req.action}" with this input`)
+      const status = shape.code === 'invalid_input' ? 'invalid_input' : shape.code === 'not_found' ? 'not_found' : shape.code === 'forbidden' ? 'denied' : 'failed'
+      return { status, error: shape }
+    }
   }
 
   /** The risk policy sees: the contract's, raised (never lowered) by the target's and by the surface's view of this call. */

@@ -97,6 +97,12 @@ export interface Surface {
    */
   timeoutFor?(call: ActionCall): number | null
   /**
+   * Refuses, by throwing a typed error, an input this surface can never run whatever a person
+   * says (a file outside the tile's folder). The gateway asks before its policy, so a person
+   * is never asked to approve what would then fail.
+   */
+  refuses?(call: ActionCall): void
+  /**
    * Whether this call's output may carry secrets to the agent as they are, because a person
    * configured it so (a file root marked `secrets: "show"`). The gateway otherwise replaces
    * every secret it finds in an output with a typed marker; the trace is redacted either way.

@@ -258,6 +258,12 @@ export class BrowserTile implements Surface {
     return { result }
   }
 
+  /** Files to upload or drop from outside the tile's folder: refused before anyone is asked to approve sending them. */
+  refuses(call: ActionCall): void {
+    if (call.contract.id !== 'upload' && call.contract.id !== 'drop') return
+    for (const path of ((call.input as JsonObject).paths ?? []) as string[]) this.#uploadable(path)
+  }
+
   /** Raises what the element says: leaving the tile's origins is external; site rules raise anything on their sites. */
   async assess(call: ActionCall): Promise<RiskAssessment | null> {
     const own = await BROWSER_ACTIONS.assess(this, call)

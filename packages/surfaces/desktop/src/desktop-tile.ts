@@ -209,6 +209,11 @@ export class DesktopTile implements Surface {
     return this.#page?.owns(call.contract.id) === true ? this.#page.assess(call) : null
   }
 
+  /** A page's action refuses what its browser tile would never run (an upload from outside its folder). */
+  refuses(call: ActionCall): void {
+    if (this.#page?.owns(call.contract.id) === true) this.#page.refuses(call)
+  }
+
   timeoutFor(call: ActionCall): number | null {
     if (this.#page?.owns(call.contract.id) === true) return this.#page.timeoutFor(call)
     const custom = this.#customAction(call.contract.id)

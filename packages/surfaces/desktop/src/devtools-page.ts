@@ -108,6 +108,10 @@ export class DevtoolsPage {
     return this.part.timeoutFor?.(this.#asPageCall(call)) ?? null
   }
 
+  refuses(call: ActionCall): void {
+    this.part.refuses?.(this.#asPageCall(call))
+  }
+
   subscribe(onChange: () => void): () => void {
     return this.part.subscribe?.(() => onChange()) ?? (() => undefined)
   }
