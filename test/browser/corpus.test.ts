@@ -198,6 +198,12 @@ async function checkFeatures(corpusPage: CorpusPage): Promise<void> {
     await todoTask(interactions.route ?? TODO.active)
   } else if (features.has('spa')) {
     if (!interactions.route) throw new Error(`${corpusPage.name}: an spa page needs interactions.route`)
+    // As a person waits for the page to be ready: CKEditor's toolbar configurator, switched to
+    // Advanced before its editor is, throws on its own ("reading 'refresh'" of null), seen once in a CI run.
+    await waitFor(() => page.evaluate(() => {
+      const editors = (window as unknown as { CKEDITOR?: { instances: Record<string, { status: string }> } }).CKEDITOR
+      return editors === undefined || Object.values(editors.instances).every((editor) => editor.status === 'ready')
+    }), 'the page\'s editors to be ready')
     await followRoute(interactions.route)
   }
 }
