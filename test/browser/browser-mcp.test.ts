@@ -400,6 +400,17 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect((await call(client, 'browser_handle_dialog', { accept: true })).text).toContain('"Widgets"')
   })
 
+  it('presses the Enter of a typed text once the timers the text started have run, as a person\'s Enter comes after the page took the text in', async () => {
+    const chat = (await call(client, 'browser_navigate', { url: `${site.origin}/chat` })).text
+    const field = refOf(chat, 'textbox', 'Message')
+    const sent = (await call(client, 'browser_type', { element: 'Message', target: field, text: 'hello there', submit: true })).text
+    expect(sent).toContain('"sent: \\"hello there\\""')
+    expect(sent).not.toMatch(/textbox "Message": "hello there"/)
+    const again = (await call(client, 'browser_type', { element: 'Message', target: field, text: 'and again', submit: true })).text
+    expect(again).toContain('"sent: \\"and again\\""')
+    expect((await call(client, 'browser_snapshot', {})).text).toMatch(/^textbox "Message" @\d+ \(focused\)$/m)
+  })
+
   it('reads what the page logged and fetched, fenced; lays the page out for a phone; runs a script once a person approves it', async () => {
     await call(client, 'browser_navigate', { url: `${site.origin}/console` })
     await call(client, 'browser_wait_for', { text: '2 items' })

@@ -105,6 +105,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       return send(page('Archive', GROW))
     case '/draft':
       return send(page('Draft', DRAFT))
+    case '/chat':
+      return send(page('Chat', CHAT))
     case '/console':
       return send(page('Diagnostics', DIAGNOSTICS))
     case '/api/items':
@@ -312,6 +314,26 @@ fetch('/api/missing')</script>`
 /** A page that asks before it is left while its note holds words (a browser asks only once a person, or an agent, typed in it). */
 const DRAFT = `<main><h1>Draft</h1><label>Note <input id="note"></label></main>
 <script>addEventListener('beforeunload', (event) => { if (document.getElementById('note').value !== '') { event.preventDefault(); event.returnValue = '' } })</script>`
+
+/**
+ * A message box whose store catches up with the field a moment after each input, as a
+ * debounced model does (Vue 0.10's field waits a setTimeout(0)): Enter sends what the store
+ * holds, and clears the field only once the store has caught up.
+ */
+const CHAT = `<main><h1>Chat</h1><ul id="sent"></ul><label>Message <input id="message"></label></main>
+<script>
+const field = document.getElementById('message')
+let stored = ''
+let syncing = false
+field.addEventListener('input', () => { syncing = true; setTimeout(() => { stored = field.value; syncing = false }, 40) })
+field.addEventListener('keydown', (event) => {
+  if (event.key !== 'Enter') return
+  const item = document.createElement('li')
+  item.textContent = 'sent: ' + JSON.stringify(stored)
+  document.getElementById('sent').append(item)
+  if (!syncing) { field.value = ''; stored = '' }
+})
+</script>`
 
 /** A small page that becomes a huge one where it is: a button loads 7,000 rows into it. */
 const GROW = `<main><h1>Archive</h1><button onclick="document.getElementById('rows').innerHTML = Array.from({ length: 7000 }, (_, i) => '<li>Row ' + (i + 1) + '</li>').join('')">Load everything</button><ul id="rows"></ul></main>`

@@ -26,12 +26,12 @@ import { NodeLedger, agentPattern } from '@tessera/kit'
 import { ARIA_ROLES, type WaitRequest, elementByRole } from './page-waits.js'
 import { BROWSER_ACTIONS, ELEMENT_ACTIONS } from './browser-actions.js'
 import type { BrowserHost } from './browser-host.js'
-import { FOCUS_AND_SELECT, IS_CHECKED, SCROLL_INTO_VIEW, SELECT_OPTIONS, boxOf, callOn, centerOf, coveredBy } from './element-ops.js'
+import { FOCUS_AND_SELECT, INPUT_TIMERS_RUN, IS_CHECKED, SCROLL_INTO_VIEW, SELECT_OPTIONS, boxOf, callOn, centerOf, coveredBy } from './element-ops.js'
 import { type CapturedDocument, PageSessions, capturePage } from './page-capture.js'
 import { PartsToRead } from './parts-to-read.js'
 import { type ElementPlace, buildPageTree } from './page-tree.js'
 import { type SiteRule, originAllowed, siteRiskOf } from './site-rules.js'
-import { CHANGE_WATCH_SCRIPT } from './change-watch.js'
+import { CHANGE_WATCH_SCRIPT, INPUT_TIMER_MAX_MS } from './change-watch.js'
 import { wheelAt } from './wheel.js'
 import { type ClassesAround, classNewsBetween, readClassesAround } from './class-change.js'
 import { keyChord } from './key-names.js'
@@ -431,7 +431,10 @@ export class BrowserTile implements Surface {
       if (input.text.length === 0) await page.keyboard.press('Delete')
       else if (input.slowly === true) await page.keyboard.type(input.text, { delay: 20 })
       else await page.keyboard.insertText(input.text)
-      if (input.submit === true) await page.keyboard.press('Enter')
+      if (input.submit === true) {
+        await callOn(place, INPUT_TIMERS_RUN, INPUT_TIMER_MAX_MS)
+        await page.keyboard.press('Enter')
+      }
     })
   }
 
