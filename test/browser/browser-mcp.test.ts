@@ -98,11 +98,15 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(posted).toMatch(/^ {2}set-cookie: \[REDACTED\]$/m)
     expect(posted).toMatch(/^ {2}location: \/account$/m)
     expect(posted).not.toMatch(/wonderland|sid=/)
+    // The headers Chromium adds to every request are counted, not listed; the request-headers part lists them.
+    expect(posted).toMatch(/^ {2}… \d+ the browser sends with every request; part "request-headers" lists them$/m)
+    expect(posted).not.toMatch(/user-agent|sec-fetch-mode/)
     for (const { session } of await t.hub.ctx.store.sessions()) {
       for await (const event of t.hub.ctx.store.read(session)) expect(JSON.stringify(event)).not.toContain('wonderland')
     }
     const sent = (await call(client, 'browser_network_request', { index: 2, part: 'request-headers' })).text
     expect(sent).toMatch(/^ {2}cookie: \[REDACTED\]$/m)
+    expect(sent).toMatch(/^ {2}user-agent: .*Chrome/m)
     expect(sent).not.toMatch(/response|sid=/)
     const page = (await call(client, 'browser_snapshot', {})).text
     expect(page).toMatch(/button "Delete account" @[n1-9][0-9a-z.]* !destructive/)
@@ -454,6 +458,14 @@ describe('the browser surface over MCP, through the gateway', () => {
     const page = (await call(client, 'browser_snapshot', {})).text
     await call(client, 'browser_click', { element: 'Log an error', target: refOf(page, 'button', 'Log an error') })
     expect((await call(client, 'browser_console_messages', { level: 'error' })).text).toMatch(/: 3 console messages at error[\s\S]*"clicked at \d+"/)
+    // Read whole, a long body is said by its size and type, and its part reads it (cut, saying so).
+    await call(client, 'browser_navigate', { url: `${site.origin}/notes` })
+    const notes = (await call(client, 'browser_network_request', { index: 1 })).text
+    expect(notes).toMatch(/^response body: [\d,]+ bytes of "text\/html; charset=utf-8"; part "response-body" reads it$/m)
+    expect(notes).not.toContain('Change 0')
+    const body = (await call(client, 'browser_network_request', { index: 1, part: 'response-body' })).text
+    expect(body).toMatch(/^browser-\d+: request 1 since the page loaded \(the response body is cut to its first 16,000 characters of [\d,]+\)$/m)
+    expect(body).toContain('Change 0: fixed a thing.')
     await call(client, 'browser_navigate', { url: `${site.origin}/list` })
     expect((await call(client, 'browser_console_messages', {})).text).toMatch(/: no console messages at info or more severe since the page loaded$/)
     expect((await call(client, 'browser_console_messages', { all: true })).text).toContain('"deprecated call"')

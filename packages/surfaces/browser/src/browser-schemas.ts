@@ -123,6 +123,7 @@ export const RequestsOutput = z.object({
 /** One request of the list above by its index: its headers and bodies, or the one `part`. */
 export const RequestInput = z.strictObject({ index: z.number().int().positive(), part: z.enum(DETAIL_PARTS).optional() })
 const Headers = z.record(z.string(), z.string())
+const BodyLeft = z.object({ bytes: z.number().int().nonnegative(), type: z.string(), reason: z.enum(['not text', 'long']) })
 export const RequestOutput = z.object({
   index: z.number().int().positive(),
   method: z.string(),
@@ -132,9 +133,12 @@ export const RequestOutput = z.object({
   statusText: z.string().optional(),
   failure: z.string().optional(),
   requestHeaders: Headers.optional(),
+  browserHeaders: z.number().int().positive().optional(),
   requestBody: z.string().max(BODY_CHARS).optional(),
+  requestBodyLeft: BodyLeft.optional(),
   responseHeaders: Headers.optional(),
   responseBody: z.string().max(BODY_CHARS).optional(),
+  responseBodyLeft: BodyLeft.optional(),
   notes: z.array(z.string()),
 })
 /** The page's view in CSS pixels: the layout a site gives a phone, a laptop, a wide screen. */

@@ -4,7 +4,7 @@ import { withActedNews } from './acted-news.js'
 import { pageDelta, presenceIn } from './page-delta.js'
 import { withScheme } from './web-address.js'
 import { ClassChange, SHOT_MAX_HEIGHT, WAIT_STATES } from './browser-schemas.js'
-import { DETAIL_PARTS, type RequestDetail } from './request-detail.js'
+import { type BodyLeft, DETAIL_PARTS, type RequestDetail } from './request-detail.js'
 import type { JournalRequest } from './page-journal.js'
 
 /**
@@ -116,10 +116,17 @@ function requestText(surface: string, detail: RequestDetail): string {
   const headers = (title: string, list: Record<string, string> | undefined): void => {
     if (list !== undefined) lines.push(`${title}:`, ...Object.entries(list).map(([name, value]) => `  ${name}: ${value.replace(/\n/g, ', ')}`))
   }
+  // A body left unsaid: its size and the site's media type (quoted: the site wrote it), and which part reads it.
+  const left = (title: string, part: string, body: BodyLeft | undefined): void => {
+    if (body !== undefined) lines.push(`${title}: ${body.bytes.toLocaleString('en')} bytes of ${JSON.stringify(body.type)}${body.reason === 'long' ? `; part "${part}" reads it` : ', not text'}`)
+  }
   headers('request headers', detail.requestHeaders)
+  if (detail.browserHeaders !== undefined) lines.push(`  … ${detail.browserHeaders} the browser sends with every request; part "request-headers" lists them`)
   if (detail.requestBody !== undefined) lines.push('request body:', detail.requestBody)
+  left('request body', 'request-body', detail.requestBodyLeft)
   headers('response headers', detail.responseHeaders)
   if (detail.responseBody !== undefined) lines.push('response body:', detail.responseBody)
+  left('response body', 'response-body', detail.responseBodyLeft)
   const notes = detail.notes.length === 0 ? '' : ` (${detail.notes.join('; ')})`
   return [`${surface}: request ${detail.index} since the page loaded${notes}`, ...fenced(lines)].join('\n')
 }
@@ -350,7 +357,7 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
   ),
   facade(
     'browser_network_request',
-    'One request of browser_network_requests by its number: headers and bodies (secrets redacted), or one part.',
+    'One request of browser_network_requests by its number: headers and short bodies (secrets redacted), or one part whole.',
     { type: 'object', properties: { index: { type: 'integer', minimum: 1 }, part: { type: 'string', enum: [...DETAIL_PARTS] }, tile }, required: ['index'], additionalProperties: false },
     'read',
     async (args, ctx, surface) => {

@@ -9,13 +9,42 @@ export type DetailPart = (typeof DETAIL_PARTS)[number]
 
 /** Characters of a body said: an API's answer, not a bundle of script. */
 export const BODY_CHARS = 16_000
+/**
+ * Read whole (no `part`), a body longer than this is said by its size, and its part reads it:
+ * an API's short answer comes at once, a page's script or markup only when asked. Playwright
+ * MCP leaves every body to its part; a page's HTML said whole was 1,233 tokens, against 250.
+ */
+export const INLINE_BODY_CHARS = 2_000
+/**
+ * Headers Chromium adds to every request of its own accord, the same on each: left out of a
+ * request read whole (counted), listed by its `request-headers` part.
+ */
+const BROWSER_HEADER = /^(accept-encoding|accept-language|connection|host|user-agent|upgrade-insecure-requests|sec-ch-ua(-[a-z-]+)?|sec-fetch-[a-z-]+)$/i
+/** Requests whose `Accept` the page's script may set; any other's (a navigation's, an image's) is the browser's own. */
+const SCRIPTED = new Set(['fetch', 'xhr'])
+
+function browserHeader(name: string, type: string): boolean {
+  return BROWSER_HEADER.test(name) || (name.toLowerCase() === 'accept' && !SCRIPTED.has(type))
+}
+
+/** A body not said: its size, and its media type as the site named it. */
+export interface BodyLeft {
+  bytes: number
+  type: string
+  /** Why: it is not text, or it is longer than a request read whole says. */
+  reason: 'not text' | 'long'
+}
 
 export interface RequestDetail extends JournalRequest {
   requestHeaders?: Record<string, string>
+  /** Headers the browser sends with every request, left out of `requestHeaders` (read whole). */
+  browserHeaders?: number
   requestBody?: string
+  requestBodyLeft?: BodyLeft
   responseHeaders?: Record<string, string>
   responseBody?: string
-  /** What is not said, and why: a body cut, a body that is not text, one the browser let go. */
+  responseBodyLeft?: BodyLeft
+  /** What is not said, and why, in the hub's words: a body cut, one the browser let go. */
   notes: string[]
 }
 
@@ -84,17 +113,27 @@ function headerOf(headers: Record<string, string>, name: string): string {
 /**
  * One request as an agent debugging a page reads it: its headers and bodies (or the one
  * `part` asked for), secrets redacted, a body of text cut at BODY_CHARS and any other said by
- * its type and size.
+ * its type and size. Read whole, it leaves out the browser's own headers and any body longer
+ * than INLINE_BODY_CHARS, saying what it left to which part.
  */
 export async function detailOf(request: Request, entry: JournalRequest, part?: DetailPart): Promise<RequestDetail> {
   const notes: string[] = []
   const detail: RequestDetail = { ...entry, notes }
   const wants = (which: DetailPart): boolean => part === undefined || part === which
+  // Read whole, a long body is left to its part.
+  const inline = (body: string): boolean => part !== undefined || body.length <= INLINE_BODY_CHARS
   const sent = await request.allHeaders()
-  if (wants('request-headers')) detail.requestHeaders = redactedHeaders(sent)
+  if (wants('request-headers')) {
+    const own = part === undefined ? Object.fromEntries(Object.entries(sent).filter(([name]) => !browserHeader(name, entry.type))) : sent
+    detail.requestHeaders = redactedHeaders(own)
+    const left = Object.keys(sent).length - Object.keys(own).length
+    if (left > 0) detail.browserHeaders = left
+  }
   if (wants('request-body')) {
     const body = request.postData()
-    if (body !== null) detail.requestBody = cut(redactedBody(body, headerOf(sent, 'content-type')), 'request body', notes)
+    const type = headerOf(sent, 'content-type')
+    if (body !== null && inline(body)) detail.requestBody = cut(redactedBody(body, type), 'request body', notes)
+    else if (body !== null) detail.requestBodyLeft = { bytes: Buffer.byteLength(body), type, reason: 'long' }
     else if (part !== undefined) notes.push('the request sent no body')
   }
   if (!wants('response-headers') && !wants('response-body')) return detail
@@ -114,8 +153,11 @@ export async function detailOf(request: Request, entry: JournalRequest, part?: D
       // A redirect has no body; one the page navigated away from is let go by the browser.
       notes.push(`its body is not held: ${(error as Error).message.split('\n')[0]}`)
     }
-    if (bytes !== undefined && (TEXT_TYPE.test(type) || (type === '' && !bytes.subarray(0, 512).includes(0)))) detail.responseBody = cut(redactedBody(bytes.toString('utf8'), type), 'response body', notes)
-    else if (bytes !== undefined) notes.push(`its body is ${bytes.length.toLocaleString('en')} bytes of ${type}, not text`)
+    if (bytes === undefined) return detail
+    const said = TEXT_TYPE.test(type) || (type === '' && !bytes.subarray(0, 512).includes(0)) ? bytes.toString('utf8') : undefined
+    if (said === undefined) detail.responseBodyLeft = { bytes: bytes.length, type, reason: 'not text' }
+    else if (!inline(said)) detail.responseBodyLeft = { bytes: bytes.length, type, reason: 'long' }
+    else detail.responseBody = cut(redactedBody(said, type), 'response body', notes)
   }
   return detail
 }
