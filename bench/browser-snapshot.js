@@ -14,6 +14,8 @@
 //   - A huge page read by scrolling, both ways: five PageDowns, each until what came into
 //     view is read (Playwright MCP needs a snapshot after each key; Tessera's key answer is
 //     the delta): tokens and the time of each.
+//   - A page's requests read one by one, both ways: the list, then each request's default
+//     answer (tokens and calls).
 //   - The TodoMVC task on every TodoMVC app of the corpus, by one agent script on both
 //     peers (bench/browser-todomvc.js): calls and tokens read, and the end state checked in
 //     the page.
@@ -42,6 +44,8 @@ const MAX_TIMED = 21
 const TIMED_WINDOW_MS = 1000
 /** After a navigation, before the measured snapshot, for each peer alike: pages that build themselves after load get the time to. */
 const SETTLE_MS = 500
+/** The page whose requests are read one by one: it loads a script and fetches two JSON schemas. */
+const REQUESTS_PAGE = 'json-editor'
 /** PageDowns in the scrolling task on a huge page. */
 const SCROLL_PAGES = 5
 /** At most this many misses of a page are looked up with `find`, a call each. */
@@ -139,6 +143,24 @@ async function scrollTask(client, dialect, url) {
   }
   dump(`scroll.${dialect}.txt`, answers.join('\n\n'))
   return { calls, tokens: answers.reduce((sum, text) => sum + tokens(text), 0), times: times.sort((a, b) => a - b) }
+}
+
+/**
+ * A page's requests read as an agent debugging it reads them: navigate (not counted), list
+ * every request, then read each by its number with no part (each peer's default answer).
+ */
+async function requestsTask(client, dialect, url) {
+  await callText(client, 'browser_navigate', { url, ...(dialect === 'tessera' ? { snapshot: 'none' } : {}) })
+  await sleep(SETTLE_MS)
+  const list = await callText(client, 'browser_network_requests', { static: true })
+  // Playwright MCP numbers its lines `1. [GET] …`; Tessera, inside its fence, `1 GET …`.
+  const count = list.split('\n').filter((line) => (dialect === 'playwright' ? /^\d+\. \[/ : /^\d+ [A-Z]+ /).test(line)).length
+  const answers = [list]
+  for (let index = 1; index <= count; index++) answers.push(await callText(client, 'browser_network_request', { index }))
+  dump(`requests.${dialect}.txt`, answers.join('\n\n'))
+  // Bodies said in the answers themselves (Playwright MCP leaves each to a call with its part).
+  const bodies = answers.filter((text) => /^response body:$|^ {2}Response body\b/m.test(text)).length
+  return { requests: count, calls: answers.length, bodies, tokens: answers.reduce((sum, text) => sum + tokens(text), 0) }
 }
 
 /** The hub's browser tile (the page itself, for the checks the agent does not make, and to leave it blank between pages). */
@@ -368,6 +390,26 @@ export async function benchBrowserSnapshot() {
       } catch (error) {
         ok = false
         rows.push([`reading \`${page.name}\` by scrolling`, `not measured — ${reason(error)}`])
+      }
+    }
+
+    // A page's requests read one by one, both ways: a page that loads its script and fetches JSON.
+    for (const page of pages.filter((p) => p.name === REQUESTS_PAGE)) {
+      process.stderr.write(`  requests of ${page.name}…\n`)
+      const url = server.url(page)
+      try {
+        const p = await requestsTask(pw.client, 'playwright', url)
+        await callText(pw.client, 'browser_navigate', { url: 'about:blank' })
+        const t = await requestsTask(tessera.client, 'tessera', url)
+        await hubTile(tessera).page.goto('about:blank').catch(() => undefined)
+        const how = (r) => `${r.requests} requests, ${r.calls} calls, ${r.tokens.toLocaleString('en')} tokens, ${r.bodies} response bod${r.bodies === 1 ? 'y' : 'ies'} said`
+        rows.push([
+          `reading \`${page.name}\`'s requests: \`browser_network_requests\` with static ones, then \`browser_network_request\` of each, no part — Playwright MCP · Tessera · ratio of tokens`,
+          `${how(p)} · ${how(t)} · **${fmt(t.tokens / p.tokens, 2)}**`,
+        ])
+      } catch (error) {
+        ok = false
+        rows.push([`reading \`${page.name}\`'s requests`, `not measured — ${reason(error)}`])
       }
     }
 
