@@ -13,6 +13,21 @@ function Payout({ to, amount }: { to: string; amount: number }) {
   return h('li', null, `${to}: ${amount} € — ${state} `, h('button', { ...approve, onClick: () => setState('approved') }, 'Go'))
 }
 
+/** Controlled fields of types that take no text selection: React hears of a change only through its value tracker. */
+function Receipt() {
+  const [email, setEmail] = useState('ada@example.com')
+  const [copies, setCopies] = useState('2')
+  const [day, setDay] = useState('')
+  return h(
+    'section',
+    null,
+    h('label', null, 'Receipt to ', h('input', { type: 'email', value: email, onChange: (event: { target: HTMLInputElement }) => setEmail(event.target.value) })),
+    h('label', null, 'Copies ', h('input', { type: 'number', value: copies, onChange: (event: { target: HTMLInputElement }) => setCopies(event.target.value) })),
+    h('label', null, 'Send on ', h('input', { type: 'date', value: day, onChange: (event: { target: HTMLInputElement }) => setDay(event.target.value) })),
+    h('p', null, `Receipt: ${copies === '' ? 'no' : copies} copies to ${email === '' ? 'nobody' : email}${day === '' ? '' : ` on ${day}`}`),
+  )
+}
+
 function App() {
   const secret = useAgentAction({ sensitive: true })
   return h(
@@ -21,6 +36,7 @@ function App() {
     h('h1', null, 'Payouts'),
     h('ul', null, h(Payout, { to: 'Ada', amount: 120 }), h(Payout, { to: 'Grace', amount: 80 })),
     h('label', null, 'Bank token ', h('input', { ...secret, defaultValue: 'tok-7731' })),
+    h(Receipt),
   )
 }
 

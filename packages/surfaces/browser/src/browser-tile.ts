@@ -26,7 +26,7 @@ import { NodeLedger, agentPattern } from '@tessera/kit'
 import { ARIA_ROLES, type WaitRequest, elementByRole } from './page-waits.js'
 import { BROWSER_ACTIONS, ELEMENT_ACTIONS } from './browser-actions.js'
 import type { BrowserHost } from './browser-host.js'
-import { FOCUS_AND_SELECT, INPUT_TIMERS_RUN, IS_CHECKED, SCROLL_INTO_VIEW, SELECT_OPTIONS, boxOf, callOn, centerOf, coveredBy } from './element-ops.js'
+import { FOCUS_FOR_TEXT, INPUT_TIMERS_RUN, IS_CHECKED, SCROLL_INTO_VIEW, SELECT_OPTIONS, SET_INPUT_FORMATS, boxOf, callOn, centerOf, coveredBy } from './element-ops.js'
 import { type CapturedDocument, PageSessions, capturePage } from './page-capture.js'
 import { PartsToRead } from './parts-to-read.js'
 import { type ElementPlace, buildPageTree } from './page-tree.js'
@@ -426,11 +426,17 @@ export class BrowserTile implements Surface {
   async fill(nodeId: string, input: { text: string; submit?: boolean | undefined; slowly?: boolean | undefined }): Promise<PageAnswer> {
     return this.#acting(async (page) => {
       const place = this.#place(nodeId)
-      const how = await callOn<string>(place, FOCUS_AND_SELECT)
+      const how = await callOn<string>(place, FOCUS_FOR_TEXT, input.text)
       if (how === 'not-editable') throw new TesseraError('invalid_request', `the ${place.role} does not take text`, { expected: 'a text field', found: place.role })
-      if (input.text.length === 0) await page.keyboard.press('Delete')
-      else if (input.slowly === true) await page.keyboard.type(input.text, { delay: 20 })
-      else await page.keyboard.insertText(input.text)
+      if (how.startsWith('malformed:')) {
+        const type = how.slice('malformed:'.length)
+        const expected = SET_INPUT_FORMATS[type] ?? `a ${type}`
+        throw new TesseraError('invalid_input', `the ${type} field took no value from ${JSON.stringify(input.text)}: expected ${expected}`, { expected, found: input.text })
+      }
+      // A value set whole, as a picker sets it, leaves nothing to type.
+      if (how === 'selected' && input.text.length === 0) await page.keyboard.press('Delete')
+      else if (how === 'selected' && input.slowly === true) await page.keyboard.type(input.text, { delay: 20 })
+      else if (how === 'selected') await page.keyboard.insertText(input.text)
       if (input.submit === true) {
         await callOn(place, INPUT_TIMERS_RUN, INPUT_TIMER_MAX_MS)
         await page.keyboard.press('Enter')

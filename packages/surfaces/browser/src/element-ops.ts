@@ -160,15 +160,39 @@ export const SCROLL_INTO_VIEW = `function () {
   return framed()
 }`
 
-export const FOCUS_AND_SELECT = `function () {
+/** Input types a person types into: their text is selected and typed over. */
+const TYPED_INPUTS = ['', 'text', 'search', 'url', 'tel', 'password', 'email', 'number']
+/** Input types that take no typing (a picker draws them): their value is set, as Playwright's fill sets it. */
+export const SET_INPUTS: readonly string[] = ['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range']
+/** What each of those takes, said when a text is not one. */
+export const SET_INPUT_FORMATS: Readonly<Record<string, string>> = {
+  date: 'a date as 2026-11-27',
+  time: 'a time as 14:30',
+  'datetime-local': 'a date and time as 2026-11-27T14:30',
+  month: 'a month as 2026-11',
+  week: 'a week as 2026-W48',
+  color: 'a colour as #1e90ff',
+  range: 'a number',
+}
+
+/**
+ * Makes an element ready for `text`: a field one types into is focused with its text selected
+ * ('selected': the caller types over it, so the page hears real input events); a date, time,
+ * colour or range is given the text as its value ('set'), or says it took none ('malformed:date');
+ * anything else is 'not-editable'. The value is set through the prototype's setter, then
+ * announced: React keeps its own copy of a field's value on the element, and a value assigned
+ * to the element updates that copy, so React saw no change and kept its old state.
+ */
+export const FOCUS_FOR_TEXT = `function (text) {
   this.focus()
   const typed = this instanceof HTMLInputElement ? this.type : ''
-  if (this instanceof HTMLTextAreaElement || (this instanceof HTMLInputElement && ['', 'text', 'search', 'url', 'tel', 'password'].includes(typed))) { this.select(); return 'selected' }
-  if (this instanceof HTMLInputElement) {
-    // Types without a text selection (number, email, date…): cleared the way a person would, with an input event.
-    this.value = ''
+  if (this instanceof HTMLTextAreaElement || (this instanceof HTMLInputElement && ${JSON.stringify(TYPED_INPUTS)}.includes(typed))) { this.select(); return 'selected' }
+  if (this instanceof HTMLInputElement && ${JSON.stringify(SET_INPUTS)}.includes(typed)) {
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(this, text)
+    if (text !== '' && this.value === '') return 'malformed:' + typed
     this.dispatchEvent(new Event('input', { bubbles: true }))
-    return 'cleared'
+    this.dispatchEvent(new Event('change', { bubbles: true }))
+    return 'set'
   }
   if (this.isContentEditable) { const range = document.createRange(); range.selectNodeContents(this); const sel = getSelection(); sel.removeAllRanges(); sel.addRange(range); return 'selected' }
   return 'not-editable'

@@ -4,6 +4,7 @@ import type { AxNode, CapturedDocument, DomFacts, PageCapture } from './page-cap
 import type { UnreadPlace } from './parts-to-read.js'
 import { PART_LINES } from './ax-parts.js'
 import { SECRET_NAME } from './secret-names.js'
+import { SET_INPUTS } from './element-ops.js'
 
 /** What the tile remembers of an element of the last capture: where it lives, for acting on it. */
 export interface ElementPlace {
@@ -471,7 +472,7 @@ function addTargets(node: UiNode, backendNodeId: number, role: string, dom: DomF
   }
   push('click', clickRisk)
   push('hover')
-  const editable = FILLABLE.has(role) || (role === 'combobox' && tag !== 'select') || dom?.attributes.has('contenteditable') === true
+  const editable = FILLABLE.has(role) || (role === 'combobox' && tag !== 'select') || dom?.attributes.has('contenteditable') === true || (tag === 'input' && SET_INPUTS.includes(type ?? ''))
   if (editable && node.states?.readonly !== true) push('fill')
   if (tag === 'select' || (role === 'listbox' && tag === 'select')) push('select')
   if (CHECKABLE.has(role)) push('check')
