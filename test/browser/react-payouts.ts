@@ -18,13 +18,15 @@ function Receipt() {
   const [email, setEmail] = useState('ada@example.com')
   const [copies, setCopies] = useState('2')
   const [day, setDay] = useState('')
+  const [urgency, setUrgency] = useState('1')
   return h(
     'section',
     null,
     h('label', null, 'Receipt to ', h('input', { type: 'email', value: email, onChange: (event: { target: HTMLInputElement }) => setEmail(event.target.value) })),
     h('label', null, 'Copies ', h('input', { type: 'number', value: copies, onChange: (event: { target: HTMLInputElement }) => setCopies(event.target.value) })),
     h('label', null, 'Send on ', h('input', { type: 'date', value: day, onChange: (event: { target: HTMLInputElement }) => setDay(event.target.value) })),
-    h('p', null, `Receipt: ${copies === '' ? 'no' : copies} copies to ${email === '' ? 'nobody' : email}${day === '' ? '' : ` on ${day}`}`),
+    h('label', null, 'Urgency ', h('input', { type: 'range', min: 1, max: 5, value: urgency, onChange: (event: { target: HTMLInputElement }) => setUrgency(event.target.value) })),
+    h('p', null, `Receipt: ${copies === '' ? 'no' : copies} copies to ${email === '' ? 'nobody' : email}${day === '' ? '' : ` on ${day}`}, urgency ${urgency}`),
   )
 }
 
