@@ -268,20 +268,23 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(after).toContain('"Ada: 120 € — approved"')
     expect(after).toContain('"Grace: 80 € — pending"')
     // Fields that take no text selection (email, number), controlled by React: a new value, and a field cleared, reach its state.
-    expect(after).toContain('"Receipt: 2 copies to ada@example.com, urgency 1"')
+    expect(after).toContain('"Receipt: 2 copies to ada@example.com, urgency 1, by post"')
     const email = refOf(after, 'textbox', 'Receipt to')
-    expect((await call(client, 'browser_type', { element: 'Receipt to', target: email, text: 'grace@example.com' })).text).toContain('"Receipt: 2 copies to grace@example.com, urgency 1"')
-    expect((await call(client, 'browser_type', { element: 'Receipt to', target: email, text: '' })).text).toContain('"Receipt: 2 copies to nobody, urgency 1"')
+    expect((await call(client, 'browser_type', { element: 'Receipt to', target: email, text: 'grace@example.com' })).text).toContain('"Receipt: 2 copies to grace@example.com, urgency 1, by post"')
+    expect((await call(client, 'browser_type', { element: 'Receipt to', target: email, text: '' })).text).toContain('"Receipt: 2 copies to nobody, urgency 1, by post"')
     const copies = refOf(after, 'spinbutton', 'Copies')
-    expect((await call(client, 'browser_type', { element: 'Copies', target: copies, text: '' })).text).toContain('"Receipt: no copies to nobody, urgency 1"')
-    expect((await call(client, 'browser_type', { element: 'Copies', target: copies, text: '5' })).text).toContain('"Receipt: 5 copies to nobody, urgency 1"')
+    expect((await call(client, 'browser_type', { element: 'Copies', target: copies, text: '' })).text).toContain('"Receipt: no copies to nobody, urgency 1, by post"')
+    expect((await call(client, 'browser_type', { element: 'Copies', target: copies, text: '5' })).text).toContain('"Receipt: 5 copies to nobody, urgency 1, by post"')
     // A date takes no typing: its value is set whole, in its own format, or refused saying which.
     const day = /Send on"?[^@\n]*@(\d+)/.exec(after)?.[1] as string
-    expect((await call(client, 'browser_type', { element: 'Send on', target: day, text: '2026-12-01' })).text).toContain('"Receipt: 5 copies to nobody on 2026-12-01, urgency 1"')
+    expect((await call(client, 'browser_type', { element: 'Send on', target: day, text: '2026-12-01' })).text).toContain('"Receipt: 5 copies to nobody on 2026-12-01, urgency 1, by post"')
     expect((await call(client, 'browser_type', { element: 'Send on', target: day, text: '01/12/2026' })).text).toMatch(/invalid_input\]: the date field took no value from "01\/12\/2026": expected a date as 2026-11-27/)
     // A native slider is one of browser_fill_form's fields, as Playwright MCP names them.
     const urgency = refOf(after, 'slider', 'Urgency')
-    expect((await call(client, 'browser_fill_form', { fields: [{ name: 'Urgency', type: 'slider', target: urgency, value: '4' }] })).text).toContain('"Receipt: 5 copies to nobody on 2026-12-01, urgency 4"')
+    expect((await call(client, 'browser_fill_form', { fields: [{ name: 'Urgency', type: 'slider', target: urgency, value: '4' }] })).text).toContain('"Receipt: 5 copies to nobody on 2026-12-01, urgency 4, by post"')
+    // A combobox with suggestions (a datalist) takes its value typed: Playwright MCP's selectOption fails on it.
+    const courier = refOf(after, 'combobox', 'Courier')
+    expect((await call(client, 'browser_fill_form', { fields: [{ name: 'Courier', type: 'combobox', target: courier, value: 'DHL' }] })).text).toContain('"Receipt: 5 copies to nobody on 2026-12-01, urgency 4, by DHL"')
   })
 
   it('makes a tab the page opens a tile of its own, focused', async () => {

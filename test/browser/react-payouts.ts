@@ -19,6 +19,7 @@ function Receipt() {
   const [copies, setCopies] = useState('2')
   const [day, setDay] = useState('')
   const [urgency, setUrgency] = useState('1')
+  const [courier, setCourier] = useState('post')
   return h(
     'section',
     null,
@@ -26,7 +27,9 @@ function Receipt() {
     h('label', null, 'Copies ', h('input', { type: 'number', value: copies, onChange: (event: { target: HTMLInputElement }) => setCopies(event.target.value) })),
     h('label', null, 'Send on ', h('input', { type: 'date', value: day, onChange: (event: { target: HTMLInputElement }) => setDay(event.target.value) })),
     h('label', null, 'Urgency ', h('input', { type: 'range', min: 1, max: 5, value: urgency, onChange: (event: { target: HTMLInputElement }) => setUrgency(event.target.value) })),
-    h('p', null, `Receipt: ${copies === '' ? 'no' : copies} copies to ${email === '' ? 'nobody' : email}${day === '' ? '' : ` on ${day}`}, urgency ${urgency}`),
+    h('label', null, 'Courier ', h('input', { list: 'couriers', value: courier, onChange: (event: { target: HTMLInputElement }) => setCourier(event.target.value) })),
+    h('datalist', { id: 'couriers' }, h('option', { value: 'post' }), h('option', { value: 'DHL' }), h('option', { value: 'bike' })),
+    h('p', null, `Receipt: ${copies === '' ? 'no' : copies} copies to ${email === '' ? 'nobody' : email}${day === '' ? '' : ` on ${day}`}, urgency ${urgency}, by ${courier}`),
   )
 }
 

@@ -247,13 +247,18 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
       const fields = Array.isArray(args.fields) ? (args.fields as JsonObject[]) : []
       if (fields.length === 0) throw new TesseraError('invalid_input', 'expected "fields": a list of {target, type, value}, found none', { expected: 'array', found: args.fields ?? null })
       const steps: Step[] = []
+      const frame = await ctx.frame(surface)
+      const takes = (target: string, contract: string): boolean => (frame.targets ?? []).some((spec) => spec.nodeId === target && spec.contract === contract)
       for (const field of fields) {
         const type = stringArg(field, 'type') ?? 'textbox'
         const value = stringArg(field, 'value') ?? ''
-        const action = FIELD_ACTIONS[type]?.(value)
-        if (action === undefined) throw new TesseraError('invalid_input', `field type "${type}" is not one of textbox, checkbox, radio, combobox, slider`, { expected: Object.keys(FIELD_ACTIONS), found: type })
+        const named = FIELD_ACTIONS[type]?.(value)
+        if (named === undefined) throw new TesseraError('invalid_input', `field type "${type}" is not one of textbox, checkbox, radio, combobox, slider`, { expected: Object.keys(FIELD_ACTIONS), found: type })
+        const target = await elementOf(ctx, surface, field)
+        // A combobox one types into (a field with suggestions) has no options to choose: its value is typed.
+        const action = named === 'select' && !takes(target, 'select') && takes(target, 'fill') ? 'fill' : named
         const input: JsonObject = action === 'fill' ? { text: value } : action === 'check' ? { checked: value !== 'false' } : { values: [value] }
-        steps.push({ action, input, target: await elementOf(ctx, surface, field) })
+        steps.push({ action, input, target })
       }
       return run(ctx, surface, steps, modeOf(args, 'delta'))
     },
