@@ -438,7 +438,8 @@ export class BrowserTile implements Surface {
       else if (how === 'selected' && input.slowly === true) await page.keyboard.type(input.text, { delay: 20 })
       else if (how === 'selected') await page.keyboard.insertText(input.text)
       if (input.submit === true) {
-        await callOn(place, INPUT_TIMERS_RUN, INPUT_TIMER_MAX_MS)
+        // A document the text took away (a field that navigates as one types) has no timers left to wait for.
+        await callOn(place, INPUT_TIMERS_RUN, INPUT_TIMER_MAX_MS).catch(() => undefined)
         await page.keyboard.press('Enter')
       }
     })
