@@ -282,6 +282,8 @@ describe('the browser surface over MCP, through the gateway', () => {
     // A native slider is one of browser_fill_form's fields, as Playwright MCP names them.
     const urgency = refOf(after, 'slider', 'Urgency')
     expect((await call(client, 'browser_fill_form', { fields: [{ name: 'Urgency', type: 'slider', target: urgency, value: '4' }] })).text).toContain('"Receipt: 5 copies to nobody on 2026-12-01, urgency 4, by post"')
+    // A slider takes a number, never a word that would put it at its middle.
+    expect((await call(client, 'browser_fill_form', { fields: [{ name: 'Urgency', type: 'slider', target: urgency, value: 'high' }] })).text).toMatch(/invalid_input\]: the range field took no value from "high": expected a number/)
     // A combobox with suggestions (a datalist) takes its value typed: Playwright MCP's selectOption fails on it.
     const courier = refOf(after, 'combobox', 'Courier')
     expect((await call(client, 'browser_fill_form', { fields: [{ name: 'Courier', type: 'combobox', target: courier, value: 'DHL' }] })).text).toContain('"Receipt: 5 copies to nobody on 2026-12-01, urgency 4, by DHL"')
@@ -453,7 +455,11 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(fetched).toMatch(/^\d+ POST http:\/\/127\.0\.0\.1:\d+\/api\/items → 200 OK \(fetch\)$/m)
     expect(fetched).toMatch(/^\d+ GET http:\/\/127\.0\.0\.1:\d+\/api\/missing → 404 Not Found \(fetch\)$/m)
     expect(fetched).not.toContain('pixel.svg')
-    expect((await call(client, 'browser_network_requests', { static: true })).text).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/pixel\.svg → 200 OK \(image\)/)
+    const withStatic = (await call(client, 'browser_network_requests', { static: true })).text
+    expect(withStatic).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/pixel\.svg → 200 OK \(image\)/)
+    // A body that is not text is said by its size and the type the site gave it, quoted inside the fence.
+    const png = Number(/^(\d+) GET http:\/\/127\.0\.0\.1:\d+\/pixel\.png/m.exec(withStatic)?.[1])
+    expect((await call(client, 'browser_network_request', { index: png })).text).toMatch(/^response body: \d+ bytes of "image\/png", not text$/m)
     expect((await call(client, 'browser_network_requests', { filter: 'api/m' })).text).toMatch(/: 1 request since the page loaded/)
     expect((await call(client, 'browser_network_requests', { filter: '(' })).text).toMatch(/invalid_input.*expected "filter" to be a regular expression/)
     // A pattern whose backtracking can take exponential time would stop the hub's thread: refused.

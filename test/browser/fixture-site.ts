@@ -111,6 +111,10 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       return send(page('Diagnostics', DIAGNOSTICS))
     case '/api/items':
       return send('[{"id":1},{"id":2}]')
+    case '/pixel.png':
+      // One transparent pixel: a body that is not text.
+      res.writeHead(200, { 'content-type': 'image/png' })
+      return res.end(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64'))
     case '/pixel.svg':
       res.writeHead(200, { 'content-type': 'image/svg+xml' })
       return res.end('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>')
@@ -305,7 +309,7 @@ panel.addEventListener('scroll', say); addEventListener('scroll', say)</script>`
 
 /** A page that logs at every level, throws once uncaught, and fetches what is there and what is not. */
 const DIAGNOSTICS = `<style>.dark { display: none } @media (prefers-color-scheme: dark) { .dark { display: block } }</style>
-<main><h1>Diagnostics</h1><img src="/pixel.svg" alt="pixel"><p id="count">loading</p><button onclick="console.error('clicked at ' + Date.now())">Log an error</button><p class="dark">Drawn dark</p></main>
+<main><h1>Diagnostics</h1><img src="/pixel.svg" alt="pixel"><img src="/pixel.png" alt="dot"><p id="count">loading</p><button onclick="console.error('clicked at ' + Date.now())">Log an error</button><p class="dark">Drawn dark</p></main>
 <script>console.log('booting'); console.debug('cache warm'); console.info('line one\\nline two'); console.warn('deprecated call')
 setTimeout(() => { throw new TypeError('items is undefined') })
 fetch('/api/items', { method: 'POST' }).then((r) => r.json()).then((items) => (document.getElementById('count').textContent = items.length + ' items'))

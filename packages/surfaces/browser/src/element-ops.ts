@@ -188,6 +188,8 @@ export const FOCUS_FOR_TEXT = `function (text) {
   const typed = this instanceof HTMLInputElement ? this.type : ''
   if (this instanceof HTMLTextAreaElement || (this instanceof HTMLInputElement && ${JSON.stringify(TYPED_INPUTS)}.includes(typed))) { this.select(); return 'selected' }
   if (this instanceof HTMLInputElement && ${JSON.stringify(SET_INPUTS)}.includes(typed)) {
+    // A colour or a range never empties: one that is not a colour or a number would become black or the track's middle.
+    if ((typed === 'color' && !/^#[0-9a-f]{6}$/i.test(text)) || (typed === 'range' && (text.trim() === '' || !Number.isFinite(Number(text))))) return 'malformed:' + typed
     Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(this, text)
     if (text !== '' && this.value === '') return 'malformed:' + typed
     this.dispatchEvent(new Event('input', { bubbles: true }))
