@@ -279,6 +279,7 @@ describe('the browser surface over MCP, through the gateway', () => {
     const day = /Send on"?[^@\n]*@(\d+)/.exec(after)?.[1] as string
     expect((await call(client, 'browser_type', { element: 'Send on', target: day, text: '2026-12-01' })).text).toContain('"Receipt: 5 copies to nobody on 2026-12-01, urgency 1, by post"')
     expect((await call(client, 'browser_type', { element: 'Send on', target: day, text: '01/12/2026' })).text).toMatch(/invalid_input\]: the date field took no value from "01\/12\/2026": expected a date as 2026-11-27/)
+    expect((await call(client, 'browser_snapshot', {})).text).toMatch(/"Send on": "2026-12-01"/)
     // A native slider is one of browser_fill_form's fields, as Playwright MCP names them.
     const urgency = refOf(after, 'slider', 'Urgency')
     expect((await call(client, 'browser_fill_form', { fields: [{ name: 'Urgency', type: 'slider', target: urgency, value: '4' }] })).text).toContain('"Receipt: 5 copies to nobody on 2026-12-01, urgency 4, by post"')

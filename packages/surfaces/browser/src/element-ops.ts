@@ -190,8 +190,11 @@ export const FOCUS_FOR_TEXT = `function (text) {
   if (this instanceof HTMLInputElement && ${JSON.stringify(SET_INPUTS)}.includes(typed)) {
     // A colour or a range never empties: one that is not a colour or a number would become black or the track's middle.
     if ((typed === 'color' && !/^#[0-9a-f]{6}$/i.test(text)) || (typed === 'range' && (text.trim() === '' || !Number.isFinite(Number(text))))) return 'malformed:' + typed
-    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(this, text)
-    if (text !== '' && this.value === '') return 'malformed:' + typed
+    const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set
+    const before = this.value
+    setValue.call(this, text)
+    // Refused, the field keeps what it held: the browser empties it for a text it cannot read.
+    if (text !== '' && this.value === '') { setValue.call(this, before); return 'malformed:' + typed }
     this.dispatchEvent(new Event('input', { bubbles: true }))
     this.dispatchEvent(new Event('change', { bubbles: true }))
     return 'set'
