@@ -267,7 +267,7 @@ describe('the browser surface over MCP, through the gateway', () => {
     const after = (await call(client, 'browser_snapshot', {})).text
     expect(after).toContain('"Ada: 120 € — approved"')
     expect(after).toContain('"Grace: 80 € — pending"')
-    // Fields that take no text selection (email, number), controlled by React: a new value, and a field cleared, reach its state.
+    // Email and number fields controlled by React: a new value, and a field cleared, reach its state.
     expect(after).toContain('"Receipt: 2 copies to ada@example.com, urgency 1, by post"')
     const email = refOf(after, 'textbox', 'Receipt to')
     expect((await call(client, 'browser_type', { element: 'Receipt to', target: email, text: 'grace@example.com' })).text).toContain('"Receipt: 2 copies to grace@example.com, urgency 1, by post"')

@@ -13,7 +13,7 @@ function Payout({ to, amount }: { to: string; amount: number }) {
   return h('li', null, `${to}: ${amount} € — ${state} `, h('button', { ...approve, onClick: () => setState('approved') }, 'Go'))
 }
 
-/** Controlled fields of types that take no text selection: React hears of a change only through its value tracker. */
+/** Controlled fields of each kind browser_type and browser_fill_form set: React hears of a change only when the value differs from its own copy. */
 function Receipt() {
   const [email, setEmail] = useState('ada@example.com')
   const [copies, setCopies] = useState('2')
