@@ -114,10 +114,12 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     case '/pixel.png':
       // One transparent pixel: a body that is not text.
       res.writeHead(200, { 'content-type': 'image/png' })
-      return res.end(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64'))
+      res.end(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64'))
+      return
     case '/pixel.svg':
       res.writeHead(200, { 'content-type': 'image/svg+xml' })
-      return res.end('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>')
+      res.end('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>')
+      return
     case '/tall':
       // Taller than the view, well within what a screenshot gives whole.
       return send(page('Scroll', '<div style="height: 3000px; background: linear-gradient(#fff, #036)">Top</div><p>Bottom</p>'))
@@ -385,6 +387,11 @@ export async function startFixtureSite(): Promise<FixtureSite> {
       deleted = []
       sessions.clear()
     },
-    close: () => new Promise<void>((done) => server.close(() => done())),
+    close: () =>
+      new Promise<void>((done) => {
+        server.close(() => done())
+        // A page still open in a tile holds its connections (a screencast, a request it has not ended): closing would wait them out, 43 s of the suite.
+        server.closeAllConnections()
+      }),
   }
 }
