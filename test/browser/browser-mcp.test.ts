@@ -436,6 +436,35 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect((await call(client, 'browser_snapshot', {})).text).toMatch(/^textbox "Message" @\d+ \(focused\)$/m)
   })
 
+  it('chooses options of lists the page draws as a person does, the list opened and the option clicked; names the options there are when none matches; leaves an option that deletes to a click the gateway weighs', async () => {
+    const page = (await call(client, 'browser_navigate', { url: `${site.origin}/shipping` })).text
+    const speed = refOf(page, 'button', 'Speed Standard')
+    // The list is made on opening at the end of the body, named by nothing: the options that came with the click are its own.
+    const chosen = await call(client, 'browser_select_option', { element: 'Speed', target: speed, values: ['express'] })
+    expect(chosen.isError, chosen.text).toBe(false)
+    expect(chosen.text).toContain('"speed: Express"')
+    expect(chosen.text).not.toContain('"Overnight"')
+    const unknown = await call(client, 'browser_select_option', { element: 'Speed', target: speed, values: ['Warp'] })
+    expect(unknown.isError).toBe(true)
+    expect(unknown.text).toContain('no option "Warp"; options are "Standard", "Express", "Overnight", "Delete my address"')
+    const deleting = await call(client, 'browser_select_option', { element: 'Speed', target: speed, values: ['Delete my address'] })
+    expect(deleting.isError).toBe(true)
+    expect(deleting.text).toMatch(/forbidden.*"Delete my address" says "delete": click it by its ref/)
+    const two = await call(client, 'browser_select_option', { element: 'Speed', target: speed, values: ['Standard', 'Express'] })
+    expect(two.text).toContain('the list takes one value, found 2')
+    // Each refusal closed the list it had opened.
+    let now = (await call(client, 'browser_snapshot', {})).text
+    expect(now).not.toContain('"Overnight"')
+    expect(now).toContain('"speed: Express"')
+    // A listbox of many: what it holds already stays, the rest is clicked in.
+    const days = await call(client, 'browser_select_option', { element: 'Delivery days', target: refOf(page, 'listbox', 'Delivery days'), values: ['Monday', 'Wednesday'] })
+    expect(days.isError, days.text).toBe(false)
+    now = (await call(client, 'browser_snapshot', {})).text
+    expect(now).toMatch(/option "Monday" @\d+ \(selected\)/)
+    expect(now).toMatch(/option "Wednesday" @\d+ \(selected\)/)
+    expect(now).not.toMatch(/option "Tuesday" @\d+ \(selected\)/)
+  })
+
   it('reads what the page logged and fetched, fenced; lays the page out for a phone; runs a script once a person approves it', async () => {
     await call(client, 'browser_navigate', { url: `${site.origin}/console` })
     await call(client, 'browser_wait_for', { text: '2 items' })

@@ -107,6 +107,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       return send(page('Draft', DRAFT))
     case '/chat':
       return send(page('Chat', CHAT))
+    case '/shipping':
+      return send(page('Shipping', SHIPPING))
     case '/console':
       return send(page('Diagnostics', DIAGNOSTICS))
     case '/api/items':
@@ -339,6 +341,42 @@ field.addEventListener('keydown', (event) => {
   document.getElementById('sent').append(item)
   if (!syncing) { field.value = ''; stored = '' }
 })
+</script>`
+
+/**
+ * Lists a design system draws: a button that opens a listbox made on each opening at the end
+ * of the body (a portal, named by nothing), and a listbox of many always shown, whose options
+ * a click toggles. One option's name says it deletes.
+ */
+const SHIPPING = `<main><h1>Shipping</h1>
+<span id="speed-label">Speed</span> <button id="speed" aria-haspopup="listbox" aria-expanded="false" aria-labelledby="speed-label speed">Standard</button>
+<p id="chosen">speed: Standard</p>
+<span id="days-label">Delivery days</span>
+<ul id="days" role="listbox" aria-multiselectable="true" aria-labelledby="days-label">
+${['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'].map((day) => `<li role="option" aria-selected="${day === 'Monday'}">${day}</li>`).join('')}
+</ul></main>
+<script>
+const speed = document.getElementById('speed')
+const close = () => { document.getElementById('speed-list')?.remove(); speed.setAttribute('aria-expanded', 'false') }
+speed.addEventListener('click', () => {
+  if (document.getElementById('speed-list')) return close()
+  const list = document.createElement('ul')
+  list.id = 'speed-list'
+  list.setAttribute('role', 'listbox')
+  list.style.cssText = 'position: absolute; top: 60px; left: 80px; background: white; border: 1px solid'
+  for (const name of ['Standard', 'Express', 'Overnight', 'Delete my address']) {
+    const option = document.createElement('li')
+    option.setAttribute('role', 'option')
+    option.textContent = name
+    option.addEventListener('click', () => { speed.textContent = name; document.getElementById('chosen').textContent = 'speed: ' + name; close() })
+    list.append(option)
+  }
+  setTimeout(() => { document.body.append(list); speed.setAttribute('aria-expanded', 'true') }, 30)
+})
+document.addEventListener('keydown', (event) => { if (event.key === 'Escape') close() })
+for (const option of document.querySelectorAll('#days [role=option]')) {
+  option.addEventListener('click', () => option.setAttribute('aria-selected', String(option.getAttribute('aria-selected') !== 'true')))
+}
 </script>`
 
 /** A small page that becomes a huge one where it is: a button loads 7,000 rows into it. */

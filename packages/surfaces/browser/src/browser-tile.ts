@@ -37,6 +37,7 @@ import { type ClassesAround, classNewsBetween, readClassesAround } from './class
 import { keyChord } from './key-names.js'
 import { type ClassChange, type MediaInput, SHOT_MAX_HEIGHT } from './browser-schemas.js'
 import { backendNodeOf } from './selector-target.js'
+import { chooseFromList } from './list-choice.js'
 import { type AppTarget, type AttachedApp, attachApp, endApp } from './app-attach.js'
 import { type PageTool, callPageTool, discoverPageTools, pageToolContract } from './webmcp-bridge.js'
 import { type ConsoleLevel, type JournalMessage, type JournalRequest, PageJournal } from './page-journal.js'
@@ -447,8 +448,12 @@ export class BrowserTile implements Surface {
 
   async select(nodeId: string, values: string[]): Promise<PageAnswer & { selected: string[] }> {
     let selected: string[] = []
-    const out = await this.#acting(async () => {
+    const out = await this.#acting(async (page) => {
       const place = this.#place(nodeId)
+      if (place.tag !== 'select') {
+        selected = await chooseFromList(place, values, { page, settle: () => this.#settle(page) })
+        return
+      }
       const answer = await callOn<{ error?: string; selected?: string[] }>(place, SELECT_OPTIONS, values)
       if (answer.error !== undefined) throw new TesseraError('invalid_input', `cannot choose ${JSON.stringify(values)}: ${answer.error}`, { found: values })
       selected = answer.selected ?? []

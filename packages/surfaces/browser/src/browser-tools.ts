@@ -263,7 +263,7 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
       return run(ctx, surface, steps, modeOf(args, 'delta'))
     },
   ),
-  facade('browser_select_option', 'Choose options of a select element, by value or label.', schema({ element, target, values: { type: 'array', items: { type: 'string' } } }, ['target', 'values']), 'write', async (args, ctx, surface) =>
+  facade('browser_select_option', 'Choose options of a select element, or of a list the page draws (combobox, listbox): by value or label.', schema({ element, target, values: { type: 'array', items: { type: 'string' } } }, ['target', 'values']), 'write', async (args, ctx, surface) =>
     run(ctx, surface, [{ action: 'select', input: { values: (Array.isArray(args.values) ? args.values : []) as JsonValue[] } as JsonObject, target: await elementOf(ctx, surface, args) }], modeOf(args, 'delta')),
   ),
   facade('browser_press_key', 'Press a key (Enter, ArrowDown, Control+a, or a character) in the focused element.', schema({ key: { type: 'string' } }, ['key']), 'external', (args, ctx, surface) => run(ctx, surface, [{ action: 'press', input: { key: stringArg(args, 'key') ?? '' } }], modeOf(args, 'delta'))),

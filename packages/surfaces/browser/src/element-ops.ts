@@ -13,7 +13,7 @@ function gone(place: ElementPlace): TesseraError {
 }
 
 /** A handle on the element in its own document, after checking that it still lives there. */
-async function objectOf(place: ElementPlace): Promise<string> {
+export async function objectOf(place: ElementPlace): Promise<string> {
   const resolved = await place.document.session.send('DOM.resolveNode', { backendNodeId: place.backendNodeId }).catch(() => null)
   const objectId = resolved?.object.objectId
   if (objectId === undefined) throw gone(place)

@@ -90,7 +90,7 @@ interface Snapshot {
 }
 
 /** Attributes the frame reads; the rest of an element's attributes are never copied out of the snapshot. */
-const KEPT_ATTRIBUTES = new Set(['role', 'type', 'name', 'id', 'class', 'autocomplete', 'href', 'action', 'formaction', 'method', 'target', 'data-agent-action', 'data-agent-risk', 'data-agent-title', 'data-agent-sensitive', 'download', 'draggable', 'accept', 'multiple', 'inputmode', 'contenteditable', 'tabindex', 'aria-sort'])
+const KEPT_ATTRIBUTES = new Set(['role', 'type', 'name', 'id', 'class', 'autocomplete', 'href', 'action', 'formaction', 'method', 'target', 'data-agent-action', 'data-agent-risk', 'data-agent-title', 'data-agent-sensitive', 'download', 'draggable', 'accept', 'multiple', 'inputmode', 'contenteditable', 'tabindex', 'aria-sort', 'aria-haspopup'])
 
 function loaderIds(tree: FrameTree, into = new Map<string, { loaderId: string; url: string }>()): Map<string, { loaderId: string; url: string }> {
   into.set(tree.frame.id, { loaderId: tree.frame.loaderId, url: tree.frame.url })

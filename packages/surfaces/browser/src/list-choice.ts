@@ -1,0 +1,209 @@
+import { consequentialWord } from '@tessera/kit'
+import { TesseraError } from '@tessera/protocol'
+import type { Page } from 'playwright-core'
+import { callOn, centerOf, objectOf } from './element-ops.js'
+import type { ElementPlace } from './page-tree.js'
+
+/**
+ * Choosing options of a list the page draws itself — a combobox whose list pops up (jQuery
+ * UI's selectmenu, a design system's select), a button that opens a listbox, a listbox
+ * always shown — as a person does it: open it, click the option. Playwright MCP's
+ * `browser_select_option` takes only a `<select>`; on these it fails, and an agent needed
+ * two clicks and a snapshot between them.
+ */
+
+/** At most this many options are named in the answer to a value that matches none. */
+const NAMED_OPTIONS = 30
+
+/** One option the list shows now. */
+interface Choice {
+  name: string
+  selected: boolean
+}
+
+/** What choosing needs of the tile: its page, and its wait for a quiet page after an input. */
+export interface ChoiceSteps {
+  page: Page
+  settle: () => Promise<void>
+}
+
+/** The list an element opens: the one its `aria-controls` (or `aria-owns`) names, in its own tree first (a shadow root). */
+const LIST_OF = `function () {
+  const ids = ((this.getAttribute('aria-controls') || '') + ' ' + (this.getAttribute('aria-owns') || '')).split(/\\s+/).filter(Boolean)
+  const root = this.getRootNode()
+  for (const id of ids) {
+    const found = (root.getElementById ? root.getElementById(id) : null) || this.ownerDocument.getElementById(id)
+    if (found) return found
+  }
+  return null
+}`
+
+/**
+ * The options a list shows (or, `around` an element, its own tree and its document show), as
+ * an array of their elements: the elements with the role of a list's item, drawn, and not
+ * hidden from assistive technology, less those of `except`. Read in the page, not from the
+ * accessibility tree: DevTools' query by role misses jQuery UI's options, each inside a
+ * presentational list item.
+ */
+const SHOWN_CHOICES = `function (around, except) {
+  const roots = around ? [...new Set([this.getRootNode(), this.ownerDocument])] : [this]
+  const found = roots.flatMap((root) => [...root.querySelectorAll('[role=option], [role=menuitemradio], [role=treeitem]')])
+  return found.filter((el) => el.getClientRects().length > 0 && el.checkVisibility({ visibilityProperty: true, opacityProperty: true }) && !el.closest('[aria-hidden=true]') && !(except || []).includes(el))
+}`
+
+/** Each option's accessible name as far as the page says it, and whether a list of many holds it. */
+const DESCRIBED_CHOICES = `function () {
+  const textOf = (el) => (el.innerText || el.textContent || '').replace(/\\s+/g, ' ').trim()
+  const nameOf = (el) => {
+    const label = el.getAttribute('aria-label')
+    if (label) return label.trim()
+    const by = (el.getAttribute('aria-labelledby') || '').split(/\\s+/).filter(Boolean).map((id) => el.ownerDocument.getElementById(id)).filter(Boolean)
+    return by.length > 0 ? by.map(textOf).join(' ') : textOf(el)
+  }
+  return this.map((el) => ({ name: nameOf(el), selected: el.getAttribute('aria-selected') === 'true' }))
+}`
+
+const IS_EXPANDED = `function () { return this.getAttribute('aria-expanded') === 'true' }`
+
+const TAKES_MANY = `function () {
+  const list = this.closest('[role=listbox], [role=tree], [role=grid]')
+  return list !== null && list.getAttribute('aria-multiselectable') === 'true'
+}`
+
+/** Options a list shows now: their elements held in the page as one array, and what each says. */
+class ShownChoices {
+  private constructor(
+    private readonly place: ElementPlace,
+    private readonly handle: string,
+    readonly choices: readonly Choice[],
+  ) {}
+
+  /** The options shown in a list (by its handle), or around the element where it names none, less those of `except`. */
+  static async read(place: ElementPlace, list: string | null, except?: ShownChoices): Promise<ShownChoices> {
+    const session = place.document.session
+    const root = list ?? (await objectOf(place))
+    try {
+      const shown = await session.send('Runtime.callFunctionOn', { objectId: root, functionDeclaration: SHOWN_CHOICES, arguments: [{ value: list === null }, except === undefined ? { value: null } : { objectId: except.handle }] })
+      const handle = shown.result.objectId
+      if (handle === undefined) throw refused(place, shown.exceptionDetails?.text)
+      const described = await session.send('Runtime.callFunctionOn', { objectId: handle, functionDeclaration: DESCRIBED_CHOICES, returnByValue: true })
+      if (!Array.isArray(described.result.value)) throw refused(place, described.exceptionDetails?.text)
+      return new ShownChoices(place, handle, described.result.value as Choice[])
+    } finally {
+      await session.send('Runtime.releaseObject', { objectId: root }).catch(() => undefined)
+    }
+  }
+
+  /** Where the option is, to click it as a person would. */
+  async placeOf(choice: Choice): Promise<ElementPlace> {
+    const session = this.place.document.session
+    const element = await session.send('Runtime.callFunctionOn', { objectId: this.handle, functionDeclaration: 'function (index) { return this[index] }', arguments: [{ value: this.choices.indexOf(choice) }] })
+    const objectId = element.result.objectId as string
+    try {
+      const { node } = await session.send('DOM.describeNode', { objectId })
+      return { document: this.place.document, backendNodeId: node.backendNodeId, role: 'option', tag: '' }
+    } finally {
+      await session.send('Runtime.releaseObject', { objectId }).catch(() => undefined)
+    }
+  }
+
+  async release(): Promise<void> {
+    await this.place.document.session.send('Runtime.releaseObject', { objectId: this.handle }).catch(() => undefined)
+  }
+}
+
+/**
+ * Chooses each wanted option (by its accessible name, then the same letters whatever their
+ * case and spaces around) and answers the names chosen. A value no option has fails with the
+ * options there are, and a list this opened is closed again. An option whose name says what a
+ * click would destroy, pay or send is not chosen here: clicked by its ref, the gateway weighs it.
+ */
+export async function chooseFromList(place: ElementPlace, wanted: readonly string[], steps: ChoiceSteps): Promise<string[]> {
+  if (wanted.length === 0) throw new TesseraError('invalid_input', 'expected at least one value to choose, found none', { expected: 'one value or more', found: [] })
+  const chosen: string[] = []
+  for (const want of wanted) {
+    const { shown, opened } = await openList(place, steps)
+    try {
+      const close = async (): Promise<void> => {
+        if (!opened) return
+        await steps.page.keyboard.press('Escape')
+        await steps.settle()
+      }
+      const options = shown.choices
+      const option = matching(options, want)
+      if (option === undefined) {
+        await close()
+        const named = options.slice(0, NAMED_OPTIONS).map((o) => JSON.stringify(o.name))
+        const more = options.length > NAMED_OPTIONS ? `, and ${options.length - NAMED_OPTIONS} more` : ''
+        const said = options.length === 0 ? `the ${place.role} showed no options` : `options are ${named.join(', ')}${more}`
+        throw new TesseraError('invalid_input', `no option ${JSON.stringify(want)}; ${said}`, { expected: options.map((o) => o.name), found: want })
+      }
+      const optionPlace = await shown.placeOf(option)
+      if (wanted.length > 1 && chosen.length === 0 && !(await callOn<boolean>(optionPlace, TAKES_MANY))) {
+        await close()
+        throw new TesseraError('invalid_input', `the list takes one value, found ${wanted.length}`, { expected: 1, found: wanted.length })
+      }
+      const word = consequentialWord(option.name)
+      if (word !== null) {
+        await close()
+        throw new TesseraError('forbidden', `the option ${JSON.stringify(option.name)} says "${word}": click it by its ref, so that its risk is weighed`, { expected: 'an option that only sets a value', found: option.name })
+      }
+      // Clicking an option a list of many already holds would take it out again.
+      if (!(wanted.length > 1 && option.selected)) {
+        const point = await centerOf(steps.page, optionPlace)
+        await steps.page.mouse.click(point.x, point.y)
+        await steps.settle()
+      }
+      chosen.push(option.name)
+    } finally {
+      await shown.release()
+    }
+  }
+  return chosen
+}
+
+/**
+ * The options to choose from, the list opened first where it is closed: by a click, then, if
+ * nothing showed, by ArrowDown (an editable combobox opens from the keyboard). Where the list
+ * is not named, the options that came with the opening are its own.
+ */
+async function openList(place: ElementPlace, steps: ChoiceSteps): Promise<{ shown: ShownChoices; opened: boolean }> {
+  if (place.role === 'listbox') return { shown: await ShownChoices.read(place, await objectOf(place)), opened: false }
+  const before = await ShownChoices.read(place, await listOf(place))
+  if (before.choices.length > 0 && (await callOn<boolean>(place, IS_EXPANDED))) return { shown: before, opened: false }
+  try {
+    const point = await centerOf(steps.page, place)
+    await steps.page.mouse.click(point.x, point.y)
+    await steps.settle()
+    // A list made on opening (rendered into a portal) is named only now.
+    let fresh = await ShownChoices.read(place, await listOf(place), before)
+    if (fresh.choices.length === 0) {
+      await fresh.release()
+      await steps.page.keyboard.press('ArrowDown')
+      await steps.settle()
+      fresh = await ShownChoices.read(place, await listOf(place), before)
+    }
+    if (fresh.choices.length > 0) return { shown: fresh, opened: true }
+    // Nothing came with the opening: a named list shown before is still the one to choose from.
+    await fresh.release()
+    return { shown: await ShownChoices.read(place, await listOf(place)), opened: true }
+  } finally {
+    await before.release()
+  }
+}
+
+/** A page whose scripts broke the reading of its options (a prototype it replaced). */
+function refused(place: ElementPlace, why: string | undefined): TesseraError {
+  return new TesseraError('conflict', `the page refused to show the options of the ${place.role}${why === undefined ? '' : `: ${why}`}`, { found: place.role })
+}
+
+function matching(options: readonly Choice[], want: string): Choice | undefined {
+  const loose = (text: string): string => text.trim().replace(/\s+/g, ' ').toLowerCase()
+  return options.find((o) => o.name === want) ?? options.find((o) => loose(o.name) === loose(want))
+}
+
+/** A handle on the list the element names, or null. */
+async function listOf(place: ElementPlace): Promise<string | null> {
+  const answer = await place.document.session.send('Runtime.callFunctionOn', { objectId: await objectOf(place), functionDeclaration: LIST_OF })
+  return answer.result.subtype === 'null' ? null : (answer.result.objectId ?? null)
+}
