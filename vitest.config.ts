@@ -3,6 +3,13 @@ import { defineConfig } from 'vitest/config'
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
+/**
+ * Tests that spend minutes waiting on a program (two-minute proofs, asleep nearly all the
+ * time): run one after another with the rest on two cores, they added four minutes of wall
+ * time and no work.
+ */
+const WAITING = ['test/client/long-command.test.ts', 'test/terminal/two-minute-program.test.ts']
+
 export default defineConfig({
   resolve: {
     // Tests run against the TypeScript sources of sibling workspaces, never a stale dist.
@@ -28,10 +35,16 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['packages/**/*.test.ts', 'examples/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Each pool runs beside the others, each with its own workers: the threads pool is only
+    // for the tests that wait, so both can wait together.
+    poolOptions: { threads: { maxThreads: WAITING.length, minThreads: 1 } },
+    projects: [
+      { extends: true, test: { name: 'suite', include: ['packages/**/*.test.ts', 'examples/**/*.test.ts', 'test/**/*.test.ts'], exclude: ['**/node_modules/**', '**/dist/**', ...WAITING] } },
+      { extends: true, test: { name: 'waiting', include: [...WAITING], pool: 'threads' } },
+    ],
   },
 })

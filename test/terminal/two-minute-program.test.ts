@@ -2,7 +2,7 @@ import { TerminalSurface } from '@tessera/surface-terminal'
 import { describe, expect, it } from 'vitest'
 
 // The proof: a program that runs for two minutes, read incrementally while it runs.
-// It runs beside the rest of the suite, so it costs wall-clock time, not CPU.
+// It runs beside the rest of the suite (the "waiting" project in vitest.config.ts), so it costs wall-clock time, not CPU.
 describe('a two-minute program read incrementally on a real PTY', () => {
   it('every line arrives exactly once, in order, across reads by offset', { timeout: 180_000 }, async () => {
     const terminal = await TerminalSurface.create({ id: 'long' })
