@@ -174,4 +174,24 @@ describe('the change watch', () => {
     await expect(quiet).rejects.toThrow(/destroyed|navigat/i)
     await sending.close()
   })
+
+  it('holds the quiet from the moment a form is sent, before its navigation starts; a form a script handles holds nothing', async () => {
+    const sending = await page.context().newPage()
+    await sending.route('http://tessera.test/send', (route) => route.fulfill({ status: 303, headers: { location: 'http://tessera.test/sent' } }))
+    await sending.goto('http://tessera.test/form')
+    await sending.evaluate(() => {
+      document.body.innerHTML = '<form id="kept" method="post" action="/send"><button id="handled">Save here</button></form><form method="post" action="/send"><button id="send">Send</button></form>'
+      document.getElementById('kept')?.addEventListener('submit', (event) => event.preventDefault())
+    })
+    // The quiet is asked in the task that clicks, as a wait asked at once may be: the form's navigation is only queued then.
+    const clickThenQuiet = (id: string): Promise<number> =>
+      sending.evaluate(async (button) => {
+        await new Promise((done) => setTimeout(done, 100))
+        document.getElementById(button)?.click()
+        return (window as unknown as { __tesseraQuiet: (q: number, m: number) => Promise<number> }).__tesseraQuiet(30, 5000)
+      }, id)
+    expect(await clickThenQuiet('handled')).toBeLessThan(1000)
+    await expect(clickThenQuiet('send')).rejects.toThrow(/destroyed|navigat/i)
+    await sending.close()
+  })
 })

@@ -114,6 +114,20 @@ export const CHANGE_WATCH_SCRIPT = `(() => {
   if (window.navigation) window.navigation.addEventListener('navigate', (event) => {
     if (!event.destination.sameDocument && event.downloadRequest === null) navigatingAt = performance.now()
   })
+  // A form sent navigates only in a task queued after its submit event: a wait asked for
+  // right after the click could end before the navigate event above. The submit event is
+  // heard at once; whether a handler prevented it is known once its dispatch is over.
+  let submitted = null
+  let submittedAt = -Infinity
+  window.addEventListener('submit', (event) => {
+    const form = event.target
+    const target = (event.submitter && event.submitter.getAttribute('formtarget')) || (form && form.getAttribute && form.getAttribute('target')) || ''
+    if (form && form.method === 'dialog') return
+    if (target !== '' && target.toLowerCase() !== '_self') return
+    submitted = event
+    submittedAt = performance.now()
+  }, true)
+  const sentAt = () => (submitted !== null && !submitted.defaultPrevented ? submittedAt : -Infinity)
   Object.defineProperty(window, '__tesseraQuiet', {
     value: (quietMs, maxMs) => new Promise((resolve) => {
       const started = performance.now()
@@ -123,7 +137,7 @@ export const CHANGE_WATCH_SCRIPT = `(() => {
         // A timer that is due but has not run yet (the page is busy) is still waited for.
         let due = -1
         for (const at of pending.values()) if (at < end) due = Math.max(due, at)
-        const leaving = navigatingAt + ${NAVIGATION_GRACE_MS}
+        const leaving = Math.max(navigatingAt, sentAt()) + ${NAVIGATION_GRACE_MS}
         if ((now - last >= quietMs && due < 0 && now >= leaving) || now >= end) resolve(now - started)
         // Looks again the moment the page could be settled, not on a coarser beat.
         else nativeSet(check, Math.max(1, Math.min(Math.max(last + quietMs, due + 1, leaving) - now, end - now)))
