@@ -12,8 +12,9 @@ import type { ElementPlace } from './page-tree.js'
  * two clicks and a snapshot between them.
  */
 
-/** At most this many options are named in the answer to a value that matches none. */
+/** At most this many options are named in the answer to a value that matches none, each cut to so many characters. */
 const NAMED_OPTIONS = 30
+const NAME_CHARS = 80
 
 /** One option the list shows now. */
 interface Choice {
@@ -133,10 +134,10 @@ export async function chooseFromList(place: ElementPlace, wanted: readonly strin
       const option = matching(options, want)
       if (option === undefined) {
         await close()
-        const named = options.slice(0, NAMED_OPTIONS).map((o) => JSON.stringify(o.name))
+        const named = options.slice(0, NAMED_OPTIONS).map((o) => JSON.stringify(o.name.length > NAME_CHARS ? `${o.name.slice(0, NAME_CHARS - 1)}…` : o.name))
         const more = options.length > NAMED_OPTIONS ? `, and ${options.length - NAMED_OPTIONS} more` : ''
         const said = options.length === 0 ? `the ${place.role} showed no options` : `options are ${named.join(', ')}${more}`
-        throw new TesseraError('invalid_input', `no option ${JSON.stringify(want)}; ${said}`, { expected: options.map((o) => o.name), found: want })
+        throw new TesseraError('invalid_input', `no option ${JSON.stringify(want)}; ${said}`, { expected: options.slice(0, NAMED_OPTIONS).map((o) => o.name.slice(0, NAME_CHARS)), found: want })
       }
       const optionPlace = await shown.placeOf(option)
       if (wanted.length > 1 && chosen.length === 0 && !(await callOn<boolean>(optionPlace, TAKES_MANY))) {
