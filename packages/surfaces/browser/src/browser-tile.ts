@@ -26,7 +26,7 @@ import { NodeLedger, agentPattern } from '@tessera/kit'
 import { ARIA_ROLES, type WaitRequest, elementByRole } from './page-waits.js'
 import { BROWSER_ACTIONS, ELEMENT_ACTIONS } from './browser-actions.js'
 import type { BrowserHost } from './browser-host.js'
-import { FOCUS_FOR_TEXT, INPUT_TIMERS_RUN, IS_CHECKED, SCROLL_INTO_VIEW, SELECT_OPTIONS, SET_INPUT_FORMATS, boxOf, callOn, centerOf, coveredBy } from './element-ops.js'
+import { FOCUS_FOR_TEXT, INPUT_TIMERS_RUN, IS_CHECKED, SCROLL_INTO_VIEW, SELECT_OPTIONS, SET_INPUT_FORMATS, boxOf, callOn, centerOf, refuseIfCovered } from './element-ops.js'
 import { type CapturedDocument, PageSessions, capturePage } from './page-capture.js'
 import { PartsToRead } from './parts-to-read.js'
 import { type ElementPlace, buildPageTree } from './page-tree.js'
@@ -412,8 +412,7 @@ export class BrowserTile implements Surface {
     const classesBefore = await classesOf()
     const answer = await this.#acting(async (page) => {
       const point = await centerOf(page, place)
-      const cover = await coveredBy(place, point)
-      if (cover !== null) throw new TesseraError('conflict', `the ${place.role} is covered by ${cover}; close or answer that first`, { found: cover })
+      await refuseIfCovered(place, point)
       for (const key of input.modifiers ?? []) await page.keyboard.down(key)
       try {
         await page.mouse.click(point.x, point.y, { button: input.button ?? 'left', clickCount: input.double === true ? 2 : 1 })

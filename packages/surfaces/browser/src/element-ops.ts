@@ -133,6 +133,12 @@ export async function coveredBy(place: ElementPlace, point: Point): Promise<stri
   )
 }
 
+/** Fails where a click at the point would land on something covering the element (coveredBy), saying what covers it. */
+export async function refuseIfCovered(place: ElementPlace, point: Point): Promise<void> {
+  const cover = await coveredBy(place, point)
+  if (cover !== null) throw new TesseraError('conflict', `the ${place.role} is covered by ${cover}; close or answer that first`, { found: cover })
+}
+
 /**
  * Brings an element into view amid what is around it: centred, or from its start when it is
  * taller than the view. Answers after the next frame, when the page has heard of the scroll

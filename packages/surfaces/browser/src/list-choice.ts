@@ -1,7 +1,7 @@
 import { consequentialWord } from '@tessera/kit'
 import { TesseraError } from '@tessera/protocol'
 import type { Page } from 'playwright-core'
-import { callOn, centerOf, objectOf } from './element-ops.js'
+import { callOn, centerOf, objectOf, refuseIfCovered } from './element-ops.js'
 import type { ElementPlace } from './page-tree.js'
 
 /**
@@ -174,6 +174,8 @@ async function openList(place: ElementPlace, steps: ChoiceSteps): Promise<{ show
   if (before.choices.length > 0 && (await callOn<boolean>(place, IS_EXPANDED))) return { shown: before, opened: false }
   try {
     const point = await centerOf(steps.page, place)
+    // As a click does: never on an overlay that covers the element.
+    await refuseIfCovered(place, point)
     await steps.page.mouse.click(point.x, point.y)
     await steps.settle()
     // A list made on opening (rendered into a portal) is named only now.
