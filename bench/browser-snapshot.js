@@ -16,6 +16,8 @@
 //     the delta): tokens and the time of each.
 //   - A page's requests read one by one, both ways: the list, then each request's default
 //     answer (tokens and calls).
+//   - Choices from comboboxes the page draws (jQuery UI's selectmenu), both ways, from a
+//     snapshot: calls and tokens read, and what the page's hidden selects hold after.
 //   - The TodoMVC task on every TodoMVC app of the corpus, by one agent script on both
 //     peers (bench/browser-todomvc.js): calls and tokens read, and the end state checked in
 //     the page.
@@ -46,6 +48,8 @@ const TIMED_WINDOW_MS = 1000
 const SETTLE_MS = 500
 /** The page whose requests are read one by one: it loads a script and fetches two JSON schemas. */
 const REQUESTS_PAGE = 'json-editor'
+/** The page whose comboboxes the page draws itself (dropdownTask). */
+const DROPDOWN_PAGE = 'jqui-selectmenu'
 /** PageDowns in the scrolling task on a huge page. */
 const SCROLL_PAGES = 5
 /** At most this many misses of a page are looked up with `find`, a call each. */
@@ -161,6 +165,52 @@ async function requestsTask(client, dialect, url) {
   // Bodies said in the answers themselves (Playwright MCP leaves each to a call with its part).
   const bodies = answers.filter((text) => /^response body:$|^ {2}Response body\b/m.test(text)).length
   return { requests: count, calls: answers.length, bodies, tokens: answers.reduce((sum, text) => sum + tokens(text), 0) }
+}
+
+/** The choices made on DROPDOWN_PAGE: each combobox by the text before it, and the option to choose. */
+const DROPDOWN_CHOICES = [
+  ['Select a speed', 'Fast'],
+  ['Select a number', '19'],
+]
+/** What the page's hidden select elements hold, read after the task (not counted). */
+const DROPDOWN_STATE = "[document.getElementById('speed').value, document.getElementById('number').value]"
+
+/**
+ * Choices from a list the page draws (jQuery UI's selectmenu: a combobox whose select element
+ * is hidden), as an agent makes them from a snapshot. Playwright MCP's browser_select_option
+ * takes only a select element, so its agent clicks the combobox, reads a snapshot for the
+ * option's ref (its click answer links to a file) and clicks the option; Tessera's chooses in
+ * one browser_select_option.
+ */
+async function dropdownTask(client, dialect, url, state) {
+  await callText(client, 'browser_navigate', { url, ...(dialect === 'tessera' ? { snapshot: 'none' } : {}) })
+  await sleep(SETTLE_MS)
+  const answers = []
+  const call = async (name, args) => {
+    const text = await callText(client, name, args)
+    answers.push(`### ${name} ${JSON.stringify(args)}\n${text}`)
+    return text
+  }
+  const refIn = (text, pattern, what) => {
+    const ref = pattern.exec(text)?.[1]
+    if (ref === undefined) throw new Error(`${dialect}: no ref for ${what} in ${text.slice(0, 300)}`)
+    return ref
+  }
+  const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const page = await call('browser_snapshot', {})
+  for (const [label, value] of DROPDOWN_CHOICES) {
+    if (dialect === 'tessera') {
+      const combobox = refIn(page, new RegExp(`"${escaped(label)}"\\ncombobox:? [^\\n]*@(\\d+)`), label)
+      await call('browser_select_option', { element: label, target: combobox, values: [value] })
+    } else {
+      const combobox = refIn(page, new RegExp(`${escaped(label)}\\n\\s*- combobox \\[ref=([^\\]]+)\\]`), label)
+      await call('browser_click', { element: label, target: combobox })
+      const open = await call('browser_snapshot', {})
+      await call('browser_click', { element: value, target: refIn(open, new RegExp(`option "${escaped(value)}"[^\\n]*?\\[ref=([^\\]]+)\\]`), value) })
+    }
+  }
+  dump(`dropdown.${dialect}.txt`, answers.join('\n\n'))
+  return { calls: answers.length, tokens: answers.reduce((sum, text) => sum + tokens(text.slice(text.indexOf('\n') + 1)), 0), state: await state() }
 }
 
 /** The hub's browser tile (the page itself, for the checks the agent does not make, and to leave it blank between pages). */
@@ -410,6 +460,33 @@ export async function benchBrowserSnapshot() {
       } catch (error) {
         ok = false
         rows.push([`reading \`${page.name}\`'s requests`, `not measured — ${reason(error)}`])
+      }
+    }
+
+    // Choices from a list the page draws, both ways.
+    for (const page of pages.filter((p) => p.name === DROPDOWN_PAGE)) {
+      process.stderr.write(`  dropdowns of ${page.name}…\n`)
+      const url = server.url(page)
+      const wanted = JSON.stringify(DROPDOWN_CHOICES.map(([, value]) => value))
+      try {
+        const p = await dropdownTask(pw.client, 'playwright', url, async () => /### Result\n([\s\S]*?)\n###/.exec(await callText(pw.client, 'browser_evaluate', { function: `() => ${DROPDOWN_STATE}` }))?.[1]?.replace(/\s+/g, ''))
+        await callText(pw.client, 'browser_navigate', { url: 'about:blank' })
+        const t = await dropdownTask(tessera.client, 'tessera', url, async () => JSON.stringify(await hubTile(tessera).page.evaluate(DROPDOWN_STATE)))
+        await hubTile(tessera).page.goto('about:blank').catch(() => undefined)
+        for (const [peer, r] of [['Playwright MCP', p], ['Tessera', t]]) {
+          if (r.state !== wanted) {
+            ok = false
+            say(`${peer}: the dropdowns hold ${r.state}, not ${wanted}`)
+          }
+        }
+        const how = (r) => `${r.calls} calls, ${r.tokens.toLocaleString('en')} tokens${r.state === wanted ? '' : `, ended holding ${r.state}`}`
+        rows.push([
+          `choosing ${DROPDOWN_CHOICES.map(([label, value]) => `"${value}" in "${label}"`).join(' and ')} on \`${page.name}\` (comboboxes the page draws), from a snapshot — Playwright MCP: \`browser_click\` the combobox, \`browser_snapshot\` (its click answer links to a file), \`browser_click\` the option · Tessera: \`browser_select_option\` · ratio of tokens`,
+          `${how(p)} · ${how(t)} · **${fmt(t.tokens / p.tokens, 2)}**`,
+        ])
+      } catch (error) {
+        ok = false
+        rows.push([`choosing from \`${page.name}\`'s comboboxes`, `not measured — ${reason(error)}`])
       }
     }
 
