@@ -463,6 +463,12 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(now).toMatch(/option "Monday" @\d+ \(selected\)/)
     expect(now).toMatch(/option "Wednesday" @\d+ \(selected\)/)
     expect(now).not.toMatch(/option "Tuesday" @\d+ \(selected\)/)
+    // A page's option of 5,000 characters is cut in the refusal, which stays short; the hub answers on.
+    const long = await call(client, 'browser_select_option', { element: 'Notes', target: refOf(page, 'listbox', 'Notes'), values: ['short'] })
+    expect(long.isError).toBe(true)
+    expect(long.text).toContain(`no option "short"; options are "${'long '.repeat(15)}long…"`)
+    expect(long.text.length).toBeLessThan(1000)
+    expect((await call(client, 'browser_snapshot', {})).isError).toBe(false)
   })
 
   it('reads what the page logged and fetched, fenced; lays the page out for a phone; runs a script once a person approves it', async () => {

@@ -346,7 +346,7 @@ field.addEventListener('keydown', (event) => {
 /**
  * Lists a design system draws: a button that opens a listbox made on each opening at the end
  * of the body (a portal, named by nothing), and a listbox of many always shown, whose options
- * a click toggles. One option's name says it deletes.
+ * a click toggles. One option's name says it deletes; another's is 5,000 characters long.
  */
 const SHIPPING = `<main><h1>Shipping</h1>
 <span id="speed-label">Speed</span> <button id="speed" aria-haspopup="listbox" aria-expanded="false" aria-labelledby="speed-label speed">Standard</button>
@@ -354,7 +354,8 @@ const SHIPPING = `<main><h1>Shipping</h1>
 <span id="days-label">Delivery days</span>
 <ul id="days" role="listbox" aria-multiselectable="true" aria-labelledby="days-label">
 ${['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'].map((day) => `<li role="option" aria-selected="${day === 'Monday'}">${day}</li>`).join('')}
-</ul></main>
+</ul>
+<ul role="listbox" aria-label="Notes"><li role="option">${'long '.repeat(1000)}</li></ul></main>
 <script>
 const speed = document.getElementById('speed')
 const close = () => { document.getElementById('speed-list')?.remove(); speed.setAttribute('aria-expanded', 'false') }
