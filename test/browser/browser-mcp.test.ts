@@ -471,6 +471,33 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect((await call(client, 'browser_snapshot', {})).isError).toBe(false)
   })
 
+  it('chooses in an autocomplete by typing the value and clicking the option it offers, after the pause and the request the page makes; leaves the field as it was when no option is the value', async () => {
+    const page = (await call(client, 'browser_navigate', { url: `${site.origin}/shipping` })).text
+    const city = refOf(page, 'combobox', 'City')
+    const chosen = await call(client, 'browser_select_option', { element: 'City', target: city, values: ['porto'] })
+    expect(chosen.isError, chosen.text).toBe(false)
+    expect(chosen.text).toContain('"city: Porto"')
+    // The list closed with the click: no option of it is in the answer.
+    expect(chosen.text).not.toMatch(/option "Porto"/)
+    // "par" is typed, and the server offers two cities, neither of them "par".
+    const some = await call(client, 'browser_select_option', { element: 'City', target: city, values: ['par'] })
+    expect(some.isError).toBe(true)
+    expect(some.text).toContain('no option "par"; the combobox offered "Paris", "Parma" when "par" was typed')
+    const none = await call(client, 'browser_select_option', { element: 'City', target: city, values: ['Oslo'] })
+    expect(none.text).toContain('no option "Oslo"; the combobox offered no options when "Oslo" was typed')
+    // Each refusal gave the field its text back and closed the list.
+    let now = (await call(client, 'browser_snapshot', {})).text
+    expect(now).toMatch(/combobox "City": "Porto" @\d+/)
+    expect(now).not.toContain('"Paris"')
+    expect(now).toContain('"city: Porto"')
+    // One of browser_fill_form's fields, as Playwright MCP names them (its selectOption fails on a field).
+    const filled = await call(client, 'browser_fill_form', { fields: [{ name: 'City', type: 'combobox', target: city, value: 'Los Angeles' }] })
+    expect(filled.isError, filled.text).toBe(false)
+    now = (await call(client, 'browser_snapshot', {})).text
+    expect(now).toMatch(/combobox "City": "Los Angeles" @\d+/)
+    expect(now).toContain('"city: Los Angeles"')
+  })
+
   it('reads what the page logged and fetched, fenced; lays the page out for a phone; runs a script once a person approves it', async () => {
     await call(client, 'browser_navigate', { url: `${site.origin}/console` })
     await call(client, 'browser_wait_for', { text: '2 items' })

@@ -109,6 +109,13 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       return send(page('Chat', CHAT))
     case '/shipping':
       return send(page('Shipping', SHIPPING))
+    case '/cities': {
+      // The suggestions of the shipping page's City field, asked for as one types.
+      const typed = (url.searchParams.get('q') ?? '').toLowerCase()
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify(CITIES.filter((city) => typed !== '' && city.toLowerCase().includes(typed))))
+      return
+    }
     case '/console':
       return send(page('Diagnostics', DIAGNOSTICS))
     case '/api/items':
@@ -351,12 +358,35 @@ field.addEventListener('keydown', (event) => {
 const SHIPPING = `<main><h1>Shipping</h1>
 <span id="speed-label">Speed</span> <button id="speed" aria-haspopup="listbox" aria-expanded="false" aria-labelledby="speed-label speed">Standard</button>
 <p id="chosen">speed: Standard</p>
+<label for="city">City</label> <input id="city" role="combobox" aria-autocomplete="list" aria-expanded="false" aria-controls="city-list" autocomplete="off">
+<ul id="city-list" role="listbox" aria-label="Cities" hidden></ul>
+<p id="city-chosen">city: none</p>
 <span id="days-label">Delivery days</span>
 <ul id="days" role="listbox" aria-multiselectable="true" aria-labelledby="days-label">
 ${['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'].map((day) => `<li role="option" aria-selected="${day === 'Monday'}">${day}</li>`).join('')}
 </ul>
 <ul role="listbox" aria-label="Notes"><li role="option">${'long '.repeat(1000)}</li></ul></main>
 <script>
+// An autocomplete as design systems draw them: the server's suggestions for what was typed, asked for once typing pauses.
+const city = document.getElementById('city')
+const cities = document.getElementById('city-list')
+const showCities = (names) => {
+  cities.replaceChildren(...names.map((name) => {
+    const option = document.createElement('li')
+    option.setAttribute('role', 'option')
+    option.textContent = name
+    option.addEventListener('click', () => { city.value = name; document.getElementById('city-chosen').textContent = 'city: ' + name; showCities([]) })
+    return option
+  }))
+  cities.hidden = names.length === 0
+  city.setAttribute('aria-expanded', String(names.length > 0))
+}
+let pause
+city.addEventListener('input', () => {
+  clearTimeout(pause)
+  pause = setTimeout(() => fetch('/cities?q=' + encodeURIComponent(city.value)).then((r) => r.json()).then(showCities), 120)
+})
+city.addEventListener('keydown', (event) => { if (event.key === 'Escape') showCities([]) })
 const speed = document.getElementById('speed')
 const close = () => { document.getElementById('speed-list')?.remove(); speed.setAttribute('aria-expanded', 'false') }
 speed.addEventListener('click', () => {
@@ -379,6 +409,8 @@ for (const option of document.querySelectorAll('#days [role=option]')) {
   option.addEventListener('click', () => option.setAttribute('aria-selected', String(option.getAttribute('aria-selected') !== 'true')))
 }
 </script>`
+
+const CITIES = ['Lisbon', 'London', 'Los Angeles', 'Paris', 'Parma', 'Porto', 'Prague']
 
 /** A small page that becomes a huge one where it is: a button loads 7,000 rows into it. */
 const GROW = `<main><h1>Archive</h1><button onclick="document.getElementById('rows').innerHTML = Array.from({ length: 7000 }, (_, i) => '<li>Row ' + (i + 1) + '</li>').join('')">Load everything</button><ul id="rows"></ul></main>`

@@ -26,7 +26,7 @@ import { NodeLedger, agentPattern } from '@tessera/kit'
 import { ARIA_ROLES, type WaitRequest, elementByRole } from './page-waits.js'
 import { BROWSER_ACTIONS, ELEMENT_ACTIONS } from './browser-actions.js'
 import type { BrowserHost } from './browser-host.js'
-import { FOCUS_FOR_TEXT, INPUT_TIMERS_RUN, IS_CHECKED, SCROLL_INTO_VIEW, SELECT_OPTIONS, SET_INPUT_FORMATS, boxOf, callOn, centerOf, refuseIfCovered } from './element-ops.js'
+import { FOCUS_FOR_TEXT, HAS_DATALIST, INPUT_TIMERS_RUN, IS_CHECKED, SCROLL_INTO_VIEW, SELECT_OPTIONS, SET_INPUT_FORMATS, boxOf, callOn, centerOf, refuseIfCovered } from './element-ops.js'
 import { type CapturedDocument, PageSessions, capturePage } from './page-capture.js'
 import { PartsToRead } from './parts-to-read.js'
 import { type ElementPlace, buildPageTree } from './page-tree.js'
@@ -424,31 +424,40 @@ export class BrowserTile implements Surface {
   }
 
   async fill(nodeId: string, input: { text: string; submit?: boolean | undefined; slowly?: boolean | undefined }): Promise<PageAnswer> {
-    return this.#acting(async (page) => {
-      const place = this.#place(nodeId)
-      const how = await callOn<string>(place, FOCUS_FOR_TEXT, input.text)
-      if (how === 'not-editable') throw new TesseraError('invalid_request', `the ${place.role} does not take text`, { expected: 'a text field', found: place.role })
-      if (how.startsWith('malformed:')) {
-        const type = how.slice('malformed:'.length)
-        const expected = SET_INPUT_FORMATS[type] ?? `a ${type}`
-        throw new TesseraError('invalid_input', `the ${type} field took no value from ${JSON.stringify(input.text)}: expected ${expected}`, { expected, found: input.text })
-      }
-      // A value set whole, as a picker sets it, leaves nothing to type.
-      if (how === 'selected' && input.text.length === 0) await page.keyboard.press('Delete')
-      else if (how === 'selected' && input.slowly === true) await page.keyboard.type(input.text, { delay: 20 })
-      else if (how === 'selected') await page.keyboard.insertText(input.text)
-      if (input.submit === true) {
-        // A document the text took away (a field that navigates as one types) has no timers left to wait for.
-        await callOn(place, INPUT_TIMERS_RUN, INPUT_TIMER_MAX_MS).catch(() => undefined)
-        await page.keyboard.press('Enter')
-      }
-    })
+    return this.#acting((page) => this.#typeInto(page, this.#place(nodeId), input))
+  }
+
+  /** Replaces the text of an editable element as a person types it (or sets a value a picker sets whole), Enter after it on `submit`. */
+  async #typeInto(page: Page, place: ElementPlace, input: { text: string; submit?: boolean | undefined; slowly?: boolean | undefined }): Promise<void> {
+    const how = await callOn<string>(place, FOCUS_FOR_TEXT, input.text)
+    if (how === 'not-editable') throw new TesseraError('invalid_request', `the ${place.role} does not take text`, { expected: 'a text field', found: place.role })
+    if (how.startsWith('malformed:')) {
+      const type = how.slice('malformed:'.length)
+      const expected = SET_INPUT_FORMATS[type] ?? `a ${type}`
+      throw new TesseraError('invalid_input', `the ${type} field took no value from ${JSON.stringify(input.text)}: expected ${expected}`, { expected, found: input.text })
+    }
+    // A value set whole, as a picker sets it, leaves nothing to type.
+    if (how === 'selected' && input.text.length === 0) await page.keyboard.press('Delete')
+    else if (how === 'selected' && input.slowly === true) await page.keyboard.type(input.text, { delay: 20 })
+    else if (how === 'selected') await page.keyboard.insertText(input.text)
+    if (input.submit === true) {
+      // A document the text took away (a field that navigates as one types) has no timers left to wait for.
+      await callOn(place, INPUT_TIMERS_RUN, INPUT_TIMER_MAX_MS).catch(() => undefined)
+      await page.keyboard.press('Enter')
+    }
   }
 
   async select(nodeId: string, values: string[]): Promise<PageAnswer & { selected: string[] }> {
     let selected: string[] = []
     const out = await this.#acting(async (page) => {
       const place = this.#place(nodeId)
+      // A field whose suggestions the browser draws (a datalist) takes any text: its value is typed.
+      if (await callOn<boolean>(place, HAS_DATALIST)) {
+        if (values.length !== 1) throw new TesseraError('invalid_input', `the ${place.role} takes one value, found ${values.length}`, { expected: 1, found: values.length })
+        await this.#typeInto(page, place, { text: values[0] as string })
+        selected = [values[0] as string]
+        return
+      }
       if (place.tag !== 'select') {
         selected = await chooseFromList(place, values, { page, settle: () => this.#settle(page) })
         return

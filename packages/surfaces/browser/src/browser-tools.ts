@@ -255,7 +255,7 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
         const named = FIELD_ACTIONS[type]?.(value)
         if (named === undefined) throw new TesseraError('invalid_input', `field type "${type}" is not one of textbox, checkbox, radio, combobox, slider`, { expected: Object.keys(FIELD_ACTIONS), found: type })
         const target = await elementOf(ctx, surface, field)
-        // A combobox one types into (a field with suggestions) has no options to choose: its value is typed.
+        // A field called a combobox that takes only text (a textbox with no list) is typed into.
         const action = named === 'select' && !takes(target, 'select') && takes(target, 'fill') ? 'fill' : named
         const input: JsonObject = action === 'fill' ? { text: value } : action === 'check' ? { checked: value !== 'false' } : { values: [value] }
         steps.push({ action, input, target })
@@ -263,7 +263,7 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
       return run(ctx, surface, steps, modeOf(args, 'delta'))
     },
   ),
-  facade('browser_select_option', 'Choose options of a select element, or of a list the page draws (combobox, listbox): by value or label.', schema({ element, target, values: { type: 'array', items: { type: 'string' } } }, ['target', 'values']), 'write', async (args, ctx, surface) =>
+  facade('browser_select_option', 'Choose options of a select element, or of a list the page draws (combobox, listbox; an autocomplete gets the value typed, then its option clicked): by value or label.', schema({ element, target, values: { type: 'array', items: { type: 'string' } } }, ['target', 'values']), 'write', async (args, ctx, surface) =>
     run(ctx, surface, [{ action: 'select', input: { values: (Array.isArray(args.values) ? args.values : []) as JsonValue[] } as JsonObject, target: await elementOf(ctx, surface, args) }], modeOf(args, 'delta')),
   ),
   facade('browser_press_key', 'Press a key (Enter, ArrowDown, Control+a, or a character) in the focused element.', schema({ key: { type: 'string' } }, ['key']), 'external', (args, ctx, surface) => run(ctx, surface, [{ action: 'press', input: { key: stringArg(args, 'key') ?? '' } }], modeOf(args, 'delta'))),

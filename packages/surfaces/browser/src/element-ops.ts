@@ -220,6 +220,9 @@ export const INPUT_TIMERS_RUN = `function (maxMs) {
   return typeof quiet === 'function' ? quiet(0, maxMs).then(() => true) : false
 }`
 
+/** Whether the element is a field whose suggestions come from a datalist: the browser draws them, outside the page. */
+export const HAS_DATALIST = `function () { return this instanceof HTMLInputElement && this.list !== null }`
+
 export const SELECT_OPTIONS = `function (wanted) {
   if (!(this instanceof HTMLSelectElement)) return { error: 'not a select element' }
   const options = [...this.options]

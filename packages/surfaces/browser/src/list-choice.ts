@@ -7,9 +7,10 @@ import type { ElementPlace } from './page-tree.js'
 /**
  * Choosing options of a list the page draws itself — a combobox whose list pops up (jQuery
  * UI's selectmenu, a design system's select), a button that opens a listbox, a listbox
- * always shown — as a person does it: open it, click the option. Playwright MCP's
- * `browser_select_option` takes only a `<select>`; on these it fails, and an agent needed
- * two clicks and a snapshot between them.
+ * always shown, an autocomplete whose options follow what is typed — as a person does it:
+ * open it (or type the value), click the option. Playwright MCP's `browser_select_option`
+ * takes only a `<select>`; on these it fails, and an agent needed two clicks (or typing and a
+ * click) and a snapshot between them.
  */
 
 /** At most this many options are named in the answer to a value that matches none, each cut to so many characters. */
@@ -116,37 +117,34 @@ class ShownChoices {
 /**
  * Chooses each wanted option (by its accessible name, then the same letters whatever their
  * case and spaces around) and answers the names chosen. A value no option has fails with the
- * options there are, and a list this opened is closed again. An option whose name says what a
- * click would destroy, pay or send is not chosen here: clicked by its ref, the gateway weighs it.
+ * options there are, and the element is left as it was (a list this opened closed again, a
+ * field this typed into holding its text). An option whose name says what a click would
+ * destroy, pay or send is not chosen here: clicked by its ref, the gateway weighs it.
  */
 export async function chooseFromList(place: ElementPlace, wanted: readonly string[], steps: ChoiceSteps): Promise<string[]> {
   if (wanted.length === 0) throw new TesseraError('invalid_input', 'expected at least one value to choose, found none', { expected: 'one value or more', found: [] })
   const chosen: string[] = []
   for (const want of wanted) {
-    const { shown, opened } = await openList(place, steps)
+    const { shown, undo, typed } = typedInto(place) ? await typeToList(place, want, steps) : await openList(place, steps)
     try {
-      const close = async (): Promise<void> => {
-        if (!opened) return
-        await steps.page.keyboard.press('Escape')
-        await steps.settle()
-      }
       const options = shown.choices
       const option = matching(options, want)
       if (option === undefined) {
-        await close()
+        await undo()
         const named = options.slice(0, NAMED_OPTIONS).map((o) => JSON.stringify(o.name.length > NAME_CHARS ? `${o.name.slice(0, NAME_CHARS - 1)}…` : o.name))
         const more = options.length > NAMED_OPTIONS ? `, and ${options.length - NAMED_OPTIONS} more` : ''
-        const said = options.length === 0 ? `the ${place.role} showed no options` : `options are ${named.join(', ')}${more}`
+        const when = typed === undefined ? '' : ` when ${JSON.stringify(typed)} was typed`
+        const said = options.length === 0 ? `the ${place.role} ${typed === undefined ? 'showed' : 'offered'} no options${when}` : typed === undefined ? `options are ${named.join(', ')}${more}` : `the ${place.role} offered ${named.join(', ')}${more}${when}`
         throw new TesseraError('invalid_input', `no option ${JSON.stringify(want)}; ${said}`, { expected: options.slice(0, NAMED_OPTIONS).map((o) => o.name.slice(0, NAME_CHARS)), found: want })
       }
       const optionPlace = await shown.placeOf(option)
       if (wanted.length > 1 && chosen.length === 0 && !(await callOn<boolean>(optionPlace, TAKES_MANY))) {
-        await close()
+        await undo()
         throw new TesseraError('invalid_input', `the list takes one value, found ${wanted.length}`, { expected: 1, found: wanted.length })
       }
       const word = consequentialWord(option.name)
       if (word !== null) {
-        await close()
+        await undo()
         throw new TesseraError('forbidden', `the option ${JSON.stringify(option.name)} says "${word}": click it by its ref, so that its risk is weighed`, { expected: 'an option that only sets a value', found: option.name })
       }
       // Clicking an option a list of many already holds would take it out again.
@@ -163,36 +161,93 @@ export async function chooseFromList(place: ElementPlace, wanted: readonly strin
   return chosen
 }
 
+/** The options to choose from, and how to leave the element as it was should none be chosen. */
+interface Offer {
+  shown: ShownChoices
+  undo: () => Promise<void>
+  /** The text typed for the options, where they follow it. */
+  typed?: string
+}
+
+/** A combobox one types into: an autocomplete, whose options follow the text. */
+function typedInto(place: ElementPlace): boolean {
+  return place.role === 'combobox' && (place.tag === 'input' || place.tag === 'textarea')
+}
+
 /**
  * The options to choose from, the list opened first where it is closed: by a click, then, if
- * nothing showed, by ArrowDown (an editable combobox opens from the keyboard). Where the list
- * is not named, the options that came with the opening are its own.
+ * nothing showed, by ArrowDown. Where the list is not named, the options that came with the
+ * opening are its own.
  */
-async function openList(place: ElementPlace, steps: ChoiceSteps): Promise<{ shown: ShownChoices; opened: boolean }> {
-  if (place.role === 'listbox') return { shown: await ShownChoices.read(place, await objectOf(place)), opened: false }
+async function openList(place: ElementPlace, steps: ChoiceSteps): Promise<Offer> {
+  const stay = { undo: async () => undefined }
+  if (place.role === 'listbox') return { shown: await ShownChoices.read(place, await objectOf(place)), ...stay }
   const before = await ShownChoices.read(place, await listOf(place))
-  if (before.choices.length > 0 && (await callOn<boolean>(place, IS_EXPANDED))) return { shown: before, opened: false }
+  if (before.choices.length > 0 && (await callOn<boolean>(place, IS_EXPANDED))) return { shown: before, ...stay }
+  const opened = { undo: () => closeList(steps) }
   try {
     const point = await centerOf(steps.page, place)
     // As a click does: never on an overlay that covers the element.
     await refuseIfCovered(place, point)
     await steps.page.mouse.click(point.x, point.y)
     await steps.settle()
-    // A list made on opening (rendered into a portal) is named only now.
-    let fresh = await ShownChoices.read(place, await listOf(place), before)
-    if (fresh.choices.length === 0) {
-      await fresh.release()
-      await steps.page.keyboard.press('ArrowDown')
-      await steps.settle()
-      fresh = await ShownChoices.read(place, await listOf(place), before)
-    }
-    if (fresh.choices.length > 0) return { shown: fresh, opened: true }
-    // Nothing came with the opening: a named list shown before is still the one to choose from.
-    await fresh.release()
-    return { shown: await ShownChoices.read(place, await listOf(place)), opened: true }
+    return { shown: await shownSince(place, before, steps), ...opened }
   } finally {
     await before.release()
   }
+}
+
+/**
+ * The options an autocomplete offers for the wanted value, typed into it as a person types:
+ * the field clicked (never through an overlay), its text replaced, the page let settle (its
+ * pause before asking, the request it makes). Undone, the field holds its text again.
+ */
+async function typeToList(place: ElementPlace, want: string, steps: ChoiceSteps): Promise<Offer> {
+  const before = await ShownChoices.read(place, await listOf(place))
+  try {
+    const held = await callOn<string>(place, 'function () { return this.value }')
+    const typeText = async (text: string): Promise<void> => {
+      await callOn(place, 'function () { this.focus(); this.select() }')
+      if (text === '') await steps.page.keyboard.press('Delete')
+      else await steps.page.keyboard.insertText(text)
+      await steps.settle()
+    }
+    const point = await centerOf(steps.page, place)
+    await refuseIfCovered(place, point)
+    await steps.page.mouse.click(point.x, point.y)
+    await typeText(want)
+    const undo = async (): Promise<void> => {
+      await typeText(held)
+      await closeList(steps)
+    }
+    return { shown: await shownSince(place, before, steps), undo, typed: want }
+  } finally {
+    await before.release()
+  }
+}
+
+/** The options shown now that were not `before` (all the named list's), pressing ArrowDown first where none are: an editable combobox opens from the keyboard. */
+async function shownSince(place: ElementPlace, before: ShownChoices, steps: ChoiceSteps): Promise<ShownChoices> {
+  // A list made on opening (rendered into a portal) is named only now.
+  const read = async (): Promise<ShownChoices> => {
+    const list = await listOf(place)
+    return ShownChoices.read(place, list, list === null ? before : undefined)
+  }
+  let fresh = await read()
+  if (fresh.choices.length > 0) return fresh
+  await fresh.release()
+  await steps.page.keyboard.press('ArrowDown')
+  await steps.settle()
+  fresh = await read()
+  if (fresh.choices.length > 0 || typedInto(place)) return fresh
+  // Nothing came with the opening: a named list shown before is still the one to choose from.
+  await fresh.release()
+  return ShownChoices.read(place, await listOf(place))
+}
+
+async function closeList(steps: ChoiceSteps): Promise<void> {
+  await steps.page.keyboard.press('Escape')
+  await steps.settle()
 }
 
 /** A page whose scripts broke the reading of its options (a prototype it replaced). */

@@ -474,13 +474,13 @@ function addTargets(node: UiNode, backendNodeId: number, role: string, dom: DomF
   push('hover')
   const editable = FILLABLE.has(role) || (role === 'combobox' && (tag === 'input' || tag === 'textarea')) || dom?.attributes.has('contenteditable') === true || (tag === 'input' && SET_INPUTS.includes(type ?? ''))
   if (editable && node.states?.readonly !== true) push('fill')
-  if (tag === 'select' || (!editable && opensList(role, dom))) push('select')
+  if (tag === 'select' || opensList(role, dom)) push('select')
   if (CHECKABLE.has(role)) push('check')
   // What is dragged: HTML5 draggables, the items of sortable lists, and any element a script listens to without a role (a slider's handle, a jQuery UI draggable box).
   if (dom?.attributes.get('draggable') === 'true' || role === 'listitem' || role === 'row' || role === 'option' || role === 'treeitem' || role === 'generic' || walk.named.get(doc.key)?.has(backendNodeId) === true) push('drag')
 }
 
-/** Options the page draws itself, chosen by clicking them: a listbox, a combobox one does not type into, a button that opens a listbox. */
+/** Options to choose by clicking them (or typing, in an autocomplete): a listbox, a combobox, a button that opens a listbox. */
 function opensList(role: string, dom: DomFacts | undefined): boolean {
   return role === 'listbox' || role === 'combobox' || (role === 'button' && dom?.attributes.get('aria-haspopup') === 'listbox')
 }
