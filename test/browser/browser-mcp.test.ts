@@ -498,6 +498,16 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(now).toContain('"city: Los Angeles"')
   })
 
+  it('reads the text of a field back whole, line breaks and all, by expanding the field its line cuts', async () => {
+    const page = (await call(client, 'browser_navigate', { url: `${site.origin}/note` })).text
+    const note = refOf(page, 'textbox', 'Note')
+    const text = `Dear team,\n\n${'the report is late again. '.repeat(12).trim()}\n  - figures by Friday\nThe last word is zanzibar.`
+    const typed = (await call(client, 'browser_type', { element: 'Note', target: note, text })).text
+    expect(typed).not.toContain('zanzibar')
+    const whole = (await call(client, 'browser_snapshot', { target: `@${note}` })).text
+    expect(whole).toContain(`textbox "Note": ${JSON.stringify(text)} @${note}`)
+  })
+
   it('reads what the page logged and fetched, fenced; lays the page out for a phone; runs a script once a person approves it', async () => {
     await call(client, 'browser_navigate', { url: `${site.origin}/console` })
     await call(client, 'browser_wait_for', { text: '2 items' })

@@ -116,6 +116,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       res.end(JSON.stringify(CITIES.filter((city) => typed !== '' && city.toLowerCase().includes(typed))))
       return
     }
+    case '/note':
+      return send(page('Note', '<main><h1>Note</h1><label>Note <textarea rows="3" cols="40"></textarea></label></main>'))
     case '/console':
       return send(page('Diagnostics', DIAGNOSTICS))
     case '/api/items':

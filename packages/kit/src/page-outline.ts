@@ -95,6 +95,8 @@ interface Item {
   holder?: { ref: string | undefined; chars: number }
   /** Where it is drawn, as its line says it when boxes are asked for. */
   box?: string
+  /** The element an expansion shows: its name and value print whole (a field's text read back). */
+  whole?: true
 }
 
 interface Context {
@@ -254,11 +256,14 @@ function buildNode(node: UiNode, ctx: Context, rowOfList: boolean, parent: strin
   const keep = part || (!empty && (meaningful(node, actions) || repeated || row))
   // Texts and pictures that only repeat what the element's name or value already says are not said twice (a logo link's image).
   if (keep && node.kind !== 'text' && (node.name !== undefined || node.value !== undefined)) {
-    const said = `${node.name ?? ''} ${typeof node.value === 'string' ? node.value : ''}`
+    const said = squeeze(`${node.name ?? ''} ${typeof node.value === 'string' ? node.value : ''}`)
+    // A name the surface cut (a long option's) is the start of the text it was made of.
+    const cutName = node.name?.endsWith('…') === true ? squeeze(node.name.slice(0, -1)) : undefined
     for (let k = kids.length - 1; k >= 0; k--) {
       const kid = kids[k] as Item
       if (kid.children.length > 0) continue
-      const repeatsText = kid.node.kind === 'text' && said.includes((kid.node.text ?? '').trim())
+      const kidText = squeeze(kid.node.text ?? '')
+      const repeatsText = kid.node.kind === 'text' && (said.includes(kidText) || (cutName !== undefined && cutName.length > 0 && kidText.startsWith(cutName)))
       const repeatsPicture = kid.node.role === 'img' && kid.actions === undefined && kid.node.name !== undefined && said.includes(kid.node.name.trim())
       if (repeatsText || repeatsPicture) kids.splice(k, 1)
     }
@@ -294,6 +299,7 @@ function buildNode(node: UiNode, ctx: Context, rowOfList: boolean, parent: strin
     estimated: kids.some((kid) => kid.estimated),
     ...(node.kind === 'text' ? { holder: holderOf(node.id, parent, ctx) } : {}),
     ...(ctx.boxes && actions !== undefined && own !== undefined ? { box: boxWords(own, ctx.viewport) } : {}),
+    ...(node.id === ctx.whole ? { whole: true as const } : {}),
   }
   // A row of a few leaves prints as one line.
   item.packed = packedLine(item)
@@ -382,14 +388,16 @@ function inline(item: Item): string {
   // An element the page listens to without giving it a role.
   const role = node.role === 'generic' || node.role === undefined ? 'clickable' : node.role
   const parts: string[] = [role]
-  const name = item.name === undefined ? undefined : quote(item.name)
+  const chars = item.whole === true ? WHOLE_TEXT_CHARS : TEXT_CHARS
+  const name = item.name === undefined ? undefined : quote(item.name, chars)
   if (name !== undefined && name !== '""') parts.push(name)
   // Printed bare, so only in its shape: a frame is not validated when outlined, and a hint must never write the outline's own words.
   else if (typeof node.semantic?.selectorHint === 'string' && SELECTOR_HINT.test(node.semantic.selectorHint)) parts.push(node.semantic.selectorHint)
   let text = parts.join(' ')
   const secret = node.semantic?.sensitive === true
   if (secret) text += ': [REDACTED]'
-  else if (node.value !== undefined && node.value !== null && node.value !== node.name) text += `: ${quote(String(node.value))}`
+  // Whole, a field's text keeps its line breaks (escaped: still one line of the outline).
+  else if (node.value !== undefined && node.value !== null && node.value !== node.name) text += `: ${item.whole === true ? JSON.stringify(String(node.value).slice(0, WHOLE_TEXT_CHARS)) : quote(String(node.value))}`
   const declared = node.semantic?.data?.action
   if (typeof declared === 'string') text += ` [${declared}]`
   if (item.ref !== undefined && item.actions !== undefined) text += ` @${item.ref}`

@@ -143,6 +143,31 @@ describe('a page as the agent reads it', () => {
   })
 
 
+  it('reads a field\'s text back whole, line breaks and all, when the field is expanded; a cut name is not said again by its own text', () => {
+    const held = `First line of a comment.\n\n  - an item   with spaces\n${'word '.repeat(60).trim()}\nlast line zanzibar`
+    const option = `Notes ${'long '.repeat(100)}`.trim()
+    const tree: UiNode = {
+      id: 'page',
+      kind: 'box',
+      role: 'document',
+      children: [
+        // As Chromium gives a textarea: its value, and a text of one of its lines inside it.
+        { id: 'area', kind: 'box', role: 'textbox', name: 'Comment', value: held, children: [{ id: 'line', kind: 'text', text: '- an item with spaces' }] },
+        { id: 'list', kind: 'box', role: 'listbox', name: 'Notes', children: [{ id: 'opt', kind: 'box', role: 'option', name: `${option.slice(0, 399)}…`, children: [{ id: 'opt-text', kind: 'text', text: option }] }] },
+      ],
+    }
+    const layout: Layout = { page: { x: 0, y: 0, width: 800, height: 600 }, area: { x: 0, y: 0, width: 400, height: 80 }, opt: { x: 0, y: 100, width: 400, height: 20 } }
+    const frame = sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/form', tree, layout, state: {}, contracts: BROWSER_ACTIONS.contracts.filter((c) => ['click', 'fill'].includes(c.id)), targets: [{ contract: 'fill', nodeId: 'area' }, { contract: 'click', nodeId: 'opt' }] })
+    const refs = RefTable.forFrame(frame)
+    const view = outlinePage(frame).split('\n').slice(2, -1)
+    // In the view, cut to its first words as any text, and the line of it inside is not said again.
+    expect(view[0]).toBe(`textbox "Comment": "${held.replace(/\s+/g, ' ').slice(0, 119)}…" @${refs.refOf('area')}`)
+    expect(view.slice(1)).toEqual([`listbox "Notes"`, `  option "${option.slice(0, 119)}…" @${refs.refOf('opt')}`])
+    const whole = outlinePage(frame, { expand: `@${refs.refOf('area')}` }).split('\n').slice(2, -1)
+    expect(whole).toEqual([`textbox "Comment": ${JSON.stringify(held)} @${refs.refOf('area')}`])
+    expect(outlinePage(frame, { expand: `@${refs.refOf('opt')}` }).split('\n').slice(2, -1)).toEqual([`option "${option.slice(0, 399)}…" @${refs.refOf('opt')}`])
+  })
+
   it('gives a long text cut in a big element its own ref, which prints it and the texts that run on from it whole', () => {
     const long = `A text right in the body of a page of ${'very many words '.repeat(12)}that ends here.`
     const tail = 'and goes on in the next run'

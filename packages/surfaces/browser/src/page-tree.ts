@@ -77,8 +77,8 @@ function cut(s: string, max: number): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s
 }
 
-/** A block of code as the page lays it out: its lines and their indentation, without trailing spaces, blank lines around it or more than one between its lines. */
-function codeText(value: string): string | undefined {
+/** A text in lines (a block of code, a field's text) as the page lays it out: its lines and their indentation, without trailing spaces, blank lines around it or more than one between its lines. */
+function linedText(value: string): string | undefined {
   const s = withoutInvisible(value).replace(/\r\n?/g, '\n').replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n').replace(/^\n+|\s+$/g, '')
   return s.trim().length === 0 ? undefined : cut(s, WHOLE_TEXT_CHARS)
 }
@@ -290,7 +290,7 @@ function asOneText(nodes: UiNode[], code: AxNode, byId: Map<string, AxNode>, box
     }
   }
   collect(code.childIds ?? [])
-  const joined = block ? codeText(runs.join('')) : text(runs.join(''), WHOLE_TEXT_CHARS)
+  const joined = block ? linedText(runs.join('')) : text(runs.join(''), WHOLE_TEXT_CHARS)
   if (joined === undefined) return nodes
   if (box !== undefined) walk.layout[first.id] = box
   return [{ ...first, text: joined, ...(block ? { role: 'code' } : {}) }]
@@ -378,7 +378,8 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   // A secret field's label is not secret; its value and what it shows are.
   if (name !== undefined) out.name = name
   const value = node.value?.value
-  if (value !== undefined && value !== '' && role !== 'link') out.value = secret ? null : (text(value) ?? null)
+  // A field's text is kept whole, its line breaks too: the outline cuts it, an expansion reads it back.
+  if (value !== undefined && value !== '' && role !== 'link') out.value = secret ? null : ((typeof value === 'string' ? linedText(value) : text(value)) ?? null)
   let states = statesOf(node)
   if (walk.active.get(doc.key)?.has(backendId) === true) states = { ...states, active: true }
   // How a table is sorted by this column: Chromium's tree does not say it, the attribute does.
