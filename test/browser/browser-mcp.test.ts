@@ -436,7 +436,7 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect((await call(client, 'browser_snapshot', {})).text).toMatch(/^textbox "Message" @\d+ \(focused\)$/m)
   })
 
-  it('chooses options of lists the page draws as a person does, the list opened and the option clicked; names the options there are when none matches; leaves an option that deletes to a click the gateway weighs', async () => {
+  it('chooses options of lists the page draws as a person does, the list opened and the option clicked; names the options there are when none matches; an option that deletes waits for a person', async () => {
     const page = (await call(client, 'browser_navigate', { url: `${site.origin}/shipping` })).text
     const speed = refOf(page, 'button', 'Speed Standard')
     // The list is made on opening at the end of the body, named by nothing: the options that came with the click are its own.
@@ -447,9 +447,13 @@ describe('the browser surface over MCP, through the gateway', () => {
     const unknown = await call(client, 'browser_select_option', { element: 'Speed', target: speed, values: ['Warp'] })
     expect(unknown.isError).toBe(true)
     expect(unknown.text).toContain('no option "Warp"; options are "Standard", "Express", "Overnight", "Delete my address"')
-    const deleting = await call(client, 'browser_select_option', { element: 'Speed', target: speed, values: ['Delete my address'] })
-    expect(deleting.isError).toBe(true)
-    expect(deleting.text).toMatch(/forbidden.*"Delete my address" says "delete": click it by its ref/)
+    // An option that says it deletes waits for a person, as a button that says so does.
+    const deleting = await call(client, 'browser_select_option', { element: 'Speed', target: speed, values: ['delete my address'] })
+    expect(deleting.result?.status).toBe('awaiting_approval')
+    expect((await api<{ approval: { reason: string } }>(t.hub, `/api/approvals/${deleting.result?.approvalId}`, { token: t.adminToken })).json.approval.reason).toContain('the option "delete my address" says "delete"')
+    expect((await call(client, 'browser_snapshot', {})).text).toContain('"speed: Express"')
+    const denied = await api<{ approval: { status: string } }>(t.hub, `/api/approvals/${deleting.result?.approvalId}/deny`, { token: t.adminToken, body: {} })
+    expect(denied.json.approval.status).toBe('denied')
     const two = await call(client, 'browser_select_option', { element: 'Speed', target: speed, values: ['Standard', 'Express'] })
     expect(two.text).toContain('the list takes one value, found 2')
     // Each refusal closed the list it had opened.
@@ -496,6 +500,25 @@ describe('the browser surface over MCP, through the gateway', () => {
     now = (await call(client, 'browser_snapshot', {})).text
     expect(now).toMatch(/combobox "City": "Los Angeles" @\d+/)
     expect(now).toContain('"city: Los Angeles"')
+  })
+
+  it('weighs an option of a native select by what it says: one that deletes, by its label or its value, waits for a person', async () => {
+    const page = (await call(client, 'browser_navigate', { url: `${site.origin}/bulk` })).text
+    const action = refOf(page, 'combobox', 'With the selected')
+    // Named by its value: its label says what it does.
+    const held = await call(client, 'browser_select_option', { element: 'With the selected', target: action, values: ['3'] })
+    expect(held.result?.status).toBe('awaiting_approval')
+    // The person deciding reads why.
+    const asked = await api<{ approval: { reason: string } }>(t.hub, `/api/approvals/${held.result?.approvalId}`, { token: t.adminToken })
+    expect(asked.json.approval.reason).toContain('the option "Delete for good" says "delete"')
+    expect((await call(client, 'browser_snapshot', {})).text).toContain('"nothing done"')
+    const approved = await api<{ result: ActionResult }>(t.hub, `/api/approvals/${held.result?.approvalId}/approve`, { token: t.adminToken, body: {} })
+    expect(approved.json.result.status).toBe('completed')
+    expect((await call(client, 'browser_snapshot', {})).text).toContain('"done: 3"')
+    // An option that only files things away is chosen at once.
+    const archived = await call(client, 'browser_select_option', { element: 'With the selected', target: refOf((await call(client, 'browser_snapshot', {})).text, 'combobox', 'With the selected'), values: ['Archive'] })
+    expect(archived.isError, archived.text).toBe(false)
+    expect(archived.text).toContain('"done: 2"')
   })
 
   it('reads the text of a field back whole, line breaks and all, by expanding the field its line cuts', async () => {

@@ -116,6 +116,9 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       res.end(JSON.stringify(CITIES.filter((city) => typed !== '' && city.toLowerCase().includes(typed))))
       return
     }
+    case '/bulk':
+      // A bulk action as admin pages have it: choosing an option does it at once.
+      return send(page('Bulk', '<main><h1>Messages</h1><label>With the selected <select onchange="document.getElementById(\'done\').textContent = \'done: \' + this.value"><option value="">Choose…</option><option value="2">Archive</option><option value="3">Delete for good</option></select></label><p id="done">nothing done</p></main>'))
     case '/note':
       return send(page('Note', '<main><h1>Note</h1><label>Note <textarea rows="3" cols="40"></textarea></label></main>'))
     case '/console':

@@ -22,11 +22,11 @@ import {
   maxRisk,
 } from '@tessera/protocol'
 import type { BrowserContext, Dialog, Download, FileChooser, Page, Request } from 'playwright-core'
-import { NodeLedger, agentPattern } from '@tessera/kit'
+import { NodeLedger, agentPattern, consequentialWord } from '@tessera/kit'
 import { ARIA_ROLES, type WaitRequest, elementByRole } from './page-waits.js'
 import { BROWSER_ACTIONS, ELEMENT_ACTIONS } from './browser-actions.js'
 import type { BrowserHost } from './browser-host.js'
-import { FOCUS_FOR_TEXT, HAS_DATALIST, INPUT_TIMERS_RUN, IS_CHECKED, SCROLL_INTO_VIEW, SELECT_OPTIONS, SET_INPUT_FORMATS, boxOf, callOn, centerOf, refuseIfCovered } from './element-ops.js'
+import { CHOSEN_LABELS, FOCUS_FOR_TEXT, HAS_DATALIST, INPUT_TIMERS_RUN, IS_CHECKED, SCROLL_INTO_VIEW, SELECT_OPTIONS, SET_INPUT_FORMATS, boxOf, callOn, centerOf, refuseIfCovered } from './element-ops.js'
 import { type CapturedDocument, PageSessions, capturePage } from './page-capture.js'
 import { PartsToRead } from './parts-to-read.js'
 import { type ElementPlace, buildPageTree } from './page-tree.js'
@@ -298,6 +298,16 @@ export class BrowserTile implements Surface {
       const focused = focusedNode(call.frame.tree)
       const formRisk = focused === undefined ? undefined : this.#places.get(focused)?.formRisk
       raise(formRisk, 'Enter submits a form that posts to another origin')
+    }
+    if (call.contract.id === 'select' && call.target.nodeId !== undefined) {
+      // An option is chosen for what it says: "Delete selected" in a select that sends its form as it changes deletes.
+      const values = ((call.input as JsonObject).values ?? []) as string[]
+      const place = this.#places.get(call.target.nodeId)
+      const labels = place === undefined ? [] : await callOn<string[]>(place, CHOSEN_LABELS, values)
+      for (const said of [...values, ...labels]) {
+        const word = consequentialWord(said)
+        if (word !== null) raise('destructive', `the option ${JSON.stringify(said)} says "${word}"`)
+      }
     }
     if (call.contract.id === 'fill' && (call.input as JsonObject).submit === true) {
       const formRisk = call.target.nodeId === undefined ? undefined : this.#places.get(call.target.nodeId)?.formRisk

@@ -223,6 +223,16 @@ export const INPUT_TIMERS_RUN = `function (maxMs) {
 /** Whether the element is a field whose suggestions come from a datalist: the browser draws them, outside the page. */
 export const HAS_DATALIST = `function () { return this instanceof HTMLInputElement && this.list !== null }`
 
+/** What each wanted value would choose in a select element, by the option's label (the values themselves elsewhere, or where no option has them). */
+export const CHOSEN_LABELS = `function (wanted) {
+  if (!(this instanceof HTMLSelectElement)) return wanted
+  const options = [...this.options]
+  return wanted.map((want) => {
+    const option = options.find((o) => o.value === want) || options.find((o) => o.label === want || o.textContent.trim() === want)
+    return option ? option.label || option.textContent.trim() : want
+  })
+}`
+
 export const SELECT_OPTIONS = `function (wanted) {
   if (!(this instanceof HTMLSelectElement)) return { error: 'not a select element' }
   const options = [...this.options]

@@ -1,4 +1,3 @@
-import { consequentialWord } from '@tessera/kit'
 import { TesseraError } from '@tessera/protocol'
 import type { Page } from 'playwright-core'
 import { callOn, centerOf, objectOf, refuseIfCovered } from './element-ops.js'
@@ -119,7 +118,7 @@ class ShownChoices {
  * case and spaces around) and answers the names chosen. A value no option has fails with the
  * options there are, and the element is left as it was (a list this opened closed again, a
  * field this typed into holding its text). An option whose name says what a click would
- * destroy, pay or send is not chosen here: clicked by its ref, the gateway weighs it.
+ * destroy, pay or send has its value say it too: the gateway weighed the call (BrowserTile.assess).
  */
 export async function chooseFromList(place: ElementPlace, wanted: readonly string[], steps: ChoiceSteps): Promise<string[]> {
   if (wanted.length === 0) throw new TesseraError('invalid_input', 'expected at least one value to choose, found none', { expected: 'one value or more', found: [] })
@@ -141,11 +140,6 @@ export async function chooseFromList(place: ElementPlace, wanted: readonly strin
       if (wanted.length > 1 && chosen.length === 0 && !(await callOn<boolean>(optionPlace, TAKES_MANY))) {
         await undo()
         throw new TesseraError('invalid_input', `the list takes one value, found ${wanted.length}`, { expected: 1, found: wanted.length })
-      }
-      const word = consequentialWord(option.name)
-      if (word !== null) {
-        await undo()
-        throw new TesseraError('forbidden', `the option ${JSON.stringify(option.name)} says "${word}": click it by its ref, so that its risk is weighed`, { expected: 'an option that only sets a value', found: option.name })
       }
       // Clicking an option a list of many already holds would take it out again.
       if (!(wanted.length > 1 && option.selected)) {
