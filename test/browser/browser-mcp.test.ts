@@ -475,6 +475,23 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect((await call(client, 'browser_snapshot', {})).isError).toBe(false)
   })
 
+  it('chooses in Select2\'s boxes (npm select2 on Debian\'s jQuery), where Playwright MCP\'s select_option fails: one country, then two colours of a box of tags', async () => {
+    const page = (await call(client, 'browser_navigate', { url: `${site.origin}/select2` })).text
+    // Select2 hides the select the label names: its box is named by what it shows.
+    const country = refOf(page, 'combobox', 'France')
+    const chosen = await call(client, 'browser_select_option', { element: 'Country', target: country, values: ['Spain'] })
+    expect(chosen.isError, chosen.text).toBe(false)
+    expect(chosen.text).toContain('"country: Spain"')
+    const unknown = await call(client, 'browser_select_option', { element: 'Country', target: country, values: ['Atlantis'] })
+    expect(unknown.text).toContain('no option "Atlantis"; options are "France", "Germany", "Portugal", "Spain", "Sweden"')
+    const colours = /"Colours"\ncombobox[^@\n]*@(\d+)/.exec(page)?.[1] as string
+    const two = await call(client, 'browser_select_option', { element: 'Colours', target: colours, values: ['green', 'Blue'] })
+    expect(two.isError, two.text).toBe(false)
+    expect(two.text).toContain('"colours: green, blue"')
+    // The lists closed again: no option is left on the page.
+    expect((await call(client, 'browser_snapshot', {})).text).not.toMatch(/option "/)
+  })
+
   it('chooses in an autocomplete by typing the value and clicking the option it offers, after the pause and the request the page makes; leaves the field as it was when no option is the value', async () => {
     const page = (await call(client, 'browser_navigate', { url: `${site.origin}/shipping` })).text
     const city = refOf(page, 'combobox', 'City')

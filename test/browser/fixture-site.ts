@@ -86,6 +86,16 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       res.end(readFileSync(requireHere.resolve(module)))
       return
     }
+    case '/select2':
+      return send(page('Profile', SELECT2))
+    case '/vendor/jquery.js':
+    case '/vendor/select2.js':
+    case '/vendor/select2.css': {
+      const file = VENDORED[url.pathname] as { path: string; type: string }
+      res.writeHead(200, { 'content-type': file.type })
+      res.end(readFileSync(file.path))
+      return
+    }
     case '/react':
       return send(page('Payouts', '<div id="root"></div><script src="/vendor/react-payouts.js"></script>'))
     case '/vendor/react-payouts.js':
@@ -248,6 +258,25 @@ const POLYFILLS: Record<string, string> = {
   global: '@mcp-b/global/iife',
 }
 const requireHere = createRequire(import.meta.url)
+
+/** Widget libraries as sites ship them: Select2 from npm, on Debian's jQuery. */
+const VENDORED: Record<string, { path: string; type: string }> = {
+  '/vendor/jquery.js': { path: '/usr/share/javascript/jquery/jquery.min.js', type: 'text/javascript' },
+  '/vendor/select2.js': { path: requireHere.resolve('select2/dist/js/select2.full.min.js'), type: 'text/javascript' },
+  '/vendor/select2.css': { path: requireHere.resolve('select2/dist/css/select2.min.css'), type: 'text/css' },
+}
+
+/** A profile form whose selects Select2 replaces with its own: a box that opens a list with a search field, and a box of tags. */
+const SELECT2 = `<link rel="stylesheet" href="/vendor/select2.css"><script src="/vendor/jquery.js"></script><script src="/vendor/select2.js"></script>
+<main><h1>Profile</h1>
+<label for="country">Country</label> <select id="country" style="width: 300px">${['France', 'Germany', 'Portugal', 'Spain', 'Sweden'].map((c) => `<option>${c}</option>`).join('')}</select>
+<p id="country-out">country: France</p>
+<label for="colours">Colours</label> <select id="colours" multiple style="width: 300px">${['red', 'green', 'blue'].map((c) => `<option>${c}</option>`).join('')}</select>
+<p id="colours-out">colours: none</p></main>
+<script>
+$('#country').select2().on('change', function () { $('#country-out').text('country: ' + this.value) })
+$('#colours').select2().on('change', function () { $('#colours-out').text('colours: ' + ($(this).val().join(', ') || 'none')) })
+</script>`
 
 /** The React app of react-payouts.ts, bundled once per process (React's production build). */
 let reactBundle: Promise<string> | undefined

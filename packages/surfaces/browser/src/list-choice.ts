@@ -28,13 +28,17 @@ export interface ChoiceSteps {
   settle: () => Promise<void>
 }
 
-/** The list an element opens: the one its `aria-controls` (or `aria-owns`) names, in its own tree first (a shadow root). */
+/**
+ * The list an element opens: of those its `aria-controls` and `aria-owns` name (in its own tree
+ * first, a shadow root), the first that is a list or holds options. Select2 4.1's box names its
+ * own text in `aria-controls` and its list in `aria-owns`.
+ */
 const LIST_OF = `function () {
   const ids = ((this.getAttribute('aria-controls') || '') + ' ' + (this.getAttribute('aria-owns') || '')).split(/\\s+/).filter(Boolean)
   const root = this.getRootNode()
   for (const id of ids) {
     const found = (root.getElementById ? root.getElementById(id) : null) || this.ownerDocument.getElementById(id)
-    if (found) return found
+    if (found && (found.matches('[role=listbox], [role=tree], [role=grid], [role=menu]') || found.querySelector('[role=option], [role=menuitemradio], [role=treeitem]'))) return found
   }
   return null
 }`
