@@ -492,6 +492,17 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect((await call(client, 'browser_snapshot', {})).text).not.toMatch(/option "/)
   })
 
+  it('chooses in react-select\'s box by typing the value and clicking the option its menu offers', async () => {
+    const page = (await call(client, 'browser_navigate', { url: `${site.origin}/react` })).text
+    const currency = refOf(page, 'combobox', 'Currency')
+    const chosen = await call(client, 'browser_select_option', { element: 'Currency', target: currency, values: ['pound sterling'] })
+    expect(chosen.isError, chosen.text).toBe(false)
+    expect(chosen.text).toContain('"currency: GBP"')
+    const unknown = await call(client, 'browser_select_option', { element: 'Currency', target: currency, values: ['Sw'] })
+    expect(unknown.text).toContain('no option "Sw"; the combobox offered "Swiss franc", "Swedish krona" when "Sw" was typed')
+    expect((await call(client, 'browser_snapshot', {})).text).toContain('"currency: GBP"')
+  })
+
   it('chooses in an autocomplete by typing the value and clicking the option it offers, after the pause and the request the page makes; leaves the field as it was when no option is the value', async () => {
     const page = (await call(client, 'browser_navigate', { url: `${site.origin}/shipping` })).text
     const city = refOf(page, 'combobox', 'City')

@@ -5,6 +5,7 @@
 import { useAgentAction } from '@tessera/sdk'
 import { createElement as h, useState } from 'react'
 import { createRoot } from 'react-dom/client'
+import Select from 'react-select'
 
 function Payout({ to, amount }: { to: string; amount: number }) {
   const [state, setState] = useState('pending')
@@ -33,6 +34,26 @@ function Receipt() {
   )
 }
 
+const CURRENCIES = [
+  { value: 'EUR', label: 'Euro' },
+  { value: 'GBP', label: 'Pound sterling' },
+  { value: 'CHF', label: 'Swiss franc' },
+  { value: 'SEK', label: 'Swedish krona' },
+  { value: 'USD', label: 'US dollar' },
+]
+
+/** react-select's box: an input one types into (role combobox), whose menu of options follows the text. */
+function Currency() {
+  const [currency, setCurrency] = useState('none')
+  return h(
+    'section',
+    null,
+    h('label', { htmlFor: 'currency' }, 'Currency'),
+    h(Select, { inputId: 'currency', options: CURRENCIES, onChange: (option: { value: string } | null) => setCurrency(option?.value ?? 'none') }),
+    h('p', null, `currency: ${currency}`),
+  )
+}
+
 function App() {
   const secret = useAgentAction({ sensitive: true })
   return h(
@@ -42,6 +63,7 @@ function App() {
     h('ul', null, h(Payout, { to: 'Ada', amount: 120 }), h(Payout, { to: 'Grace', amount: 80 })),
     h('label', null, 'Bank token ', h('input', { ...secret, defaultValue: 'tok-7731' })),
     h(Receipt),
+    h(Currency),
   )
 }
 
