@@ -61,6 +61,8 @@ const STRUCTURE = new Set(['generic', 'group', 'list', 'listitem', 'paragraph', 
 const LANDMARKS = new Set(['navigation', 'main', 'banner', 'contentinfo', 'complementary', 'search', 'form', 'dialog', 'alertdialog', 'menu', 'menubar', 'toolbar', 'tablist', 'tree', 'listbox', 'table', 'grid', 'region', 'group', 'tabpanel', 'figure', 'iframe'])
 /** Elements whose children are summed up by their value (a native select's options). */
 const OWNS_OPTIONS = new Set(['combobox'])
+/** What of a closed combobox its value sums up: its popup and options. What else it holds to act on (a tag's remove button, a search field) keeps its line. */
+const POPUP_ROLES = new Set(['listbox', 'option', 'menu', 'menuitem', 'menuitemradio', 'tree', 'treeitem', 'grid', 'group'])
 /** Lists of things whose line (with a ref) helps an agent page through them. */
 const CONTAINERS = new Set(['list', 'table', 'grid', 'menu', 'listbox', 'tree', 'tablist', 'rowgroup', 'feed'])
 
@@ -286,7 +288,7 @@ function buildNode(node: UiNode, ctx: Context, rowOfList: boolean, parent: strin
     node,
     ref: actions !== undefined || repeated || (node.children?.length ?? 0) > 0 ? ctx.refs.refOf(node.id) : undefined,
     // A closed list box shows its value; open, its options (a custom one owns its popup).
-    children: OWNS_OPTIONS.has(node.role ?? '') && node.states?.expanded !== true ? [] : kids,
+    children: OWNS_OPTIONS.has(node.role ?? '') && node.states?.expanded !== true ? kids.filter((kid) => ownControl(kid, node)) : kids,
     actions,
     packed: undefined,
     lines: 1,
@@ -319,6 +321,15 @@ function holderOf(id: string, parent: string | undefined, ctx: Context): { ref: 
   const holder = parent ?? ctx.frame.tree.id
   const small = holder !== ctx.frame.tree.id && sizeOf(holder, ctx) <= HOLDER_MAX_NODES
   return { ref: ctx.refs.refOf(small ? holder : id), chars: holder === ctx.whole || id === ctx.whole ? WHOLE_TEXT_CHARS : TEXT_CHARS }
+}
+
+/** Whether a closed combobox's child keeps its line: something to act on that is not its popup, nor a read-only box showing what the combobox says already (Select2's). */
+function ownControl(kid: Item, combobox: UiNode): boolean {
+  if (kid.actionCount === 0 || POPUP_ROLES.has(kid.node.role ?? '')) return false
+  if (kid.node.states?.readonly !== true) return true
+  const said = squeeze(`${combobox.name ?? ''} ${typeof combobox.value === 'string' ? combobox.value : ''}`)
+  const shows = squeeze(`${kid.node.name ?? ''} ${typeof kid.node.value === 'string' ? kid.node.value : ''}`)
+  return !said.includes(shows)
 }
 
 /** The nodes under an element, counted no further than HOLDER_MAX_NODES + 1. */

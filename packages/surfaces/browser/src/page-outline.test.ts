@@ -168,6 +168,38 @@ describe('a page as the agent reads it', () => {
     expect(outlinePage(frame, { expand: `@${refs.refOf('opt')}` }).split('\n').slice(2, -1)).toEqual([`option "${option.slice(0, 399)}…" @${refs.refOf('opt')}`])
   })
 
+  it('sums a closed combobox up by its value, yet keeps what else it holds to act on: a tag\'s remove button, its search field', () => {
+    const tree: UiNode = {
+      id: 'page',
+      kind: 'box',
+      role: 'document',
+      children: [
+        // A native select: its options are its value's to say.
+        { id: 'plan', kind: 'box', role: 'combobox', name: 'Plan', value: 'Basic', states: { expanded: false }, children: [{ id: 'popup', kind: 'box', role: 'listbox', children: [{ id: 'o1', kind: 'box', role: 'option', name: 'Basic' }, { id: 'o2', kind: 'box', role: 'option', name: 'Pro' }] }] },
+        // Select2's box: a read-only box showing the value, said once.
+        { id: 'country', kind: 'box', role: 'combobox', name: 'France', states: { expanded: false }, children: [{ id: 'shown', kind: 'box', role: 'textbox', value: 'France', states: { readonly: true } }] },
+        // Select2's box of tags.
+        {
+          id: 'tags',
+          kind: 'box',
+          role: 'combobox',
+          value: 'Remove item green Search',
+          states: { expanded: false },
+          children: [
+            { id: 'green', kind: 'box', role: 'listitem', name: 'green', children: [{ id: 'x', kind: 'box', role: 'button', name: 'Remove item' }] },
+            { id: 'search', kind: 'box', role: 'searchbox', name: 'Search' },
+          ],
+        },
+      ],
+    }
+    const targets: TargetSpec[] = ['plan', 'o1', 'o2', 'country', 'shown', 'tags', 'x', 'search'].map((nodeId) => ({ contract: 'click', nodeId }))
+    const frame = sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/form', tree, layout: { page: { x: 0, y: 0, width: 800, height: 600 } }, state: {}, contracts: BROWSER_ACTIONS.contracts.filter((c) => c.id === 'click'), targets })
+    const refs = RefTable.forFrame(frame)
+    const lines = outlinePage(frame).split('\n').slice(2, -1)
+    expect(lines.slice(0, 2)).toEqual([`combobox "Plan": "Basic" @${refs.refOf('plan')} (collapsed)`, `combobox "France" @${refs.refOf('country')} (collapsed)`])
+    expect(lines.slice(2).join('\n')).toMatch(new RegExp(`^combobox: "Remove item green Search" @${refs.refOf('tags')} \\(collapsed\\)[\\s\\S]*button "Remove item" @${refs.refOf('x')}[\\s\\S]*searchbox "Search" @${refs.refOf('search')}$`))
+  })
+
   it('gives a long text cut in a big element its own ref, which prints it and the texts that run on from it whole', () => {
     const long = `A text right in the body of a page of ${'very many words '.repeat(12)}that ends here.`
     const tail = 'and goes on in the next run'
