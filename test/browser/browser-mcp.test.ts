@@ -504,6 +504,10 @@ describe('the browser surface over MCP, through the gateway', () => {
     const unknown = await call(client, 'browser_select_option', { element: 'Currency', target: currency, values: ['Sw'] })
     expect(unknown.text).toContain('no option "Sw"; the combobox offered "Swiss franc", "Swedish krona" when "Sw" was typed')
     expect((await call(client, 'browser_snapshot', {})).text).toContain('"currency: GBP"')
+    // A box of many: each value typed and its option clicked in turn.
+    const also = await call(client, 'browser_select_option', { element: 'Also pay in', target: refOf(page, 'combobox', 'Also pay in'), values: ['Euro', 'US dollar'] })
+    expect(also.isError, also.text).toBe(false)
+    expect(also.text).toContain('"also: EUR, USD"')
   })
 
   it('chooses in an autocomplete by typing the value and clicking the option it offers, after the pause and the request the page makes; leaves the field as it was when no option is the value', async () => {

@@ -45,12 +45,16 @@ const CURRENCIES = [
 /** react-select's box: an input one types into (role combobox), whose menu of options follows the text. */
 function Currency() {
   const [currency, setCurrency] = useState('none')
+  const [also, setAlso] = useState('none')
   return h(
     'section',
     null,
     h('label', { htmlFor: 'currency' }, 'Currency'),
-    h(Select, { inputId: 'currency', options: CURRENCIES, onChange: (option: { value: string } | null) => setCurrency(option?.value ?? 'none') }),
+    h(Select, { inputId: 'currency', options: CURRENCIES, onChange: (option: unknown) => setCurrency((option as { value: string } | null)?.value ?? 'none') }),
     h('p', null, `currency: ${currency}`),
+    h('label', { htmlFor: 'also' }, 'Also pay in'),
+    h(Select, { inputId: 'also', isMulti: true, options: CURRENCIES, onChange: (options: unknown) => setAlso((options as Array<{ value: string }>).map((o) => o.value).join(', ') || 'none') }),
+    h('p', null, `also: ${also}`),
   )
 }
 
