@@ -399,9 +399,9 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   let childNodes: UiNode[]
   const shown = dom?.tag === 'iframe' || dom?.tag === 'frame' ? walk.children.get(`${doc.key}#${backendId}`) : undefined
   if (shown !== undefined) childNodes = documentNodes(shown, walk, next)
-  // A native field's parts (a date's month, day and year and its picker button, a file field's button) are the
+  // A native field's parts (a date's month, day and year and its picker button, a text area's lines) are the
   // browser's own, drawn in its shadow: the field itself takes the action and says the value.
-  else childNodes = (secret && FILLABLE.has(role)) || dom?.tag === 'input' ? [] : (walked ?? kids(next))
+  else childNodes = (secret && FILLABLE.has(role)) || dom?.tag === 'input' || dom?.tag === 'textarea' ? [] : (walked ?? kids(next))
   const impliedHere = (implied && walk.targets.length === targetsBefore) || named
   // A control named by its content alone (the page gave it no name Chromium kept): its text is its name.
   if (out.name === undefined && (NAMED_BY_CONTENT.has(role) || impliedHere) && childNodes.length > 0 && childNodes.every((child) => child.kind === 'text')) {
