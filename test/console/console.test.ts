@@ -236,13 +236,14 @@ describe('the console in a real browser: the map where people watch, approve and
     await page.mouse.down()
     await page.mouse.move(box.x + 40, box.y + 120, { steps: 8 })
     await page.mouse.up()
-    await expect.poll(async () => (await api<{ tiles: Array<{ id: string; y: number }> }>(t.hub, '/api/tiles', { token: t.adminToken })).json.tiles.find((x) => x.id === id)?.y ?? 0).toBeGreaterThan(50)
+    // Polled for longer than a second: on a busy machine the drag's map action can take that long to land.
+    await expect.poll(async () => (await api<{ tiles: Array<{ id: string; y: number }> }>(t.hub, '/api/tiles', { token: t.adminToken })).json.tiles.find((x) => x.id === id)?.y ?? 0, { timeout: 10_000 }).toBeGreaterThan(50)
     // The keyboard moves a selected tile too: one map action once the keys rest.
     const tileX = async (): Promise<number> => (await api<{ tiles: Array<{ id: string; x: number }> }>(t.hub, '/api/tiles', { token: t.adminToken })).json.tiles.find((x) => x.id === id)?.x ?? 0
     const before = await tileX()
     await bar.click()
     for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowRight')
-    await expect.poll(tileX).toBeGreaterThan(before + 20)
+    await expect.poll(tileX, { timeout: 10_000 }).toBeGreaterThan(before + 20)
     // Selected, a tile can be resized from its corner: a map action too.
     await bar.click()
     const corner = tile.locator('.react-flow__resize-control.handle.bottom.right')

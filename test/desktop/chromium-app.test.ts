@@ -93,7 +93,8 @@ describe('a Chromium app as a desktop tile', () => {
   }, 60_000)
 
   it('reads a Chromium app behind a wrapper over AT-SPI: types through EditableText, presses its button', async () => {
-    const wait = await call('action_request', { surface: 'wrapped', action: 'wait_for', input: { role: 'button', name: 'Save note' } })
+    // A cold Chromium behind a wrapper may take more than the default 10 s to reach AT-SPI while other tests run.
+    const wait = await call('action_request', { surface: 'wrapped', action: 'wait_for', input: { role: 'button', name: 'Save note', time: 30 } })
     expect(wait.json?.result?.status, wait.text).toBe('completed')
     const frame = await t.hub.ctx.gateway.frames.current('wrapped')
     expect(frame.state.specialist).toBeUndefined()
