@@ -469,7 +469,7 @@ export class BrowserTile implements Surface {
         return
       }
       if (place.tag !== 'select') {
-        selected = await chooseFromList(place, values, { page, settle: () => this.#settle(page) })
+        selected = await chooseFromList(place, values, { page, settle: () => this.#settle(page), type: (field, text) => this.#typeInto(page, field, { text }) })
         return
       }
       const answer = await callOn<{ error?: string; selected?: string[] }>(place, SELECT_OPTIONS, values)

@@ -22,10 +22,11 @@ interface Choice {
   selected: boolean
 }
 
-/** What choosing needs of the tile: its page, and its wait for a quiet page after an input. */
+/** What choosing needs of the tile: its page, its wait for a quiet page after an input, and its typing into a field (replacing its text). */
 export interface ChoiceSteps {
   page: Page
   settle: () => Promise<void>
+  type: (place: ElementPlace, text: string) => Promise<void>
 }
 
 /**
@@ -205,9 +206,7 @@ async function typeToList(place: ElementPlace, want: string, steps: ChoiceSteps)
   try {
     const held = await callOn<string>(place, 'function () { return this.value }')
     const typeText = async (text: string): Promise<void> => {
-      await callOn(place, 'function () { this.focus(); this.select() }')
-      if (text === '') await steps.page.keyboard.press('Delete')
-      else await steps.page.keyboard.insertText(text)
+      await steps.type(place, text)
       await steps.settle()
     }
     const point = await centerOf(steps.page, place)
