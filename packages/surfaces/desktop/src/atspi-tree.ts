@@ -1,4 +1,5 @@
 import { type AccessibleRef, type AtspiBus, REGISTRY, refOf } from './atspi-bus.js'
+import { announceReader } from './reader-presence.js'
 import { visibleCells } from './sheet-cells.js'
 
 /** AT-SPI's StateType, in order: bit n of the state set is STATE_NAMES[n]. */
@@ -187,6 +188,7 @@ export interface WalkOptions {
 export async function walkAccessibles(bus: AtspiBus, options: WalkOptions = {}): Promise<AccessibleTree> {
   const [appList] = await bus.call(REGISTRY, IFACE.accessible, 'GetChildren')
   const appRefs = ((appList as unknown[] | undefined) ?? []).map(refOf).filter((r): r is AccessibleRef => r !== undefined)
+  await announceReader(bus, appRefs)
   return walkFrom(bus, appRefs, options)
 }
 
