@@ -34,6 +34,14 @@ export const NAVIGATION_GRACE_MS = 1000
  * says; the style that begins or ends an animation (`display: none`) counts as any change.
  */
 export const ANIMATION_GRACE_MS = 650
+/**
+ * An animation the browser runs itself (a CSS transition or animation, or one a script started
+ * with `element.animate`, as Shoelace's dialog does) changes no DOM while it plays, and the page
+ * often changes the DOM only when it ends (the dialog hidden). One that started since the agent
+ * last acted and lasts at most this long is waited out; a longer or endless one is the page's own
+ * motion (a spinner, a carousel).
+ */
+export const TRANSIENT_ANIMATION_MS = 650
 /** Steps further apart than this are another animation's. */
 const ANIMATION_GAP_MS = 100
 /**
@@ -138,9 +146,10 @@ export const CHANGE_WATCH_SCRIPT = `(() => {
         let due = -1
         for (const at of pending.values()) if (at < end) due = Math.max(due, at)
         const leaving = Math.max(navigatingAt, sentAt()) + ${NAVIGATION_GRACE_MS}
-        if ((now - last >= quietMs && due < 0 && now >= leaving) || now >= end) resolve(now - started)
+        const moving = animatingUntil(now)
+        if ((now - last >= quietMs && due < 0 && now >= leaving && now >= moving) || now >= end) resolve(now - started)
         // Looks again the moment the page could be settled, not on a coarser beat.
-        else nativeSet(check, Math.max(1, Math.min(Math.max(last + quietMs, due + 1, leaving) - now, end - now)))
+        else nativeSet(check, Math.max(1, Math.min(Math.max(last + quietMs, due + 1, leaving, moving) - now, end - now)))
       }
       check()
     }),
@@ -166,6 +175,24 @@ export const CHANGE_WATCH_SCRIPT = `(() => {
   }
   // When the agent last acted: motion is what was already going on then.
   let inputAt = -Infinity
+  // When the last transient animation started since then ends (TRANSIENT_ANIMATION_MS), or -1.
+  // The document timeline counts from the same origin as performance.now().
+  const animatingUntil = (now) => {
+    let until = -1
+    // A document lists its own tree's animations only: each shadow root lists its own.
+    const scopes = [document]
+    for (const held of shadowRoots) {
+      const root = held.deref()
+      if (root === undefined) shadowRoots.delete(held)
+      else if (root.host.isConnected) scopes.push(root)
+    }
+    for (const animation of scopes.flatMap((scope) => (scope.getAnimations ? scope.getAnimations() : []))) {
+      const timing = animation.playState === 'running' && animation.startTime !== null && animation.startTime >= inputAt - ${ANIMATION_GAP_MS} && animation.effect ? animation.effect.getComputedTiming() : null
+      if (timing === null || !(timing.endTime <= ${TRANSIENT_ANIMATION_MS}) || timing.localTime === null) continue
+      until = Math.max(until, now + (timing.endTime - timing.localTime) / Math.abs(animation.playbackRate || 1))
+    }
+    return until
+  }
   for (const type of ['pointerdown', 'mousedown', 'keydown', 'click', 'input', 'wheel', 'touchstart', 'drop', 'paste']) addEventListener(type, () => { inputAt = performance.now() }, { capture: true, passive: true })
   const runs = new WeakMap()
   // Every node the records touch is in a run of motion (records of one node, of an attribute of it, count as one).
@@ -183,7 +210,35 @@ export const CHANGE_WATCH_SCRIPT = `(() => {
     }
     return all
   }
-  new MutationObserver((records) => { relaid(); changed(animationStep(records), ownMotion(records)) }).observe(document, { subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true })
+  // Shadow roots are watched as the document is: a web component (Lit, Shoelace) changes only
+  // its own root, which a document's observer never hears. Each root is watched as it is made;
+  // one the parser or innerHTML attached (declarative shadow DOM) as its host comes in.
+  const watched = new WeakSet()
+  // Held weakly: a component the page drops takes its root with it.
+  const shadowRoots = new Set()
+  const observer = new MutationObserver((records) => {
+    for (const record of records) for (const node of record.addedNodes) if (node.shadowRoot) watch(node.shadowRoot)
+    relaid()
+    changed(animationStep(records), ownMotion(records))
+  })
+  const watch = (root) => {
+    if (watched.has(root)) return
+    watched.add(root)
+    if (root !== document) shadowRoots.add(new WeakRef(root))
+    observer.observe(root, { subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true })
+  }
+  watch(document)
+  const nativeAttachShadow = Element.prototype.attachShadow
+  Object.defineProperty(Element.prototype, 'attachShadow', {
+    value: function attachShadow(init) {
+      const root = nativeAttachShadow.call(this, init)
+      watch(root)
+      return root
+    },
+    writable: true,
+    configurable: true,
+    enumerable: true,
+  })
   addEventListener('scroll', (event) => { if (event.target !== document) relaid(); changed() }, { capture: true, passive: true })
   addEventListener('input', () => { relaid(); changed() }, { capture: true, passive: true })
   for (const type of ['change', 'focusin', 'focusout', 'load', 'error', 'resize', 'transitionend', 'animationend', 'toggle']) addEventListener(type, relaid, { capture: true, passive: true })
