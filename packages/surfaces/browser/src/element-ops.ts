@@ -110,7 +110,7 @@ function area(quad: number[]): number {
 
 /**
  * What a click at the point would hit instead of the element, or null when it hits the
- * element or something inside it (through open shadow roots). A click never lands on an
+ * element, something inside it or a box around it (through open shadow roots). A click never lands on an
  * overlay that covers its element: it fails and says what covers it.
  */
 export async function coveredBy(place: ElementPlace, point: Point): Promise<string | null> {
@@ -122,7 +122,12 @@ export async function coveredBy(place: ElementPlace, point: Point): Promise<stri
       let hit = document.elementFromPoint(x, y)
       while (hit && hit.shadowRoot) { const inner = hit.shadowRoot.elementFromPoint(x, y); if (!inner || inner === hit) break; hit = inner }
       if (!hit) return null
-      for (let n = hit; n; n = n.parentNode || n.host) if (n === this) return null
+      // Up the tree as it is drawn: a slotted element is inside the slot that shows it.
+      const up = (n) => n.assignedSlot || n.parentNode || n.host
+      for (let n = hit; n; n = up(n)) if (n === this) return null
+      // A control drawn behind its own box (Shoelace's select of many keeps its field there) is
+      // clicked through that box, which takes the click as the control's. The page itself is no such box.
+      if (hit !== document.body && hit !== document.documentElement) for (let n = this; n; n = up(n)) if (n === hit) return null
       // A label clicks its control: hitting the label of this element is hitting it.
       if (hit.control === this || (hit.closest && hit.closest('label') && hit.closest('label').control === this)) return null
       const label = (hit.getAttribute('aria-label') || hit.textContent || '').trim().slice(0, 60)

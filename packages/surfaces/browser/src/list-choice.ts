@@ -49,12 +49,22 @@ const LIST_OF = `function () {
  * an array of their elements: the elements with the role of a list's item, drawn, and not
  * hidden from assistive technology, less those of `except`. Read in the page, not from the
  * accessibility tree: DevTools' query by role misses jQuery UI's options, each inside a
- * presentational list item.
+ * presentational list item. The list is read as it is drawn: into open shadow roots, and
+ * through slots to the elements they show (Shoelace's listbox is in its select's shadow root,
+ * its options are the select's own children).
  */
 const SHOWN_CHOICES = `function (around, except) {
-  const roots = around ? [...new Set([this.getRootNode(), this.ownerDocument])] : [this]
-  const found = roots.flatMap((root) => [...root.querySelectorAll('[role=option], [role=menuitemradio], [role=treeitem]')])
-  return found.filter((el) => el.getClientRects().length > 0 && el.checkVisibility({ visibilityProperty: true, opacityProperty: true }) && !el.closest('[aria-hidden=true]') && !(except || []).includes(el))
+  const OPTION = '[role=option], [role=menuitemradio], [role=treeitem]'
+  const found = new Set()
+  const visit = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.matches(OPTION)) found.add(el)
+      if (el.shadowRoot) visit(el.shadowRoot)
+      if (el.tagName === 'SLOT') for (const shown of el.assignedElements({ flatten: true })) { if (shown.matches(OPTION)) found.add(shown); visit(shown) }
+    }
+  }
+  for (const root of around ? new Set([this.getRootNode(), this.ownerDocument]) : [this]) visit(root)
+  return [...found].filter((el) => el.getClientRects().length > 0 && el.checkVisibility({ visibilityProperty: true, opacityProperty: true }) && !el.closest('[aria-hidden=true]') && !(except || []).includes(el))
 }`
 
 /** Each option's accessible name as far as the page says it, and whether a list of many holds it. */
@@ -71,9 +81,12 @@ const DESCRIBED_CHOICES = `function () {
 
 const IS_EXPANDED = `function () { return this.getAttribute('aria-expanded') === 'true' }`
 
+/** Whether the option's list takes many; its list found as drawn, through the slot that shows the option and up out of shadow roots. */
 const TAKES_MANY = `function () {
-  const list = this.closest('[role=listbox], [role=tree], [role=grid]')
-  return list !== null && list.getAttribute('aria-multiselectable') === 'true'
+  for (let n = this; n; n = n.assignedSlot || n.parentElement || n.getRootNode().host) {
+    if (n.matches('[role=listbox], [role=tree], [role=grid]')) return n.getAttribute('aria-multiselectable') === 'true'
+  }
+  return false
 }`
 
 /** Options a list shows now: their elements held in the page as one array, and what each says. */
@@ -129,7 +142,7 @@ export async function chooseFromList(place: ElementPlace, wanted: readonly strin
   if (wanted.length === 0) throw new TesseraError('invalid_input', 'expected at least one value to choose, found none', { expected: 'one value or more', found: [] })
   const chosen: string[] = []
   for (const want of wanted) {
-    const { shown, undo, typed } = typedInto(place) ? await typeToList(place, want, steps) : await openList(place, steps)
+    const { shown, undo, typed } = (await typedInto(place)) ? await typeToList(place, want, steps) : await openList(place, steps)
     try {
       const options = shown.choices
       const option = matching(options, want)
@@ -168,9 +181,9 @@ interface Offer {
   typed?: string
 }
 
-/** A combobox one types into: an autocomplete, whose options follow the text. */
-function typedInto(place: ElementPlace): boolean {
-  return place.role === 'combobox' && (place.tag === 'input' || place.tag === 'textarea')
+/** A combobox one types into: an autocomplete, whose options follow the text. A read-only field only shows the choice (Shoelace's select): its list opens as a closed combobox's does. */
+async function typedInto(place: ElementPlace): Promise<boolean> {
+  return place.role === 'combobox' && (place.tag === 'input' || place.tag === 'textarea') && !(await callOn<boolean>(place, 'function () { return this.readOnly }'))
 }
 
 /**
@@ -236,7 +249,7 @@ async function shownSince(place: ElementPlace, before: ShownChoices, steps: Choi
   await steps.page.keyboard.press('ArrowDown')
   await steps.settle()
   fresh = await read()
-  if (fresh.choices.length > 0 || typedInto(place)) return fresh
+  if (fresh.choices.length > 0 || (await typedInto(place))) return fresh
   // Nothing came with the opening: a named list shown before is still the one to choose from.
   await fresh.release()
   return ShownChoices.read(place, await listOf(place))
