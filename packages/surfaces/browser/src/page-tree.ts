@@ -322,7 +322,7 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
     const out: UiNode = { id, kind: 'box', role: shownRole, states: { ariaHidden: true } }
     const hint = HINTED.has(shownRole) ? selectorHintOf(dom, doc, walk) : undefined
     if (hint !== undefined) out.semantic = { selectorHint: hint }
-    addTargets(out, backendId, shownRole, dom, doc, walk, inherited)
+    addTargets(out, backendId, shownRole, dom, doc, walk, inherited, undefined)
     return [out]
   }
 
@@ -409,6 +409,13 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
     if (out.name === undefined) delete out.name
     childNodes = []
   }
+  const ownBox = childNodes.length === 1 ? childNodes[0] : undefined
+  if ((CLICKABLE.has(axRole) || CLICKABLE.has(role)) && ownBox !== undefined && isOwnBox(ownBox, out.name, walk)) {
+    // A control's own drawing that listens for clicks and says what the control says (the box
+    // inside a Shoelace option or menu item): the control is the target, a click at its middle lands there.
+    forgetTargets(walk, ownBox.id)
+    childNodes = ownBox.children ?? []
+  }
   if (childNodes.length > 0) out.children = childNodes
 
   const tablePart = TABLE_PARTS.has(role) && (next.inGrid || dom?.attributes.has('tabindex') === true || dom?.attributes.has('aria-sort') === true)
@@ -420,7 +427,7 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
     // A click target whose role and name say nothing of it: what its markup calls it.
     const hint = out.name === undefined && HINTED.has(role) ? selectorHintOf(dom, doc, walk) : undefined
     if (hint !== undefined) out.semantic = { ...out.semantic, selectorHint: hint }
-    addTargets(out, backendId, role, dom, doc, walk, next)
+    addTargets(out, backendId, role, dom, doc, walk, next, riskWhereClickLands(walk, targetsBefore, dom?.bounds))
   }
   return [out]
 }
@@ -452,6 +459,46 @@ function classCountsOf(doc: CapturedDocument, walk: Walk): ReadonlyMap<string, n
   return counts
 }
 
+/**
+ * The risk of the targets inside an element (given since `before`) where a click at its middle
+ * lands: clicking a box clicks what is drawn there. A menu that listens for clicks is no way
+ * around the approval its "Delete" item needs. An element with no box of its own (Shoelace's
+ * menu listens on a slot, which is drawn only as what it shows) may land on any of them.
+ */
+function riskWhereClickLands(walk: Walk, before: number, bounds: DomFacts['bounds']): Risk | undefined {
+  const lands = (box: DomFacts['bounds']): boolean => {
+    if (bounds === undefined) return true
+    const x = bounds.x + bounds.width / 2
+    const y = bounds.y + bounds.height / 2
+    return box !== undefined && x >= box.x && x <= box.x + box.width && y >= box.y && y <= box.y + box.height
+  }
+  let risk: Risk | undefined
+  for (let k = before; k < walk.targets.length; k++) {
+    const target = walk.targets[k]
+    if (target?.contract !== 'click' || target.risk === undefined || target.nodeId === undefined || !lands(walk.layout[target.nodeId])) continue
+    risk = risk === undefined ? target.risk : maxRisk(risk, target.risk)
+  }
+  return risk
+}
+
+/** A box that is only something to click (no role of its own), saying nothing but the name given (or nothing), holding no target. */
+function isOwnBox(node: UiNode, name: string | undefined, walk: Walk): boolean {
+  if (node.kind !== 'box' || node.role !== 'generic' || (node.name !== undefined && node.name !== name)) return false
+  const inner = new Set<string>()
+  const collect = (child: UiNode): void => {
+    inner.add(child.id)
+    for (const below of child.children ?? []) collect(below)
+  }
+  for (const child of node.children ?? []) collect(child)
+  return !walk.targets.some((target) => target.nodeId !== undefined && inner.has(target.nodeId))
+}
+
+/** Takes back the targets a node was given: another element acts for it. */
+function forgetTargets(walk: Walk, nodeId: string): void {
+  for (let k = walk.targets.length - 1; k >= 0; k--) if (walk.targets[k]?.nodeId === nodeId) walk.targets.splice(k, 1)
+  walk.places.delete(nodeId)
+}
+
 /** Whether the walk gave this node a target since it had `before` of them. */
 function targetSince(walk: Walk, before: number, nodeId: string): boolean {
   for (let k = before; k < walk.targets.length; k++) if (walk.targets[k]?.nodeId === nodeId) return true
@@ -459,13 +506,14 @@ function targetSince(walk: Walk, before: number, nodeId: string): boolean {
 }
 
 /** The actions an element affords, each with the element's own risk where it exceeds the action's. */
-function addTargets(node: UiNode, backendNodeId: number, role: string, dom: DomFacts | undefined, doc: CapturedDocument, walk: Walk, inherited: Inherited): void {
+function addTargets(node: UiNode, backendNodeId: number, role: string, dom: DomFacts | undefined, doc: CapturedDocument, walk: Walk, inherited: Inherited, landsOn: Risk | undefined): void {
   const id = node.id
   const tag = dom?.tag ?? ''
   const type = dom?.attributes.get('type')?.toLowerCase()
   walk.places.set(id, { document: doc, backendNodeId, role, tag, ...(inherited.formRisk === undefined ? {} : { formRisk: inherited.formRisk }) })
   const disabled = node.states?.disabled === true
-  const clickRisk = clickRiskOf(node, role, dom, doc, walk, inherited)
+  const own = clickRiskOf(node, role, dom, doc, walk, inherited)
+  const clickRisk = own === undefined ? landsOn : maxRisk(own, landsOn)
   const push = (contract: string, risk?: Risk): void => {
     walk.targets.push({ contract, nodeId: id, ...(risk === undefined ? {} : { risk }), ...(disabled ? { enabled: false } : {}) })
   }
