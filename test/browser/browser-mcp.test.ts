@@ -497,6 +497,51 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(now).toMatch(/searchbox "Search" @\d+/)
   })
 
+  it('works a page of Shoelace\'s web components (npm), whose parts live in shadow roots: its selects, its radios, a menu whose middle item deletes, a dialog that closes by animation, words that change in a shadow root alone', async () => {
+    const page = (await call(client, 'browser_navigate', { url: `${site.origin}/shoelace` })).text
+    // A select's field is a read-only input: its list opens, in its shadow root, and shows the options through a slot.
+    const region = await call(client, 'browser_select_option', { element: 'Region', target: refOf(page, 'combobox', 'Region'), values: ['asia pacific'] })
+    expect(region.isError, region.text).toBe(false)
+    expect(region.text).toContain('"region: ap"')
+    const mars = await call(client, 'browser_select_option', { element: 'Region', target: refOf(page, 'combobox', 'Region'), values: ['Mars'] })
+    expect(mars.text).toContain('no option "Mars"; options are "Europe", "United States", "Asia Pacific"')
+    // A select of many keeps its field behind its own box: a click there is no click on a cover. Its list says it takes many.
+    const tags = await call(client, 'browser_select_option', { element: 'Tags', target: refOf(page, 'combobox', 'Tags'), values: ['Beta', 'Gamma'] })
+    expect(tags.isError, tags.text).toBe(false)
+    expect(tags.text).toContain('"tags: b, c"')
+    // An option is one line: the box drawn inside it, which listens for clicks, is not a second target.
+    expect(tags.text).toMatch(/^\+ option "Gamma" @[n1-9][0-9a-z.]* \(selected\)$/m)
+    await call(client, 'browser_press_key', { key: 'Escape' })
+    // A radio is slotted into its group's box: a click on it lands inside it.
+    const pro = await call(client, 'browser_click', { element: 'Pro', target: refOf(page, 'radio', 'Pro') })
+    expect(pro.isError, pro.text).toBe(false)
+    expect(pro.text).toContain('"plan: pro"')
+
+    // A click on the menu's box lands on its middle item, "Delete team": it waits for a person as that item does.
+    const menu = (await call(client, 'browser_click', { element: 'Team', target: refOf(page, 'button', 'Team') })).text
+    expect(menu).toMatch(/menuitem "Delete team" @[n1-9][0-9a-z.]* !destructive/)
+    const box = /clickable @([n1-9][0-9a-z.]*)[^\n]* !destructive: menuitem "Rename team"/.exec(menu)?.[1]
+    expect(box, menu).toBeDefined()
+    const held = await call(client, 'browser_click', { element: 'team menu', target: box })
+    expect(held.result?.status, held.text).toBe('awaiting_approval')
+    expect((await call(client, 'browser_snapshot', {})).text).toContain('"plan: pro"')
+    await call(client, 'browser_press_key', { key: 'Escape' })
+
+    // The dialog's closing animation changes no DOM while it plays: the click's answer waits it out and says the dialog went.
+    const opened = await call(client, 'browser_click', { element: 'Leave the team', target: refOf(page, 'button', 'Leave the team') })
+    expect(opened.text).toMatch(/dialog "Leave team"/)
+    const left = await call(client, 'browser_click', { element: 'Leave', target: refOf(opened.text, 'button', 'Leave') })
+    expect(left.text).toContain('"left the team"')
+    expect(left.text).toMatch(/^- dialog "Leave team"/m)
+    expect(left.text).not.toContain('aria-hidden')
+
+    // Words that change in a shadow root alone, later than any settling: a snapshot asked for then reads them, never a stale frame.
+    const sync = await call(client, 'browser_click', { element: 'Sync now', target: refOf(page, 'button', 'Sync now') })
+    expect(sync.text).toContain('"Syncing"')
+    await new Promise((resolve) => setTimeout(resolve, 2_500))
+    expect((await call(client, 'browser_snapshot', {})).text).toContain('"Synced at noon"')
+  })
+
   it('chooses in react-select\'s box by typing the value and clicking the option its menu offers', async () => {
     const page = (await call(client, 'browser_navigate', { url: `${site.origin}/react` })).text
     const currency = refOf(page, 'combobox', 'Currency')

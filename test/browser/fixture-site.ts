@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { dirname, extname, join, relative } from 'node:path'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
@@ -34,6 +35,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     res.end(html)
   }
   const user = sessions.get(cookies(req).get('sid') ?? '')
+  if (url.pathname.startsWith('/vendor/shoelace/')) return sendShoelace(url.pathname.slice('/vendor/shoelace/'.length), res)
   switch (url.pathname) {
     case '/login':
       if (req.method === 'POST') {
@@ -88,6 +90,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     }
     case '/select2':
       return send(page('Profile', SELECT2))
+    case '/shoelace':
+      return send(page('Team settings', SHOELACE))
     case '/vendor/jquery.js':
     case '/vendor/select2.js':
     case '/vendor/select2.css': {
@@ -265,6 +269,62 @@ const VENDORED: Record<string, { path: string; type: string }> = {
   '/vendor/select2.js': { path: requireHere.resolve('select2/dist/js/select2.full.min.js'), type: 'text/javascript' },
   '/vendor/select2.css': { path: requireHere.resolve('select2/dist/css/select2.min.css'), type: 'text/css' },
 }
+
+/** Shoelace's browser build (npm @shoelace-style/shoelace), as a site loads it: its modules fetched one by one. */
+const SHOELACE_BUILD = join(dirname(requireHere.resolve('@shoelace-style/shoelace/dist/custom-elements.json')), '..', 'cdn')
+const SHOELACE_TYPES: Readonly<Record<string, string>> = { '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json' }
+
+function sendShoelace(path: string, res: ServerResponse): void {
+  const file = join(SHOELACE_BUILD, path)
+  const type = SHOELACE_TYPES[extname(file)]
+  let body: Buffer | undefined
+  try {
+    body = type === undefined || relative(SHOELACE_BUILD, file).startsWith('..') ? undefined : readFileSync(file)
+  } catch {
+    body = undefined
+  }
+  res.writeHead(body === undefined ? 404 : 200, { 'content-type': type ?? 'text/plain' })
+  res.end(body ?? 'not found')
+}
+
+/**
+ * A settings page built of Shoelace's web components: each draws its parts in a shadow root.
+ * The selects' lists sit in their shadow roots and show the options through a slot; the
+ * select's field is a read-only input; the dialog closes by an animation the page's script
+ * starts (no DOM changes while it plays); the team menu's middle item deletes. The sync status
+ * is the page's own component: its words change in its shadow root alone, a second and a half
+ * after the click (longer than any wait for the page to settle).
+ */
+const SHOELACE = `<link rel="stylesheet" href="/vendor/shoelace/themes/light.css"><script type="module" src="/vendor/shoelace/shoelace.js"></script>
+<h1>Team settings</h1>
+<sl-select id="region" label="Region" placeholder="Pick a region"><sl-option value="eu">Europe</sl-option><sl-option value="us">United States</sl-option><sl-option value="ap">Asia Pacific</sl-option></sl-select>
+<sl-select id="tags" label="Tags" multiple><sl-option value="a">Alpha</sl-option><sl-option value="b">Beta</sl-option><sl-option value="c">Gamma</sl-option></sl-select>
+<sl-radio-group id="plan" label="Plan" value="free"><sl-radio value="free">Free</sl-radio><sl-radio value="pro">Pro</sl-radio></sl-radio-group>
+<sl-dropdown><sl-button slot="trigger" caret>Team</sl-button><sl-menu><sl-menu-item value="rename">Rename team</sl-menu-item><sl-menu-item value="delete">Delete team</sl-menu-item><sl-menu-item value="archive">Archive team</sl-menu-item></sl-menu></sl-dropdown>
+<sl-dialog label="Leave team" id="leave-dialog">You keep your own notes.<sl-button slot="footer" id="leave">Leave</sl-button></sl-dialog>
+<sl-button id="open-leave">Leave the team</sl-button>
+<sync-status></sync-status>
+<p id="out">nothing done</p>
+<script type="module">
+customElements.define('sync-status', class extends HTMLElement {
+  connectedCallback() {
+    const root = this.attachShadow({ mode: 'open' })
+    root.innerHTML = '<button>Sync now</button> <span>Not synced</span>'
+    root.querySelector('button').onclick = () => {
+      root.querySelector('span').textContent = 'Syncing'
+      setTimeout(() => { root.querySelector('span').textContent = 'Synced at noon' }, 1500)
+    }
+  }
+})
+await customElements.whenDefined('sl-select')
+const out = document.getElementById('out')
+document.getElementById('region').addEventListener('sl-change', (e) => { out.textContent = 'region: ' + e.target.value })
+document.getElementById('tags').addEventListener('sl-change', (e) => { out.textContent = 'tags: ' + e.target.value.join(', ') })
+document.getElementById('plan').addEventListener('sl-change', (e) => { out.textContent = 'plan: ' + e.target.value })
+document.querySelector('sl-menu').addEventListener('sl-select', (e) => { out.textContent = 'team: ' + e.detail.item.value })
+document.getElementById('open-leave').onclick = () => document.getElementById('leave-dialog').show()
+document.getElementById('leave').onclick = () => { out.textContent = 'left the team'; document.getElementById('leave-dialog').hide() }
+</script>`
 
 /** A profile form whose selects Select2 replaces with its own: a box that opens a list with a search field, and a box of tags. */
 const SELECT2 = `<link rel="stylesheet" href="/vendor/select2.css"><script src="/vendor/jquery.js"></script><script src="/vendor/select2.js"></script>
