@@ -37,9 +37,10 @@ export const ANIMATION_GRACE_MS = 650
 /**
  * An animation the browser runs itself (a CSS transition or animation, or one a script started
  * with `element.animate`, as Shoelace's dialog does) changes no DOM while it plays, and the page
- * often changes the DOM only when it ends (the dialog hidden). One that started since the agent
- * last acted and lasts at most this long is waited out; a longer or endless one is the page's own
- * motion (a spinner, a carousel).
+ * often changes the DOM only when it ends (the dialog hidden). One that shows, hides or moves
+ * something (opacity, transform, size, place), started since the agent last acted and lasting at
+ * most this long, is waited out; a colour's is not, and a longer or endless one is the page's
+ * own motion (a spinner, a carousel).
  */
 export const TRANSIENT_ANIMATION_MS = 650
 /** Steps further apart than this are another animation's. */
@@ -175,6 +176,14 @@ export const CHANGE_WATCH_SCRIPT = `(() => {
   }
   // When the agent last acted: motion is what was already going on then.
   let inputAt = -Infinity
+  // A fade, a slide or a fold may end in the DOM changing (the element hidden, removed); a colour
+  // fading on hover never does, and TodoMVC's 400 ms colour transitions held every click.
+  const SHOWING = new Set(['opacity', 'visibility', 'display', 'transform', 'translate', 'scale', 'rotate', 'height', 'width', 'max-height', 'maxHeight', 'top', 'left', 'right', 'bottom', 'inset', 'clip-path', 'clipPath'])
+  const showsOrHides = (animation) => {
+    if (typeof animation.transitionProperty === 'string') return SHOWING.has(animation.transitionProperty)
+    const frames = animation.effect && animation.effect.getKeyframes ? animation.effect.getKeyframes() : []
+    return frames.some((frame) => Object.keys(frame).some((key) => SHOWING.has(key)))
+  }
   // When the last transient animation started since then ends (TRANSIENT_ANIMATION_MS), or -1.
   // The document timeline counts from the same origin as performance.now().
   const animatingUntil = (now) => {
@@ -187,6 +196,7 @@ export const CHANGE_WATCH_SCRIPT = `(() => {
       else if (root.host.isConnected) scopes.push(root)
     }
     for (const animation of scopes.flatMap((scope) => (scope.getAnimations ? scope.getAnimations() : []))) {
+      if (!showsOrHides(animation)) continue
       const timing = animation.playState === 'running' && animation.startTime !== null && animation.startTime >= inputAt - ${ANIMATION_GAP_MS} && animation.effect ? animation.effect.getComputedTiming() : null
       if (timing === null || !(timing.endTime <= ${TRANSIENT_ANIMATION_MS}) || timing.localTime === null) continue
       until = Math.max(until, now + (timing.endTime - timing.localTime) / Math.abs(animation.playbackRate || 1))
