@@ -196,9 +196,8 @@ export const CHANGE_WATCH_SCRIPT = `(() => {
       else if (root.host.isConnected) scopes.push(root)
     }
     for (const animation of scopes.flatMap((scope) => (scope.getAnimations ? scope.getAnimations() : []))) {
-      if (!showsOrHides(animation)) continue
       const timing = animation.playState === 'running' && animation.startTime !== null && animation.startTime >= inputAt - ${ANIMATION_GAP_MS} && animation.effect ? animation.effect.getComputedTiming() : null
-      if (timing === null || !(timing.endTime <= ${TRANSIENT_ANIMATION_MS}) || timing.localTime === null) continue
+      if (timing === null || !(timing.endTime <= ${TRANSIENT_ANIMATION_MS}) || timing.localTime === null || !showsOrHides(animation)) continue
       until = Math.max(until, now + (timing.endTime - timing.localTime) / Math.abs(animation.playbackRate || 1))
     }
     return until
