@@ -540,6 +540,10 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(sync.text).toContain('"Syncing"')
     await new Promise((resolve) => setTimeout(resolve, 2_500))
     expect((await call(client, 'browser_snapshot', {})).text).toContain('"Synced at noon"')
+    // The same in a shadow root the parser made inside another (declarative shadow DOM), which no attachShadow call announced.
+    expect((await call(client, 'browser_click', { element: 'Refresh', target: refOf(page, 'button', 'Refresh') })).isError).toBe(false)
+    await new Promise((resolve) => setTimeout(resolve, 2_500))
+    expect((await call(client, 'browser_snapshot', {})).text).toContain('"Fresh data"')
   })
 
   it('chooses in react-select\'s box by typing the value and clicking the option its menu offers', async () => {

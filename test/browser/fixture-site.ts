@@ -293,7 +293,8 @@ function sendShoelace(path: string, res: ServerResponse): void {
  * select's field is a read-only input; the dialog closes by an animation the page's script
  * starts (no DOM changes while it plays); the team menu's middle item deletes. The sync status
  * is the page's own component: its words change in its shadow root alone, a second and a half
- * after the click (longer than any wait for the page to settle).
+ * after the click (longer than any wait for the page to settle). So do the status card's, a
+ * shadow root the parser made (declarative) inside another.
  */
 const SHOELACE = `<link rel="stylesheet" href="/vendor/shoelace/themes/light.css"><script type="module" src="/vendor/shoelace/shoelace.js"></script>
 <h1>Team settings</h1>
@@ -304,6 +305,7 @@ const SHOELACE = `<link rel="stylesheet" href="/vendor/shoelace/themes/light.css
 <sl-dialog label="Leave team" id="leave-dialog">You keep your own notes.<sl-button slot="footer" id="leave">Leave</sl-button></sl-dialog>
 <sl-button id="open-leave">Leave the team</sl-button>
 <sync-status></sync-status>
+<status-board><template shadowrootmode="open"><h2>Status</h2><status-card><template shadowrootmode="open"><button>Refresh</button> <span>Stale data</span></template></status-card></template></status-board>
 <p id="out">nothing done</p>
 <script type="module">
 customElements.define('sync-status', class extends HTMLElement {
@@ -316,6 +318,8 @@ customElements.define('sync-status', class extends HTMLElement {
     }
   }
 })
+const card = document.querySelector('status-board').shadowRoot.querySelector('status-card').shadowRoot
+card.querySelector('button').onclick = () => setTimeout(() => { card.querySelector('span').textContent = 'Fresh data' }, 1500)
 await customElements.whenDefined('sl-select')
 const out = document.getElementById('out')
 document.getElementById('region').addEventListener('sl-change', (e) => { out.textContent = 'region: ' + e.target.value })

@@ -220,21 +220,26 @@ export const CHANGE_WATCH_SCRIPT = `(() => {
     return all
   }
   // Shadow roots are watched as the document is: a web component (Lit, Shoelace) changes only
-  // its own root, which a document's observer never hears. Each root is watched as it is made;
-  // one the parser or innerHTML attached (declarative shadow DOM) as its host comes in.
+  // its own root, which a document's observer never hears. Each root is watched as it is made.
+  // One the parser or innerHTML attached (declarative shadow DOM) is found under what comes in,
+  // with the roots inside it, which were filled before anything watched them.
   const watched = new WeakSet()
   // Held weakly: a component the page drops takes its root with it.
   const shadowRoots = new Set()
   const observer = new MutationObserver((records) => {
-    for (const record of records) for (const node of record.addedNodes) if (node.shadowRoot) watch(node.shadowRoot)
+    for (const record of records) for (const node of record.addedNodes) if (node.nodeType === 1) watchUnder(node)
     relaid()
     changed(animationStep(records), ownMotion(records))
   })
   const watch = (root) => {
-    if (watched.has(root)) return
+    if (watched.has(root)) return false
     watched.add(root)
     if (root !== document) shadowRoots.add(new WeakRef(root))
     observer.observe(root, { subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true })
+    return true
+  }
+  const watchUnder = (element) => {
+    for (const host of [element, ...element.querySelectorAll('*')]) if (host.shadowRoot && watch(host.shadowRoot)) watchUnder(host.shadowRoot)
   }
   watch(document)
   const nativeAttachShadow = Element.prototype.attachShadow
