@@ -494,6 +494,12 @@ describe('the browser surface over MCP, through the gateway', () => {
     const now = (await call(client, 'browser_snapshot', {})).text
     expect(now).not.toMatch(/option "/)
     expect(now.match(/button "Remove item" @\d+/g)).toHaveLength(2)
+    // A tag's remove button edits the box's value, whatever its word: no person is asked.
+    expect(now).not.toMatch(/button "Remove item" @\d+ !destructive/)
+    const removed = await call(client, 'browser_click', { element: 'Remove green', target: refOf(now, 'button', 'Remove item') })
+    expect(removed.isError, removed.text).toBe(false)
+    expect(removed.text).not.toContain('awaiting_approval')
+    expect(removed.text).toContain('"colours: blue"')
     expect(now).toMatch(/searchbox "Search" @\d+/)
   })
 

@@ -174,6 +174,8 @@ interface Inherited {
   inListeningList: boolean
   /** Inside a `pre`: its code is a block of its own (asOneText). */
   inPre?: boolean
+  /** Inside a combobox: a button there edits the field's value (a tag's "Remove item" in Select2's box of many), whatever its words say. */
+  inCombobox?: boolean
 }
 
 /**
@@ -371,6 +373,7 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
     next.formName = name
   }
   if (role === 'dialog' || role === 'alertdialog') next.dialogName = name
+  if (role === 'combobox') next.inCombobox = true
   if (role === 'grid' || role === 'treegrid') next.inGrid = true
   else if (role === 'table') next.inGrid = false
 
@@ -551,7 +554,7 @@ function clickRiskOf(node: UiNode, role: string, dom: DomFacts | undefined, doc:
 function inferredClickRisk(node: UiNode, role: string, dom: DomFacts | undefined, doc: CapturedDocument, walk: Walk, inherited: Inherited): Risk | undefined {
   const label = node.name ?? (typeof node.value === 'string' ? node.value : undefined)
   if (role === 'button' || role === 'link' || role === 'menuitem' || role === 'generic' || role === 'option') {
-    if (consequentialWord(label) !== null) return 'destructive'
+    if (consequentialWord(label) !== null && !(inherited.inCombobox === true && role === 'button')) return 'destructive'
     // A confirmation inside a dialog or a form that says what it does: "OK" under "Delete account?"; its "Cancel" is the way out.
     const saidBy = consequentialWord(inherited.dialogName) !== null ? inherited.dialogName : consequentialWord(inherited.formName) !== null ? inherited.formName : undefined
     if ((role === 'button' || role === 'menuitem') && saidBy !== undefined && !isDismissive(label, saidBy)) return 'destructive'
