@@ -518,6 +518,17 @@ describe('the browser surface over MCP, through the gateway', () => {
     // An option is one line: the box drawn inside it, which listens for clicks, is not a second target.
     expect(tags.text).toMatch(/^\+ option "Gamma" @[n1-9][0-9a-z.]* \(selected\)$/m)
     await call(client, 'browser_press_key', { key: 'Escape' })
+    // A tag's "Remove" is drawn over the field, beside it in the select's shadow root: it edits the field, as one inside it does, and needs no person.
+    const tagged = (await call(client, 'browser_snapshot', {})).text
+    const remove = /"Beta"\s+button "Remove" @([n1-9][0-9a-z.]*)( !destructive)?/.exec(tagged)
+    expect(remove, tagged).not.toBeNull()
+    expect(remove?.[2], tagged).toBeUndefined()
+    // A button beside a field, not drawn over it, is weighed by its words.
+    expect(tagged).toMatch(/button "Delete filter" @[n1-9][0-9a-z.]* !destructive/)
+    const untagged = await call(client, 'browser_click', { element: 'Remove Beta', target: remove?.[1] })
+    expect(untagged.isError, untagged.text).toBe(false)
+    expect(untagged.text).not.toContain('awaiting_approval')
+    expect(untagged.text).toContain('"tags: c"')
     // A radio is slotted into its group's box: a click on it lands inside it.
     const pro = await call(client, 'browser_click', { element: 'Pro', target: refOf(page, 'radio', 'Pro') })
     expect(pro.isError, pro.text).toBe(false)

@@ -294,12 +294,14 @@ function sendShoelace(path: string, res: ServerResponse): void {
  * starts (no DOM changes while it plays); the team menu's middle item deletes. The sync status
  * is the page's own component: its words change in its shadow root alone, a second and a half
  * after the click (longer than any wait for the page to settle). So do the status card's, a
- * shadow root the parser made (declarative) inside another.
+ * shadow root the parser made (declarative) inside another. A button that deletes sits beside a
+ * native select, in its box but not drawn over it.
  */
 const SHOELACE = `<link rel="stylesheet" href="/vendor/shoelace/themes/light.css"><script type="module" src="/vendor/shoelace/shoelace.js"></script>
 <h1>Team settings</h1>
 <sl-select id="region" label="Region" placeholder="Pick a region"><sl-option value="eu">Europe</sl-option><sl-option value="us">United States</sl-option><sl-option value="ap">Asia Pacific</sl-option></sl-select>
 <sl-select id="tags" label="Tags" multiple><sl-option value="a">Alpha</sl-option><sl-option value="b">Beta</sl-option><sl-option value="c">Gamma</sl-option></sl-select>
+<div><select aria-label="Saved filter"><option>Mine</option><option>Everyone's</option></select><button id="drop-filter">Delete filter</button></div>
 <sl-radio-group id="plan" label="Plan" value="free"><sl-radio value="free">Free</sl-radio><sl-radio value="pro">Pro</sl-radio></sl-radio-group>
 <sl-dropdown><sl-button slot="trigger" caret>Team</sl-button><sl-menu><sl-menu-item value="rename">Rename team</sl-menu-item><sl-menu-item value="delete">Delete team</sl-menu-item><sl-menu-item value="archive">Archive team</sl-menu-item></sl-menu></sl-dropdown>
 <sl-dialog label="Leave team" id="leave-dialog">You keep your own notes.<sl-button slot="footer" id="leave">Leave</sl-button></sl-dialog>

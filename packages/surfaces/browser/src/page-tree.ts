@@ -157,6 +157,9 @@ interface Walk {
   classCounts: Map<string, ReadonlyMap<string, number>>
 }
 
+/** Where an element is drawn, in page coordinates. */
+type Bounds = NonNullable<DomFacts['bounds']>
+
 /** Context inherited down the tree: what the nearest form and dialog say. */
 interface Inherited {
   formRisk: Risk | undefined
@@ -176,6 +179,12 @@ interface Inherited {
   inPre?: boolean
   /** Inside a combobox: a button there edits the field's value (a tag's "Remove item" in Select2's box of many), whatever its words say. */
   inCombobox?: boolean
+  /**
+   * The box of a combobox beside this subtree, in the same parent: a button drawn inside it
+   * edits the field's value as one inside the combobox does (a tag's "Remove" in Shoelace's
+   * select of many sits next to its field, over it, in the select's shadow root).
+   */
+  comboboxBox?: Bounds
 }
 
 /**
@@ -374,6 +383,10 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   }
   if (role === 'dialog' || role === 'alertdialog') next.dialogName = name
   if (role === 'combobox') next.inCombobox = true
+  else {
+    const beside = comboboxBoxAmong(node, byId, doc)
+    if (beside !== undefined) next.comboboxBox = beside
+  }
   if (role === 'grid' || role === 'treegrid') next.inGrid = true
   else if (role === 'table') next.inGrid = false
 
@@ -551,10 +564,27 @@ function clickRiskOf(node: UiNode, role: string, dom: DomFacts | undefined, doc:
   return inferred === undefined ? declared : maxRisk(inferred, declared)
 }
 
+/** The box of a combobox among a node's own children, where it is drawn. */
+function comboboxBoxAmong(node: AxNode, byId: Map<string, AxNode>, doc: CapturedDocument): Bounds | undefined {
+  for (const childId of node.childIds ?? []) {
+    const child = byId.get(childId)
+    if (child === undefined || child.ignored || child.role?.value !== 'combobox' || child.backendDOMNodeId === undefined) continue
+    const box = doc.dom.get(child.backendDOMNodeId)?.bounds
+    if (box !== undefined && box.width > 0 && box.height > 0) return box
+  }
+  return undefined
+}
+
+/** Whether a box is drawn wholly inside another. */
+function drawnInside(box: Bounds | undefined, outer: Bounds | undefined): boolean {
+  if (box === undefined || outer === undefined || box.width <= 0 || box.height <= 0) return false
+  return box.x >= outer.x && box.y >= outer.y && box.x + box.width <= outer.x + outer.width && box.y + box.height <= outer.y + outer.height
+}
+
 function inferredClickRisk(node: UiNode, role: string, dom: DomFacts | undefined, doc: CapturedDocument, walk: Walk, inherited: Inherited): Risk | undefined {
   const label = node.name ?? (typeof node.value === 'string' ? node.value : undefined)
   if (role === 'button' || role === 'link' || role === 'menuitem' || role === 'generic' || role === 'option') {
-    if (consequentialWord(label) !== null && !(inherited.inCombobox === true && role === 'button')) return 'destructive'
+    if (consequentialWord(label) !== null && !(role === 'button' && (inherited.inCombobox === true || drawnInside(dom?.bounds, inherited.comboboxBox)))) return 'destructive'
     // A confirmation inside a dialog or a form that says what it does: "OK" under "Delete account?"; its "Cancel" is the way out.
     const saidBy = consequentialWord(inherited.dialogName) !== null ? inherited.dialogName : consequentialWord(inherited.formName) !== null ? inherited.formName : undefined
     if ((role === 'button' || role === 'menuitem') && saidBy !== undefined && !isDismissive(label, saidBy)) return 'destructive'
