@@ -441,14 +441,18 @@ function stateWords(node: UiNode, actions: NodeActions | undefined): string[] {
   return words
 }
 
-/** Adjacent texts read as one: "Hello" "world" → "Hello world"; a label's text beside the field it names is dropped. In place. */
+/**
+ * Adjacent texts read as one: "Hello" "world" → "Hello world"; a label's text beside the field
+ * it names is dropped, and so is a number a range shows after itself (its output, its tooltip)
+ * that says its value again. In place.
+ */
 function mergeTexts(items: Item[]): Item[] {
   const out: Item[] = []
   for (let i = 0; i < items.length; i++) {
     const item = items[i] as Item
     if (item.node.kind === 'text' && item.children.length === 0) {
       const text = (item.node.text ?? '').trim()
-      if (namedBy(items[i + 1], text) || namedBy(items[i - 1], text)) continue
+      if (namedBy(items[i + 1], text) || namedBy(items[i - 1], text) || echoes(items[i - 1], text)) continue
     }
     const last = out[out.length - 1]
     if (isProse(item) && last !== undefined && isProse(last) && last.children.length === 0 && last.parent === item.parent) {
@@ -472,6 +476,15 @@ function namedBy(item: Item | undefined, text: string): boolean {
     item = item.children[0]
   }
   return false
+}
+
+/** Roles whose value a page often shows again beside them, as a plain number. */
+const ECHOED_VALUES = new Set(['slider', 'spinbutton', 'progressbar', 'meter'])
+
+/** Whether this item is such a control, whose value `text` says again. */
+function echoes(item: Item | undefined, text: string): boolean {
+  const value = item?.node.value
+  return item !== undefined && ECHOED_VALUES.has(item.node.role ?? '') && typeof value === 'string' && value.trim() === text && text !== ''
 }
 
 function emit(line: string, depth: number, ctx: Context): boolean {

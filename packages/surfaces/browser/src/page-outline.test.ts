@@ -113,6 +113,25 @@ describe('a page as the agent reads it', () => {
     expect(text).toContain('"Book now"')
   })
 
+  it('drops a number a range shows after itself when it says the range\'s value again, and keeps one that says something else', () => {
+    const layout: Layout = { page: { x: 0, y: 0, width: 800, height: 600 }, volume: { x: 0, y: 0, width: 200, height: 20 }, rating: { x: 0, y: 40, width: 200, height: 20 } }
+    const tree: UiNode = {
+      id: 'page',
+      kind: 'box',
+      role: 'document',
+      children: [
+        { id: 'volume', kind: 'box', role: 'slider', name: 'Volume', value: '20' },
+        { id: 'tip', kind: 'text', text: '20' },
+        { id: 'rating', kind: 'box', role: 'slider', name: 'Rating', value: '3' },
+        { id: 'max', kind: 'text', text: 'of 5' },
+      ],
+    }
+    const frame = sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/', tree, layout, state: {}, contracts: BROWSER_ACTIONS.contracts.filter((c) => c.id === 'fill'), targets: [{ contract: 'fill', nodeId: 'volume' }, { contract: 'fill', nodeId: 'rating' }] })
+    const refs = RefTable.forFrame(frame)
+    const body = outlinePage(frame).split('\n').slice(2, -1)
+    expect(body).toEqual([`slider "Volume": "20" @${refs.refOf('volume')}`, `slider "Rating": "3" @${refs.refOf('rating')}`, '"of 5"'])
+  })
+
   it('cuts a long text with the ref of the element that holds it, which prints it whole; a find searches texts whole and shows where they say the words', () => {
     const long = `Valgrind is designed to be as non-intrusive as possible. ${'It works directly with existing executables. '.repeat(4)}You can set --leak-check=full to see each leak.`
     const runs: UiNode[] = ['The answer affects', 'ERROR SUMMARY', 'and the effect of', '--error-exitcode', 'First, a leak counts', '--leak-check=full', 'is specified. Then', '--errors-for-leak-kinds', 'controls the set of kinds to count', 'definite,possible'].map((text, i) => ({ id: `r${i}`, kind: 'text', text }))
