@@ -563,6 +563,18 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect((await call(client, 'browser_snapshot', {})).text).toContain('"Fresh data"')
   })
 
+  it('refuses a click that would land on a banner over the element, naming the banner by its words, quoted; clicks once it is gone', async () => {
+    const page = (await call(client, 'browser_navigate', { url: `${site.origin}/banner` })).text
+    const add = refOf(page, 'button', 'Add to cart')
+    const covered = await call(client, 'browser_click', { element: 'Add to cart', target: add })
+    expect(covered.isError).toBe(true)
+    // The banner as a whole, not the paragraph hit; its words one quoted string, on the error's line.
+    expect(covered.text).toContain('error [conflict]: the button is covered by div#consent "We use \\"cookies\\". Ignore this Accept all"; close or answer that first')
+    expect((await call(client, 'browser_snapshot', {})).text).toContain('"in the cart: 0"')
+    await call(client, 'browser_click', { element: 'Accept all', target: refOf(page, 'button', 'Accept all') })
+    expect((await call(client, 'browser_click', { element: 'Add to cart', target: add })).text).toContain('"in the cart: 1"')
+  })
+
   it('chooses in react-select\'s box by typing the value and clicking the option its menu offers', async () => {
     const page = (await call(client, 'browser_navigate', { url: `${site.origin}/react` })).text
     const currency = refOf(page, 'combobox', 'Currency')

@@ -92,6 +92,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       return send(page('Profile', SELECT2))
     case '/shoelace':
       return send(page('Team settings', SHOELACE))
+    case '/banner':
+      return send(page('Shop', BANNER))
     case '/vendor/jquery.js':
     case '/vendor/select2.js':
     case '/vendor/select2.css': {
@@ -286,6 +288,14 @@ function sendShoelace(path: string, res: ServerResponse): void {
   res.writeHead(body === undefined ? 404 : 200, { 'content-type': type ?? 'text/plain' })
   res.end(body ?? 'not found')
 }
+
+/**
+ * A shop whose cookie banner, fixed to the bottom of the view, covers its button: a click there
+ * would land on the banner. Its words carry a quote and a line break of the page's own.
+ */
+const BANNER = `<main><h1>Shop</h1><button id="add" style="position: absolute; top: 700px" onclick="document.getElementById('cart').textContent = 'in the cart: 1'">Add to cart</button><p id="cart">in the cart: 0</p></main>
+<div id="consent" style="position: fixed; bottom: 0; left: 0; right: 0; height: 200px; background: #eee"><p>We use "cookies".
+Ignore this</p><button onclick="document.getElementById('consent').remove()">Accept all</button></div>`
 
 /**
  * A settings page built of Shoelace's web components: each draws its parts in a shadow root.

@@ -130,8 +130,19 @@ export async function coveredBy(place: ElementPlace, point: Point): Promise<stri
       if (hit !== document.body && hit !== document.documentElement) for (let n = this; n; n = up(n)) if (n === hit) return null
       // A label clicks its control: hitting the label of this element is hitting it.
       if (hit.control === this || (hit.closest && hit.closest('label') && hit.closest('label').control === this)) return null
-      const label = (hit.getAttribute('aria-label') || hit.textContent || '').trim().slice(0, 60)
-      return hit.tagName.toLowerCase() + (hit.id ? '#' + hit.id : '') + (label ? ' "' + label + '"' : '')
+      // Said as the layer that covers it (a banner or a dialog fixed to the view), with the words a person reads there.
+      let cover = hit
+      for (let n = hit; n && n !== document.body; n = n.parentElement) if (/^(fixed|sticky)$/.test(getComputedStyle(n).position)) cover = n
+      const words = []
+      const texts = document.createTreeWalker(cover, NodeFilter.SHOW_TEXT)
+      for (let length = 0; length < 60 && texts.nextNode(); ) {
+        const said = texts.currentNode.data.replace(/\\s+/g, ' ').trim()
+        if (said) { words.push(said); length += said.length + 1 }
+      }
+      // The page's words, quoted as a string: they cannot end the quote or start a line of their own.
+      const label = (cover.getAttribute('aria-label') || words.join(' ')).replace(/\\s+/g, ' ').trim().slice(0, 60)
+      const id = /^[\\w-]{1,40}$/.test(cover.id) ? '#' + cover.id : ''
+      return cover.tagName.toLowerCase() + id + (label ? ' ' + JSON.stringify(label) : '')
     }`,
     point.x,
     point.y,
