@@ -939,7 +939,7 @@ export class BrowserTile implements Surface {
   /** Runs an input on the current page, then waits until the page has settled; a dialog it opens ends the wait. */
   async #acting(act: (page: Page) => Promise<unknown>): Promise<PageAnswer> {
     const page = this.#page()
-    if (this.#dialog !== null) throw new TesseraError('conflict', `a ${this.#dialog.type()} dialog is open ("${this.#dialog.message().slice(0, 120)}"); answer it with handle_dialog first`, { found: this.#dialog.type() })
+    if (this.#dialog !== null) throw new TesseraError('conflict', `a ${this.#dialog.type()} dialog is open (${JSON.stringify(this.#dialog.message().slice(0, 120))}); answer it with handle_dialog first`, { found: this.#dialog.type() })
     let release = (): void => undefined
     const dialogOpened = new Promise<void>((done) => {
       release = () => done()
@@ -958,7 +958,8 @@ export class BrowserTile implements Surface {
     const now = this.#page()
     // The act may have opened a dialog meanwhile (TypeScript cannot know the field changed).
     const opened = this.#dialog as Dialog | null
-    if (opened !== null) this.#note = `the page opened a ${opened.type()} dialog: "${opened.message().slice(0, 200)}"; answer it with handle_dialog`
+    // The page's words quoted as one string: a line break in them cannot start a line that poses as the hub's.
+    if (opened !== null) this.#note = `the page opened a ${opened.type()} dialog: ${JSON.stringify(opened.message().slice(0, 200))}; answer it with handle_dialog`
     return this.#where(now)
   }
 
