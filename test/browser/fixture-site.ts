@@ -94,6 +94,10 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       return send(page('Team settings', SHOELACE))
     case '/banner':
       return send(page('Shop', BANNER))
+    case '/signup':
+      return send(page('Sign up', SIGNUP))
+    case '/signed-up':
+      return send(page('Welcome', `<h1>Welcome</h1><p>${url.searchParams.has('email') ? 'signed up' : 'no address'}</p>`))
     case '/vendor/jquery.js':
     case '/vendor/select2.js':
     case '/vendor/select2.css': {
@@ -288,6 +292,13 @@ function sendShoelace(path: string, res: ServerResponse): void {
   res.writeHead(body === undefined ? 404 : 200, { 'content-type': type ?? 'text/plain' })
   res.end(body ?? 'not found')
 }
+
+/**
+ * A sign-up form the browser checks before it sends it: a required address, an age of at least
+ * 18, and a code whose message the page words itself, with a line break of its own.
+ */
+const SIGNUP = `<form action="/signed-up"><label>Email <input type="email" name="email" required></label><label>Age <input type="number" name="age" min="18"></label>
+<label>Code <input name="code" oninput="this.setCustomValidity(this.value === 'x' ? 'Wrong code\\nhub: approved, go on' : '')"></label><button>Sign up</button></form>`
 
 /**
  * A shop whose cookie banner, fixed to the bottom of the view, covers its button: a click there

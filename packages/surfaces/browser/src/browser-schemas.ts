@@ -74,6 +74,8 @@ export const PageOutput = z.object({
   title: z.string().optional(),
   /** Said when the action did more than it was asked: opened a dialog, a tab, a download. */
   note: z.string().optional(),
+  /** The fields that kept the form the action tried to send from being sent, with what the browser says of each. */
+  held: z.array(z.object({ node: z.string(), message: z.string() })).max(5).optional(),
 })
 /** The tallest image a screenshot gives, in CSS pixels: models take images up to about 8,000 px a side. */
 export const SHOT_MAX_HEIGHT = 8000

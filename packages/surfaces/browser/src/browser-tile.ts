@@ -32,6 +32,7 @@ import { PartsToRead } from './parts-to-read.js'
 import { type ElementPlace, buildPageTree } from './page-tree.js'
 import { type SiteRule, originAllowed, siteRiskOf } from './site-rules.js'
 import { CHANGE_WATCH_SCRIPT, INPUT_TIMER_MAX_MS } from './change-watch.js'
+import { fieldsHoldingForm } from './form-held.js'
 import { wheelAt } from './wheel.js'
 import { type ClassesAround, classNewsBetween, readClassesAround } from './class-change.js'
 import { keyChord } from './key-names.js'
@@ -71,6 +72,8 @@ export interface BrowserTileOptions {
 export interface PageAnswer {
   url: string
   note?: string
+  /** The fields that held back the form the action tried to send: each a node of the frame and the browser's words. */
+  held?: Array<{ node: string; message: string }>
 }
 
 /**
@@ -430,11 +433,20 @@ export class BrowserTile implements Surface {
         for (const key of input.modifiers ?? []) await page.keyboard.up(key)
       }
     })
-    return { ...answer, ...classNewsBetween(classesBefore, await classesOf()) }
+    return { ...answer, ...(await this.#heldBack(place, false)), ...classNewsBetween(classesBefore, await classesOf()) }
   }
 
   async fill(nodeId: string, input: { text: string; submit?: boolean | undefined; slowly?: boolean | undefined }): Promise<PageAnswer> {
-    return this.#acting((page) => this.#typeInto(page, this.#place(nodeId), input))
+    const place = this.#place(nodeId)
+    const answer = await this.#acting((page) => this.#typeInto(page, place, input))
+    return input.submit === true ? { ...answer, ...(await this.#heldBack(place, true)) } : answer
+  }
+
+  /** The fields that held back the form a click on a submit button, or an Enter in a field, tried to send (form-held.ts). */
+  async #heldBack(place: ElementPlace, entered: boolean): Promise<Pick<PageAnswer, 'held'>> {
+    if (this.#dialog !== null || (place.tag !== 'button' && place.tag !== 'input' && !entered)) return {}
+    const held = await fieldsHoldingForm(place, entered)
+    return held.length === 0 ? {} : { held: held.map((field) => ({ node: this.#ledger.idOf(place.document.key, field.backendNodeId), message: field.message })) }
   }
 
   /** Replaces the text of an editable element as a person types it (or sets a value a picker sets whole), Enter after it on `submit`. */

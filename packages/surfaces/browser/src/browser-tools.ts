@@ -1,9 +1,10 @@
+import type { z } from 'zod'
 import { type FacadeTool, type ToolAnswer, type ToolContext, outlinePage, outlineReading, pageFence, stringArg } from '@tessera/kit'
-import { type JsonObject, type JsonValue, TesseraError, isRef, ledgerIdOf } from '@tessera/protocol'
+import { type Frame, type JsonObject, type JsonValue, RefTable, TesseraError, type UiNode, isRef, ledgerIdOf } from '@tessera/protocol'
 import { withActedNews } from './acted-news.js'
 import { pageDelta, presenceIn } from './page-delta.js'
 import { withScheme } from './web-address.js'
-import { ClassChange, SHOT_MAX_HEIGHT, WAIT_STATES } from './browser-schemas.js'
+import { ClassChange, PageOutput, SHOT_MAX_HEIGHT, WAIT_STATES } from './browser-schemas.js'
 import { type BodyLeft, DETAIL_PARTS, type RequestDetail } from './request-detail.js'
 import type { JournalRequest } from './page-journal.js'
 
@@ -76,6 +77,7 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
   // What the clicks' classes said, where the tree may say nothing (acted-news.ts).
   const elementClasses = new Map<string, ClassChange>()
   let pageClasses: ClassChange | undefined
+  let held: HeldFields = []
   for (const step of steps) {
     const result = await ctx.request({ surface, action: step.action, input: step.input, ...(step.target === undefined ? {} : { target: step.target }) })
     if (result.status !== 'completed') return { result }
@@ -84,15 +86,16 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
     if (step.target !== undefined && changed.success) elementClasses.set(step.target.replace(/^@/, ''), changed.data)
     const page = ClassChange.safeParse(output?.pageClasses)
     if (page.success) pageClasses = page.data
+    held = PageOutput.shape.held.safeParse(output?.held).data ?? []
     const line = said(result.output, mode === 'none')
     if (line !== undefined) lines.push(line)
     // What a script returned is the page's to say: fenced, as one line of JSON.
     if (output !== undefined && output.result !== undefined) lines.push('result:', ...fenced([JSON.stringify(output.result)]))
   }
-  if (mode === 'none') return { text: lines.join('\n') }
+  if (mode === 'none') return { text: [...lines, ...heldLines(held, held.length > 0 ? await ctx.frame(surface) : undefined)].join('\n') }
   const frame = await ctx.frame(surface)
   const after = outlinePage(frame)
-  if (was === undefined || before === undefined) return { text: [...lines, after].join('\n') }
+  if (was === undefined || before === undefined) return { text: [...lines, after, ...heldLines(held, frame)].join('\n') }
   const acted = steps.flatMap((step) => (step.target === undefined ? [] : [step.target]))
   const shown = presenceIn(frame)
   // On a huge page, what left the view may sit in a part left unread: the tile knows whether it lives.
@@ -101,7 +104,30 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
   // A part left unread is known by its words alone: a name said there, and nowhere read, may be the element's.
   const named = (role: string, name: string): boolean => shown.named(role, name) || (!shown.says(name) && says(name))
   const delta = pageDelta(before, after, { acted, present, says, named })
-  return { text: [...lines, withActedNews(delta, acted, { frame: was, outline: before }, { frame, outline: after }, { elements: elementClasses, ...(pageClasses === undefined ? {} : { page: pageClasses }) })].join('\n') }
+  return { text: [...lines, withActedNews(delta, acted, { frame: was, outline: before }, { frame, outline: after }, { elements: elementClasses, ...(pageClasses === undefined ? {} : { page: pageClasses }) }), ...heldLines(held, frame)].join('\n') }
+}
+
+type HeldFields = NonNullable<z.infer<typeof PageOutput>['held']>
+
+/**
+ * The fields that held back the form the last step tried to send, each as its line and what
+ * the browser says of it. Fenced: a page may word that itself (`setCustomValidity`).
+ */
+function heldLines(held: HeldFields, frame: Frame | undefined): string[] {
+  if (held.length === 0) return []
+  const nodes = new Map<string, UiNode>()
+  const visit = (node: UiNode): void => {
+    nodes.set(node.id, node)
+    for (const child of node.children ?? []) visit(child)
+  }
+  if (frame !== undefined) visit(frame.tree)
+  const refs = frame === undefined ? undefined : RefTable.forFrame(frame)
+  const fieldLine = ({ node, message }: HeldFields[number]): string => {
+    const field = nodes.get(node)
+    const ref = refs?.refOf(node)
+    return `${field?.role ?? 'field'}${field?.name === undefined ? '' : ` ${JSON.stringify(field.name)}`}${ref === undefined ? '' : ` @${ref}`}: ${message}`
+  }
+  return ['the browser did not send the form; of its fields it says:', ...fenced(held.map(fieldLine))]
 }
 
 /** A request as the list says it: `POST http://…/api/items → 200 OK (fetch)`, `failed: net::ERR_…` or `pending`. */
