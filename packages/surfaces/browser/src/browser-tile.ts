@@ -32,7 +32,7 @@ import { PartsToRead } from './parts-to-read.js'
 import { type ElementPlace, buildPageTree } from './page-tree.js'
 import { type SiteRule, originAllowed, siteRiskOf } from './site-rules.js'
 import { CHANGE_WATCH_SCRIPT, INPUT_TIMER_MAX_MS } from './change-watch.js'
-import { fieldsHoldingForm } from './form-held.js'
+import { fieldsHoldingForm, focusedPlace } from './form-held.js'
 import { wheelAt } from './wheel.js'
 import { type ClassesAround, classNewsBetween, readClassesAround } from './class-change.js'
 import { keyChord } from './key-names.js'
@@ -549,7 +549,11 @@ export class BrowserTile implements Surface {
 
   async press(key: string): Promise<PageAnswer> {
     const chord = keyChord(key)
-    return this.#acting((page) => page.keyboard.press(chord))
+    // An Enter in a field sends its form: what held it back is said as for a click on its button.
+    const top = chord === 'Enter' && this.#dialog === null && this.#topDocument !== undefined ? this.#documents.get(this.#topDocument) : undefined
+    const focused = top === undefined ? null : await focusedPlace(top)
+    const answer = await this.#acting((page) => page.keyboard.press(chord))
+    return focused === null ? answer : { ...answer, ...(await this.#heldBack(focused, true)) }
   }
 
   async scroll(input: { direction?: 'down' | 'up' | 'left' | 'right' | undefined; amount?: number | undefined; to?: 'top' | 'bottom' | undefined; element?: string | undefined }, frame: Frame): Promise<PageAnswer> {

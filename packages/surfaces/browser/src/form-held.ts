@@ -1,3 +1,4 @@
+import type { CapturedDocument } from './page-capture.js'
 import type { ElementPlace } from './page-tree.js'
 import { objectOf } from './element-ops.js'
 
@@ -26,10 +27,21 @@ const HOLDING_FIELDS = `function (entered) {
   const form = this.form || null
   if (!form || !form.isConnected || form.noValidate) return []
   const type = (this.getAttribute('type') || '').toLowerCase()
-  const sends = entered || (this.tagName === 'BUTTON' && (type === '' || type === 'submit')) || (this.tagName === 'INPUT' && (type === 'submit' || type === 'image'))
+  // An Enter sends the form of a field one types a line into (a text area takes it as a line break).
+  const sends = (this.tagName === 'BUTTON' && (type === '' || type === 'submit')) || (this.tagName === 'INPUT' && (entered || type === 'submit' || type === 'image'))
   if (!sends || (this.formNoValidate === true)) return []
   return [...form.elements].filter((field) => field.willValidate && !field.validity.valid).slice(0, ${MOST_FIELDS})
 }`
+
+/** The element that has the focus in a document, as a place to ask about its form; null where none has it (the body). */
+export async function focusedPlace(document: CapturedDocument): Promise<ElementPlace | null> {
+  const focused = await document.session.send('Runtime.evaluate', { expression: 'document.activeElement === document.body ? null : document.activeElement' }).catch(() => null)
+  const objectId = focused?.result.objectId
+  if (objectId === undefined) return null
+  const described = await document.session.send('DOM.describeNode', { objectId }).catch(() => null)
+  await document.session.send('Runtime.releaseObject', { objectId }).catch(() => undefined)
+  return described === null ? null : { document, backendNodeId: described.node.backendNodeId, role: 'field', tag: described.node.nodeName.toLowerCase() }
+}
 
 /** The fields that held the element's form back after a click on it or an Enter in it; none if it was sent or has gone. */
 export async function fieldsHoldingForm(place: ElementPlace, entered: boolean): Promise<HeldField[]> {
