@@ -26,7 +26,7 @@ describe('the browser surface over MCP, through the gateway', () => {
   it('lists Playwright MCP\'s tool names once, whatever the page', async () => {
     const { tools } = await client.listTools()
     const names = tools.map((tool) => tool.name)
-    for (const name of ['browser_navigate', 'browser_navigate_back', 'browser_snapshot', 'browser_find', 'browser_click', 'browser_type', 'browser_fill_form', 'browser_select_option', 'browser_press_key', 'browser_hover', 'browser_wait_for', 'browser_take_screenshot', 'browser_tabs', 'browser_handle_dialog', 'browser_file_upload', 'browser_close', 'browser_drag', 'browser_drop', 'browser_console_messages', 'browser_network_requests', 'browser_network_request', 'browser_emulate_media', 'browser_resize', 'browser_evaluate']) {
+    for (const name of ['browser_navigate', 'browser_navigate_back', 'browser_mouse_click_xy', 'browser_snapshot', 'browser_find', 'browser_click', 'browser_type', 'browser_fill_form', 'browser_select_option', 'browser_press_key', 'browser_hover', 'browser_wait_for', 'browser_take_screenshot', 'browser_tabs', 'browser_handle_dialog', 'browser_file_upload', 'browser_close', 'browser_drag', 'browser_drop', 'browser_console_messages', 'browser_network_requests', 'browser_network_request', 'browser_emulate_media', 'browser_resize', 'browser_evaluate']) {
       expect(names).toContain(name)
     }
     expect(tools.find((tool) => tool.name === 'browser_click')?.inputSchema).toMatchObject({ required: ['target'], properties: { target: { type: 'string' }, element: { type: 'string' } } })
@@ -563,6 +563,20 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect((await call(client, 'browser_click', { element: 'Refresh', target: refOf(page, 'button', 'Refresh') })).isError).toBe(false)
     await new Promise((resolve) => setTimeout(resolve, 2_500))
     expect((await call(client, 'browser_snapshot', {})).text).toContain('"Fresh data"')
+  })
+
+  it('clicks a point of the view where no element is (a canvas), weighed as what is drawn there: a point on a button that deletes waits for a person', async () => {
+    await call(client, 'browser_navigate', { url: `${site.origin}/canvas` })
+    const dot = await call(client, 'browser_mouse_click_xy', { element: 'the sketch', x: 120, y: 80 })
+    expect(dot.isError, dot.text).toBe(false)
+    expect(dot.text).toContain('"dot at 120,80"')
+    // The middle of "Delete drawing": the click waits for a person, as a click on the button by its ref does.
+    const held = await call(client, 'browser_mouse_click_xy', { element: 'Delete drawing', x: 480, y: 25 })
+    expect(held.result?.status, held.text).toBe('awaiting_approval')
+    expect((await call(client, 'browser_snapshot', {})).text).toContain('"dot at 120,80"')
+    const outside = await call(client, 'browser_mouse_click_xy', { element: 'far right', x: 5000, y: 10 })
+    expect(outside.isError).toBe(true)
+    expect(outside.text).toMatch(/invalid_input\]: expected a point of the view \(x below \d+, y below \d+\), found 5000, 10/)
   })
 
   it('says why the browser did not send a form (a field it found wrong, in its words), fenced, and nothing once it is sent', async () => {

@@ -94,6 +94,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       return send(page('Team settings', SHOELACE))
     case '/banner':
       return send(page('Shop', BANNER))
+    case '/canvas':
+      return send(page('Sketch', CANVAS))
     case '/signup':
       return send(page('Sign up', SIGNUP))
     case '/signed-up':
@@ -292,6 +294,15 @@ function sendShoelace(path: string, res: ServerResponse): void {
   res.writeHead(body === undefined ? 404 : 200, { 'content-type': type ?? 'text/plain' })
   res.end(body ?? 'not found')
 }
+
+/**
+ * A drawing on a canvas, which no tree describes: a click says where it landed on it. A button
+ * that deletes the drawing sits at a known place beside it.
+ */
+const CANVAS = `<style>body { margin: 0 } canvas { position: absolute; left: 0; top: 0 } #wipe { position: absolute; left: 420px; top: 10px; width: 120px; height: 30px }</style>
+<canvas id="sketch" width="400" height="300" aria-hidden="true"></canvas><button id="wipe" onclick="document.getElementById('out').textContent = 'wiped'">Delete drawing</button>
+<p id="out" style="position: absolute; top: 320px">nothing drawn</p>
+<script>document.getElementById('sketch').addEventListener('click', (event) => { document.getElementById('out').textContent = 'dot at ' + event.offsetX + ',' + event.offsetY })</script>`
 
 /**
  * A sign-up form the browser checks before it sends it: a required address, an age of at least

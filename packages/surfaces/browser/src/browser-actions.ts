@@ -1,7 +1,9 @@
 import { actionSet, defineAction, targetNodeOf } from '@tessera/kit'
 import type { BrowserTile } from './browser-tile.js'
+import { riskAtPoint } from './point-risk.js'
 import {
   CheckInput,
+  ClickAtInput,
   ConsoleInput,
   ConsoleOutput,
   EvaluateInput,
@@ -45,6 +47,8 @@ const pageAction = defineAction<BrowserTile>()
  */
 export const BROWSER_ACTIONS = actionSet<BrowserTile>([
   pageAction({ id: 'click', title: 'Click an element', risk: 'read', input: ClickInput, output: ClickOutput, run: (input, { surface, call }) => surface.click(targetNodeOf(call), input) }),
+  // A point has no element to weigh: what is drawn there decides, and where nothing the frame knows is (a canvas), it may change anything a click can.
+  pageAction({ id: 'click_at', title: 'Click a point of the view', summary: 'Click the view at {input.x}, {input.y}', risk: 'write', input: ClickAtInput, output: PageOutput, assess: (input, call) => riskAtPoint(call.frame, input), run: (input, { surface }) => surface.clickAt(input) }),
   pageAction({ id: 'fill', title: 'Fill a text field', risk: 'write', input: FillInput, output: PageOutput, run: (input, { surface, call }) => surface.fill(targetNodeOf(call), input) }),
   pageAction({ id: 'select', title: 'Choose options of a list', risk: 'write', input: SelectInput, output: SelectOutput, run: (input, { surface, call }) => surface.select(targetNodeOf(call), input.values) }),
   pageAction({ id: 'check', title: 'Check or uncheck', risk: 'write', input: CheckInput, output: PageOutput, run: (input, { surface, call }) => surface.check(targetNodeOf(call), input.checked ?? true) }),

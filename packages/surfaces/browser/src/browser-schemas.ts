@@ -12,6 +12,13 @@ export const ClickInput = z.strictObject({
   button: z.enum(['left', 'right', 'middle']).optional(),
   modifiers: z.array(z.enum(['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'])).max(4).optional(),
 })
+/** A point of the view in CSS pixels from its top left corner, as a screenshot of the view shows it. */
+export const ClickAtInput = z.strictObject({
+  x: z.number().min(0).max(7680),
+  y: z.number().min(0).max(4320),
+  double: z.boolean().optional(),
+  button: z.enum(['left', 'right', 'middle']).optional(),
+})
 export const FillInput = z.strictObject({
   text: z.string().max(100_000),
   /** Press Enter after the text (submits most forms). */

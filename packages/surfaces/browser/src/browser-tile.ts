@@ -436,6 +436,13 @@ export class BrowserTile implements Surface {
     return { ...answer, ...(await this.#heldBack(place, false)), ...classNewsBetween(classesBefore, await classesOf()) }
   }
 
+  /** A click at a point of the view, as a screenshot shows it: for what the frame has no element for (a canvas, a map). */
+  async clickAt(input: { x: number; y: number; double?: boolean | undefined; button?: 'left' | 'right' | 'middle' | undefined }): Promise<PageAnswer> {
+    const view = this.#page().viewportSize() ?? { width: 1280, height: 720 }
+    if (input.x >= view.width || input.y >= view.height) throw new TesseraError('invalid_input', `expected a point of the view (x below ${view.width}, y below ${view.height}), found ${input.x}, ${input.y}`, { expected: view, found: { x: input.x, y: input.y } })
+    return this.#acting((page) => page.mouse.click(input.x, input.y, { button: input.button ?? 'left', clickCount: input.double === true ? 2 : 1 }))
+  }
+
   async fill(nodeId: string, input: { text: string; submit?: boolean | undefined; slowly?: boolean | undefined }): Promise<PageAnswer> {
     const place = this.#place(nodeId)
     const answer = await this.#acting((page) => this.#typeInto(page, place, input))

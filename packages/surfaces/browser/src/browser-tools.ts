@@ -250,6 +250,9 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
     if (Array.isArray(args.modifiers)) input.modifiers = args.modifiers
     return run(ctx, surface, [{ action: 'click', input, target: await elementOf(ctx, surface, args, 'target', 'ref', 'pointer') }], modeOf(args, 'delta'))
   }),
+  facade('browser_mouse_click_xy', 'Click a point of the view (CSS pixels from its top left, as browser_take_screenshot shows it), for what has no @ref: a canvas, a map. Weighed as what is drawn there.', schema({ element, x: { type: 'number' }, y: { type: 'number' } }, ['x', 'y']), 'destructive', (args, ctx, surface) =>
+    run(ctx, surface, [{ action: 'click_at', input: { x: args.x as JsonValue, y: args.y as JsonValue } }], modeOf(args, 'delta')),
+  ),
   facade('browser_type', 'Type text into an editable element (replacing what it holds).', schema({ element, target, text: { type: 'string' }, submit: { type: 'boolean', description: 'press Enter after' }, slowly: { type: 'boolean' } }, ['target', 'text']), 'external', async (args, ctx, surface) => {
     const input: JsonObject = { text: stringArg(args, 'text') ?? '' }
     if (args.submit === true) input.submit = true
