@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { type FacadeTool, type ToolAnswer, type ToolContext, outlinePage, outlineReading, pageFence, stringArg } from '@tessera/kit'
-import { type Frame, type JsonObject, type JsonValue, RefTable, TesseraError, type UiNode, isRef, ledgerIdOf } from '@tessera/protocol'
+import { type Frame, type JsonObject, type JsonValue, RefTable, TesseraError, findNode, isRef, ledgerIdOf } from '@tessera/protocol'
 import { withActedNews } from './acted-news.js'
 import { pageDelta, presenceIn } from './page-delta.js'
 import { withScheme } from './web-address.js'
@@ -115,15 +115,9 @@ type HeldFields = NonNullable<z.infer<typeof PageOutput>['held']>
  */
 function heldLines(held: HeldFields, frame: Frame | undefined): string[] {
   if (held.length === 0) return []
-  const nodes = new Map<string, UiNode>()
-  const visit = (node: UiNode): void => {
-    nodes.set(node.id, node)
-    for (const child of node.children ?? []) visit(child)
-  }
-  if (frame !== undefined) visit(frame.tree)
   const refs = frame === undefined ? undefined : RefTable.forFrame(frame)
   const fieldLine = ({ node, message }: HeldFields[number]): string => {
-    const field = nodes.get(node)
+    const field = frame === undefined ? null : findNode(frame.tree, node)
     const ref = refs?.refOf(node)
     return `${field?.role ?? 'field'}${field?.name === undefined ? '' : ` ${JSON.stringify(field.name)}`}${ref === undefined ? '' : ` @${ref}`}: ${message}`
   }
