@@ -31,6 +31,7 @@ import { type CallProgress, startCallProgress } from './call-progress.js'
 import { isToolError, resultText } from './result-text.js'
 import { serverInstructions } from './server-instructions.js'
 import { ToolScope } from './tool-scope.js'
+import { wholeText } from './whole-text.js'
 
 const VERSION = '0.1.0'
 const ACTING_ROLES = new Set(['agent', 'admin'])
@@ -142,16 +143,16 @@ export class McpSession {
         const args = { ...request.params.arguments }
         const waitMs = takeWaitMs(args, this.#ctx.config.approvals.waitMs)
         const wantsFull = request.params._meta?.[FULL_OUTPUT] === 'full'
-        return this.#shapedFor(request.params.name, await this.#call(request.params.name, args, { callId: extra.requestId, waitMs, progress, signal: extra.signal, wantsFull }))
+        return wholeText(this.#shapedFor(request.params.name, await this.#call(request.params.name, args, { callId: extra.requestId, waitMs, progress, signal: extra.signal, wantsFull })))
       } catch (error) {
-        return this.#shapedFor(request.params.name, errorResult(error))
+        return wholeText(this.#shapedFor(request.params.name, errorResult(error)))
       } finally {
         progress.stop()
         this.#inFlight -= 1
       }
     })
     this.server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await this.#resources() }))
-    this.server.setRequestHandler(ReadResourceRequestSchema, async (request) => this.#readResource(request.params.uri))
+    this.server.setRequestHandler(ReadResourceRequestSchema, async (request) => wholeText(await this.#readResource(request.params.uri)))
     this.#detach = ctx.toolList.onChange(() => void this.server.sendToolListChanged().catch(() => undefined))
     this.#stopWatching = ctx.gateway.approvals.onSettled((approval) => {
       if (!this.#watched.delete(approval.id)) return
@@ -342,7 +343,7 @@ export class McpSession {
     if (!this.#ctx.config.approvals.elicitation || this.server.getClientCapabilities()?.elicitation === undefined || !result.approvalId) return result
     const approval = await this.#ctx.gateway.approvals.get(result.approvalId)
     const question = {
-      message: `Approve "${approval.action}" on ${approval.surface}? ${approval.reason}. Input: ${JSON.stringify(approval.input)}`,
+      message: wholeText(`Approve "${approval.action}" on ${approval.surface}? ${approval.reason}. Input: ${JSON.stringify(approval.input)}`),
       requestedSchema: { type: 'object' as const, properties: { approve: { type: 'boolean' as const, title: 'Approve', description: 'Run this action now' } }, required: ['approve'] },
     }
     // Sent on the tool call's own response stream: a client need not hold the standalone GET

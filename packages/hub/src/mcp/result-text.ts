@@ -1,4 +1,4 @@
-import { outlineDelta } from '@tessera/protocol'
+import { cutWhole, outlineDelta } from '@tessera/protocol'
 import type { ActionResult, Frame } from '@tessera/protocol'
 
 /** A result as a model reads it: the status first, then what changed, then the output. */
@@ -14,7 +14,7 @@ export function resultText(result: ActionResult, consoleUrl: string, after?: Fra
   if (result.error) lines.push(`error [${result.error.code}]: ${result.error.message}`)
   if (result.delta) lines.push(outlineDelta(result.delta, after ? { after } : {}))
   if (result.nextFrameId) lines.push(`frame ${result.nextFrameId.slice(0, 12)}`)
-  if (result.output !== undefined) lines.push(`output: ${JSON.stringify(result.output).slice(0, 4000)}`)
+  if (result.output !== undefined) lines.push(`output: ${cutWhole(JSON.stringify(result.output), 4000)}`)
   return lines.join('\n')
 }
 
