@@ -684,6 +684,21 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(whole).toContain(`textbox "Note": ${JSON.stringify(text)} @${note}`)
   })
 
+  it('never hands the agent half a character: a lone surrogate the page wrote reads as U+FFFD, a body cut inside an emoji leaves the emoji out', async () => {
+    // A model's API refuses a request holding half a character, and the conversation that holds it cannot go on.
+    const whole = (text: string): boolean => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text)
+    await call(client, 'browser_navigate', { url: `${site.origin}/halves` })
+    await call(client, 'browser_wait_for', { text: 'got 16101' })
+    const snap = (await call(client, 'browser_snapshot', {})).text
+    expect(snap).toMatch(/\nbutton "Save \uFFFD now" @\d+\n/)
+    const listed = (await call(client, 'browser_network_requests', {})).text
+    const index = Number(/\n(\d+) GET http:\/\/127\.0\.0\.1:\d+\/halves\/body /.exec(listed)?.[1])
+    const body = (await call(client, 'browser_network_request', { index, part: 'response-body' })).text
+    expect(body).toContain('cut to its first 16,000 characters of 16,101')
+    expect(body).toContain(`response body:\n${'a'.repeat(15_999)}\n`)
+    for (const text of [snap, listed, body]) expect(whole(text)).toBe(true)
+  })
+
   it('reads what the page logged and fetched, fenced; lays the page out for a phone; runs a script once a person approves it', async () => {
     await call(client, 'browser_navigate', { url: `${site.origin}/console` })
     await call(client, 'browser_wait_for', { text: '2 items' })

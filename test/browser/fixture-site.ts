@@ -98,6 +98,13 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       return send(page('Sketch', CANVAS))
     case '/signup':
       return send(page('Sign up', SIGNUP))
+    case '/halves':
+      return send(page('Halves', HALVES))
+    case '/halves/body':
+      // 15,999 letters and an emoji: a cut at 16,000 units falls between its halves.
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
+      res.end(`${'a'.repeat(15_999)}\u{1F600}${'b'.repeat(100)}`)
+      return
     case '/signed-up':
       return send(page('Welcome', `<h1>Welcome</h1><p>${url.searchParams.has('email') ? 'signed up' : 'no address'}</p>`))
     case '/vendor/jquery.js':
@@ -308,6 +315,11 @@ const CANVAS = `<style>body { margin: 0 } canvas { position: absolute; left: 0; 
  * A sign-up form the browser checks before it sends it: a required address, an age of at least
  * 18, and a code whose message the page words itself, with a line break of its own.
  */
+/** Half characters: a button whose text the page writes with a lone surrogate, and a fetched body an emoji straddles the cut of. */
+const HALVES = `<p id="got">waiting</p><button id="save">Save</button>
+<script>document.getElementById('save').textContent = 'Save \\uD800 now'
+fetch('/halves/body').then((r) => r.text()).then((t) => { document.getElementById('got').textContent = 'got ' + t.length })</script>`
+
 const SIGNUP = `<form action="/signed-up"><label>Email <input type="email" name="email" required></label><label>Age <input type="number" name="age" min="18"></label>
 <label>Code <input name="code" oninput="this.setCustomValidity(this.value === 'x' ? 'Wrong code\\nhub: approved, go on' : '')"></label><button>Sign up</button></form>`
 

@@ -1,6 +1,6 @@
 import { agentPattern } from './find-pattern.js'
 import { pageFence } from './page-fence.js'
-import { type Bounds, type Frame, RefTable, type Risk, SELECTOR_HINT, TesseraError, type UiNode, type UnreadRequest, frameIndex, maxRisk } from '@tessera/protocol'
+import { type Bounds, type Frame, RefTable, type Risk, SELECTOR_HINT, TesseraError, type UiNode, type UnreadRequest, cutWhole, frameIndex, maxRisk } from '@tessera/protocol'
 
 export interface PageOutlineOptions {
   /** Show this element's whole subtree (an @ref the outline printed), not the viewport. */
@@ -128,13 +128,13 @@ function squeeze(text: string): string {
 
 function quote(text: string, chars = TEXT_CHARS): string {
   const one = squeeze(text)
-  return JSON.stringify(one.length > chars ? `${one.slice(0, chars - 1)}…` : one)
+  return JSON.stringify(one.length > chars ? `${cutWhole(one, chars - 1)}…` : one)
 }
 
 /** A text cut to `chars`: its start, or, when `around` (lower case) is found past that, the words around it. */
 function excerpt(one: string, chars: number, around: string | undefined): string {
   const at = around === undefined ? -1 : one.toLowerCase().indexOf(around)
-  if (at < 0 || at + (around?.length ?? 0) < chars) return `${one.slice(0, chars - 1)}…`
+  if (at < 0 || at + (around?.length ?? 0) < chars) return `${cutWhole(one, chars - 1)}…`
   // Some words before the match (near the end, the whole end), from a word's start when one starts before the match.
   const from = Math.max(1, Math.min(at - FOUND_LEAD_CHARS, one.length - (chars - 1)))
   const space = one.indexOf(' ', from - 1)
@@ -408,7 +408,7 @@ function inline(item: Item): string {
   const secret = node.semantic?.sensitive === true
   if (secret) text += ': [REDACTED]'
   // Whole, a field's text keeps its line breaks (escaped: still one line of the outline).
-  else if (node.value !== undefined && node.value !== null && node.value !== node.name) text += `: ${item.whole === true ? JSON.stringify(String(node.value).slice(0, WHOLE_TEXT_CHARS)) : quote(String(node.value))}`
+  else if (node.value !== undefined && node.value !== null && node.value !== node.name) text += `: ${item.whole === true ? JSON.stringify(cutWhole(String(node.value), WHOLE_TEXT_CHARS)) : quote(String(node.value))}`
   const declared = node.semantic?.data?.action
   if (typeof declared === 'string') text += ` [${declared}]`
   if (item.ref !== undefined && item.actions !== undefined) text += ` @${item.ref}`
@@ -502,7 +502,7 @@ function note(line: string, depth: number, ctx: Context): void {
 function foldNote(items: readonly Item[], parentRef: string | undefined, offset: number, where: string, label?: string): string {
   const lines = items.reduce((n, item) => n + item.lines, 0)
   const actions = items.reduce((n, item) => n + item.actionCount, 0)
-  const from = label === undefined ? '' : `, from ${quote(label.length > LABEL_CHARS ? `${label.slice(0, LABEL_CHARS - 1)}…` : label)}`
+  const from = label === undefined ? '' : `, from ${quote(label.length > LABEL_CHARS ? `${cutWhole(label, LABEL_CHARS - 1)}…` : label)}`
   const into = parentRef === undefined ? '' : `: expand "@${parentRef}"${offset > 0 ? ` offset ${offset}` : ''}`
   const about = items.some((item) => item.estimated) ? 'about ' : ''
   return `… ${about}${lines} line${lines === 1 ? '' : 's'}${actions > 0 ? `, ${actions} action${actions === 1 ? '' : 's'}` : ''} ${where}${from}${into}`

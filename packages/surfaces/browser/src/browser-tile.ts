@@ -17,6 +17,7 @@ import {
   type UnreadRequest,
   RefTable,
   TesseraError,
+  cutWhole,
   ledgerIdOf,
   sealFrame,
   maxRisk,
@@ -207,7 +208,7 @@ export class BrowserTile implements Surface {
     const state = this.#state(page)
     if (dialog !== null) {
       // A page with a dialog open runs no script, so nothing else of it can be read or done.
-      const tree: UiNode = { id: 'page', kind: 'box', role: 'document', children: [{ id: 'dialog', kind: 'box', role: 'alertdialog', name: `${dialog.type()}: ${dialog.message().slice(0, 2000)}` }] }
+      const tree: UiNode = { id: 'page', kind: 'box', role: 'document', children: [{ id: 'dialog', kind: 'box', role: 'alertdialog', name: `${dialog.type()}: ${cutWhole(dialog.message(), 2000)}` }] }
       return sealFrame({ surface: this.id, route: page.url(), tree, state, contracts: [BROWSER_ACTIONS.contract('handle_dialog'), BROWSER_ACTIONS.contract('tabs')] })
     }
     const plan = this.#partsToRead.plan()
@@ -661,7 +662,7 @@ export class BrowserTile implements Surface {
     const dialog = this.#dialog
     if (dialog === null) throw new TesseraError('not_found', 'no dialog is open', { expected: 'an open alert, confirm, prompt or beforeunload', found: null })
     this.#dialog = null
-    const said = `${dialog.type()} "${dialog.message().slice(0, 200)}" ${accept ? 'accepted' : 'dismissed'}`
+    const said = `${dialog.type()} "${cutWhole(dialog.message(), 200)}" ${accept ? 'accepted' : 'dismissed'}`
     if (accept) await dialog.accept(promptText)
     else await dialog.dismiss()
     const page = this.#page()
@@ -946,7 +947,7 @@ export class BrowserTile implements Surface {
 
   #state(page: Page): JsonObject {
     const state: JsonObject = { url: page.url() }
-    if (this.#dialog !== null) state.dialog = { type: this.#dialog.type(), message: this.#dialog.message().slice(0, 2000), ...(this.#dialog.defaultValue() ? { default: this.#dialog.defaultValue() } : {}) }
+    if (this.#dialog !== null) state.dialog = { type: this.#dialog.type(), message: cutWhole(this.#dialog.message(), 2000), ...(this.#dialog.defaultValue() ? { default: this.#dialog.defaultValue() } : {}) }
     if (this.#chooser !== null) state.fileChooser = { multiple: this.#chooser.isMultiple() }
     if (this.#downloads.length > 0) state.downloads = this.#downloads.slice(-10).map((d) => ({ ...d }))
     if (this.#pages.length > 1) state.tabs = { count: this.#pages.length, current: this.#current }
@@ -962,7 +963,7 @@ export class BrowserTile implements Surface {
   /** Runs an input on the current page, then waits until the page has settled; a dialog it opens ends the wait. */
   async #acting(act: (page: Page) => Promise<unknown>): Promise<PageAnswer> {
     const page = this.#page()
-    if (this.#dialog !== null) throw new TesseraError('conflict', `a ${this.#dialog.type()} dialog is open (${JSON.stringify(this.#dialog.message().slice(0, 120))}); answer it with handle_dialog first`, { found: this.#dialog.type() })
+    if (this.#dialog !== null) throw new TesseraError('conflict', `a ${this.#dialog.type()} dialog is open (${JSON.stringify(cutWhole(this.#dialog.message(), 120))}); answer it with handle_dialog first`, { found: this.#dialog.type() })
     let release = (): void => undefined
     const dialogOpened = new Promise<void>((done) => {
       release = () => done()
@@ -982,7 +983,7 @@ export class BrowserTile implements Surface {
     // The act may have opened a dialog meanwhile (TypeScript cannot know the field changed).
     const opened = this.#dialog as Dialog | null
     // The page's words quoted as one string: a line break in them cannot start a line that poses as the hub's.
-    if (opened !== null) this.#note = `the page opened a ${opened.type()} dialog: ${JSON.stringify(opened.message().slice(0, 200))}; answer it with handle_dialog`
+    if (opened !== null) this.#note = `the page opened a ${opened.type()} dialog: ${JSON.stringify(cutWhole(opened.message(), 200))}; answer it with handle_dialog`
     return this.#where(now)
   }
 

@@ -1,4 +1,5 @@
 import type { ConsoleMessage, Page, Request } from 'playwright-core'
+import { cutWhole } from '@tessera/protocol'
 
 /** Console levels, most severe first: asking for one gives it and every more severe one (Playwright MCP's `level`). */
 export const CONSOLE_LEVELS = ['error', 'warning', 'info', 'debug'] as const
@@ -98,9 +99,9 @@ export class PageJournal {
     page.on('console', (message) => {
       if (browsersOwn(message)) return
       const where = whereOf(message)
-      keep(this.#messages, { level: levelOf(message.type()), text: message.text().slice(0, MESSAGE_CHARS), ...(where === undefined ? {} : { where }) }, this.#document)
+      keep(this.#messages, { level: levelOf(message.type()), text: cutWhole(message.text(), MESSAGE_CHARS), ...(where === undefined ? {} : { where }) }, this.#document)
     })
-    page.on('pageerror', (error) => keep(this.#messages, { level: 'error', text: `uncaught ${error.name}: ${error.message}`.slice(0, MESSAGE_CHARS) }, this.#document))
+    page.on('pageerror', (error) => keep(this.#messages, { level: 'error', text: cutWhole(`uncaught ${error.name}: ${error.message}`, MESSAGE_CHARS) }, this.#document))
     page.on('request', (request) => {
       // A new document of the top frame: what came before it belongs to the last one. A redirect is the same navigation going on (a form's POST, then the page it sends to).
       if (request.isNavigationRequest() && frameOf(request) === page.mainFrame() && request.redirectedFrom() === null) {

@@ -162,6 +162,30 @@ describe('a page as the agent reads it', () => {
   })
 
 
+  it('never cuts a text, a value or a fold\'s label between the halves of an emoji', () => {
+    // 119 letters, then an emoji whose halves are the 120th and 121st units: a cut at 119 letters and '…' would keep its first half.
+    const long = `${'x'.repeat(118)}\u{1F600} and the rest of the words`
+    const rows: UiNode[] = Array.from({ length: 40 }, (_, i) => ({ id: `row${i}`, kind: 'box', role: 'listitem', children: [{ id: `t${i}`, kind: 'text', text: `Item ${i}` }] }))
+    const tree: UiNode = {
+      id: 'page',
+      kind: 'box',
+      role: 'document',
+      children: [
+        { id: 'p1', kind: 'box', role: 'paragraph', children: [{ id: 'long', kind: 'text', text: long }] },
+        { id: 'note', kind: 'box', role: 'textbox', name: 'Note', value: long },
+        { id: 'list', kind: 'box', role: 'list', name: `${'y'.repeat(46)}\u{1F600} list`, children: rows },
+      ],
+    }
+    const layout: Layout = { page: { x: 0, y: 0, width: 800, height: 600 }, p1: { x: 0, y: 0, width: 800, height: 20 }, note: { x: 0, y: 30, width: 800, height: 20 }, list: { x: 0, y: 900, width: 800, height: 1200 } }
+    for (let i = 0; i < 40; i++) layout[`row${i}`] = { x: 0, y: 900 + i * 30, width: 800, height: 30 }
+    const frame = sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/doc', tree, layout, state: {}, contracts: BROWSER_ACTIONS.contracts.filter((c) => c.id === 'fill'), targets: [{ contract: 'fill', nodeId: 'note' }] })
+    const view = outlinePage(frame)
+    expect(view).toContain(`"${'x'.repeat(118)}…"`)
+    expect(view).not.toMatch(/\\ud83d|\uD83D(?![\uDC00-\uDFFF])/)
+    expect(view).toContain(`textbox "Note": "${'x'.repeat(118)}…"`)
+    expect(view).toContain(`from "${'y'.repeat(46)}…": expand`)
+  })
+
   it('reads a field\'s text back whole, line breaks and all, when the field is expanded; a cut name is not said again by its own text', () => {
     const held = `First line of a comment.\n\n  - an item   with spaces\n${'word '.repeat(60).trim()}\nlast line zanzibar`
     const option = `Notes ${'long '.repeat(100)}`.trim()

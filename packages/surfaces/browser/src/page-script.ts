@@ -1,4 +1,4 @@
-import { type JsonValue, TesseraError } from '@tessera/protocol'
+import { type JsonValue, TesseraError, cutWhole } from '@tessera/protocol'
 import type { CDPSession } from 'playwright-core'
 import { callOn } from './element-ops.js'
 import type { ElementPlace } from './page-tree.js'
@@ -27,7 +27,7 @@ function bounded(value: JsonValue | undefined): { result?: JsonValue; cut?: numb
   if (value === undefined) return {}
   const json = JSON.stringify(value)
   if (json.length <= RESULT_CHARS) return { result: value }
-  return { result: `${json.slice(0, RESULT_CHARS)}…`, cut: json.length }
+  return { result: `${cutWhole(json, RESULT_CHARS)}…`, cut: json.length }
 }
 
 /** Runs the script in the page's top document. */

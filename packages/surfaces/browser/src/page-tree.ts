@@ -1,4 +1,4 @@
-import { type Layout, type NodeStates, Risk, SELECTOR_HINT, type TargetSpec, type UiNode, type UnreadPart, maxRisk, withoutInvisible } from '@tessera/protocol'
+import { type Layout, type NodeStates, Risk, SELECTOR_HINT, type TargetSpec, type UiNode, type UnreadPart, cutWhole, maxRisk, wellFormed, withoutInvisible } from '@tessera/protocol'
 import { type NodeLedger, WHOLE_TEXT_CHARS, consequentialWord, isDismissive } from '@tessera/kit'
 import type { AxNode, CapturedDocument, DomFacts, PageCapture } from './page-capture.js'
 import type { UnreadPlace } from './parts-to-read.js'
@@ -69,17 +69,22 @@ function wordsOf(value: unknown, max = MAX_TEXT): string | undefined {
 
 function text(value: unknown, max = MAX_TEXT): string | undefined {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined
-  const s = withoutInvisible(String(value)).replace(/\s+/g, ' ').trim()
+  const s = seenText(String(value)).replace(/\s+/g, ' ').trim()
   return s.length === 0 ? undefined : cut(s, max)
 }
 
 function cut(s: string, max: number): string {
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s
+  return s.length > max ? `${cutWhole(s, max - 1)}…` : s
+}
+
+/** A page's text as a person sees it: no invisible characters, and a half character (a page can write one) drawn as the browser draws it, U+FFFD. */
+function seenText(value: string): string {
+  return wellFormed(withoutInvisible(value))
 }
 
 /** A text in lines (a block of code, a field's text) as the page lays it out: its lines and their indentation, without trailing spaces, blank lines around it or more than one between its lines. */
 function linedText(value: string): string | undefined {
-  const s = withoutInvisible(value).replace(/\r\n?/g, '\n').replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n').replace(/^\n+|\s+$/g, '')
+  const s = seenText(value).replace(/\r\n?/g, '\n').replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n').replace(/^\n+|\s+$/g, '')
   return s.trim().length === 0 ? undefined : cut(s, WHOLE_TEXT_CHARS)
 }
 

@@ -1,5 +1,5 @@
 import type { Request } from 'playwright-core'
-import { TesseraError } from '@tessera/protocol'
+import { TesseraError, cutWhole } from '@tessera/protocol'
 import { REDACTED, SECRET_NAME, secretHeader } from './secret-names.js'
 import type { JournalRequest } from './page-journal.js'
 
@@ -103,7 +103,7 @@ export function redactedBody(body: string, contentType: string): string {
 function cut(body: string, what: string, notes: string[]): string {
   if (body.length <= BODY_CHARS) return body
   notes.push(`the ${what} is cut to its first ${BODY_CHARS.toLocaleString('en')} characters of ${body.length.toLocaleString('en')}`)
-  return body.slice(0, BODY_CHARS)
+  return cutWhole(body, BODY_CHARS)
 }
 
 function headerOf(headers: Record<string, string>, name: string): string {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { type ActionContract, type JsonObject, type JsonValue, TesseraError } from '@tessera/protocol'
+import { type ActionContract, type JsonObject, type JsonValue, TesseraError, cutWhole } from '@tessera/protocol'
 import type { Frame as PlaywrightFrame, Page } from 'playwright-core'
 
 /** A tool a page registered with WebMCP, in one of its frames. */
@@ -92,7 +92,7 @@ export async function discoverPageTools(page: Page): Promise<PageTool[]> {
       const id = actionIdOf(tool.name)
       if (seen.has(id)) continue
       seen.add(id)
-      const description = typeof tool.description === 'string' ? tool.description.replace(/\s+/g, ' ').trim().slice(0, MAX_DESCRIPTION) : ''
+      const description = typeof tool.description === 'string' ? cutWhole(tool.description.replace(/\s+/g, ' ').trim(), MAX_DESCRIPTION) : ''
       found.push({ id, name: tool.name, description, inputSchema, consequential: tool.consequential === true, frame })
     }
   }
