@@ -98,6 +98,11 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       return send(page('Sketch', CANVAS))
     case '/signup':
       return send(page('Sign up', SIGNUP))
+    case '/log.txt':
+      // A build log as a browser shows a text file: one text of 60,000 lines in a pre.
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
+      res.end(Array.from({ length: 60_000 }, (_, i) => (i === 59_999 ? 'ERROR: disk full at step 59999' : `12:00:${String(i % 60).padStart(2, '0')} step ${i} ok`)).join('\n'))
+      return
     case '/halves':
       return send(page('Halves', HALVES))
     case '/halves/body':

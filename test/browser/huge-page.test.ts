@@ -268,6 +268,19 @@ describe('a huge page, read in parts over MCP', () => {
     await at.client.callTool({ name: 'browser_close', arguments: {} })
   })
 
+  it('opens a log of 60,000 lines at once, its text read from the DOM: the accessibility tree of one text takes time by the square of its lines', async () => {
+    await at.client.callTool({ name: 'browser_close', arguments: {} })
+    // Asked of the tree, each capture of it took over a minute: the navigation timed out and the tile was lost.
+    const opened = await call('browser_navigate', { url: `${site.origin}/log.txt` })
+    expect(opened).toMatch(/^"12:00:00 step 0 ok\\n12:00:01 step 1 ok\\n12:00:02 step 2 ok\\n[^"]*…" @(t?\d+)$/m)
+    const holder = (/…" @(t?\d+)$/m.exec(opened) as RegExpExecArray)[1] as string
+    // Its ref reads the text as far as any text is read whole.
+    const whole = await call('browser_snapshot', { target: `@${holder}` })
+    expect(whole).toContain('12:00:59 step 59 ok\\n12:00:00 step 60 ok')
+    expect(whole).toMatch(/…"\n--- end [0-9a-f]{6} ---$/)
+    await at.client.callTool({ name: 'browser_close', arguments: {} })
+  })
+
   it('acts on an element far below the view named by a CSS selector', async () => {
     // A tile of its own, whatever a test before left open.
     await at.client.callTool({ name: 'browser_close', arguments: {} })

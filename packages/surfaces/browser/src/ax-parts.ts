@@ -1,5 +1,6 @@
 import type { CDPSession } from 'playwright-core'
 import type { DomRanges, Rect } from './dom-ranges.js'
+import type { LongTexts } from './long-texts.js'
 import type { AxNode } from './page-capture.js'
 
 /**
@@ -13,6 +14,8 @@ export const PARTIAL_READ_ELEMENTS = 6_000
 export const PART_LINES = 200
 /** The tree's first levels, read in one call; below them each level is one round of calls made together. */
 const FIRST_DEPTH = 3
+/** Where a long text may be near the top: only the root's children at first, since a call that returns a long text's node pays for its lines. */
+const FIRST_DEPTH_WITH_LONG_TEXT = 1
 const MAX_LEVELS = 24
 /** Rendered this far beyond the viewport, a part still counts as in view (a line half scrolled in). */
 const VIEW_MARGIN = 100
@@ -22,7 +25,7 @@ export interface PartsWanted {
   indexes: readonly number[]
 }
 
-type Decision = 'read' | 'unread' | 'open' | 'done'
+type Decision = 'read' | 'unread' | 'open' | 'done' | 'text'
 
 /**
  * One document's accessibility tree, read in parts: the first levels at once, then level by
@@ -31,8 +34,9 @@ type Decision = 'read' | 'unread' | 'open' | 'done'
  * snapshot says it holds (`unread`). Node ids are Chromium's, stable while the tree lives,
  * so the parts fit together.
  */
-export async function readAxInParts(session: CDPSession, frameId: string, ranges: DomRanges, viewport: Rect, wanted: PartsWanted): Promise<AxNode[]> {
-  const first = (await session.send('Accessibility.getFullAXTree', { frameId, depth: FIRST_DEPTH })) as { nodes: AxNode[] }
+export async function readAxInParts(session: CDPSession, frameId: string, ranges: DomRanges, viewport: Rect, wanted: PartsWanted, long?: LongTexts): Promise<AxNode[]> {
+  const holders = long?.holders ?? []
+  const first = (await session.send('Accessibility.getFullAXTree', { frameId, depth: holders.length > 0 ? FIRST_DEPTH_WITH_LONG_TEXT : FIRST_DEPTH })) as { nodes: AxNode[] }
   const byId = new Map<string, AxNode>()
   const order: AxNode[] = []
   const add = (node: AxNode): void => {
@@ -49,6 +53,8 @@ export async function readAxInParts(session: CDPSession, frameId: string, ranges
     if (index === undefined) return 'open'
     const lines = ranges.lines(index)
     if (!ranges.drawn(index)) return 'read'
+    // A long text is never asked of the tree: its holder, with nothing to act on in it, is read from the DOM; above it, level by level.
+    if (ranges.holdsAny(index, holders)) return long?.isHolder(index) === true && ranges.part(index).actions === 0 ? 'text' : 'open'
     // A part of no lines out of view (a table's separator row) stays unread too: a call each would be most of a capture's calls.
     const needed = ranges.holdsAny(index, wanted.indexes) || ranges.shows(index, view)
     if (lines <= PART_LINES) return needed ? 'read' : 'unread'
@@ -61,6 +67,15 @@ export async function readAxInParts(session: CDPSession, frameId: string, ranges
       pending.map(async (node) => {
         const decision = level === MAX_LEVELS - 1 ? 'read' : decide(node)
         if (decision === 'done') return
+        if (decision === 'text') {
+          const index = ranges.indexOf(node.backendDOMNodeId) as number
+          const held = long?.textIn(index, ranges.end(index))
+          if (held === undefined) return add({ ...node, childIds: [] })
+          const text: AxNode = { nodeId: `dom-text-${held.backendNodeId}`, ignored: false, role: { value: 'StaticText' }, name: { value: held.text }, childIds: [], backendDOMNodeId: held.backendNodeId }
+          add({ ...node, childIds: [text.nodeId] })
+          add(text)
+          return
+        }
         if (decision === 'unread') {
           const index = ranges.indexOf(node.backendDOMNodeId) as number
           add({ ...node, childIds: [], unread: ranges.part(index) })

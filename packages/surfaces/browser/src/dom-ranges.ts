@@ -1,4 +1,4 @@
-import type { UnreadPart } from '@tessera/protocol'
+import { type UnreadPart, cutWhole } from '@tessera/protocol'
 
 /** What the ranges read of one document of a DOM snapshot (`DOMSnapshot.captureSnapshot`). */
 export interface SnapshotNodes {
@@ -23,7 +23,7 @@ export interface Rect {
 }
 
 /** Elements that sit inside a line of text: their text reads as one with their block's. */
-const INLINE = new Set(['A', 'ABBR', 'B', 'BDI', 'BDO', 'CITE', 'CODE', 'DATA', 'DFN', 'EM', 'FONT', 'I', 'KBD', 'LABEL', 'MARK', 'Q', 'S', 'SAMP', 'SMALL', 'SPAN', 'STRONG', 'SUB', 'SUP', 'TIME', 'TT', 'U', 'VAR', 'BR', 'WBR', 'NOBR'])
+export const INLINE = new Set(['A', 'ABBR', 'B', 'BDI', 'BDO', 'CITE', 'CODE', 'DATA', 'DFN', 'EM', 'FONT', 'I', 'KBD', 'LABEL', 'MARK', 'Q', 'S', 'SAMP', 'SMALL', 'SPAN', 'STRONG', 'SUB', 'SUP', 'TIME', 'TT', 'U', 'VAR', 'BR', 'WBR', 'NOBR'])
 /** Elements a person can act on, whatever the page does with them. */
 const CONTROLS = new Set(['BUTTON', 'SELECT', 'TEXTAREA', 'SUMMARY'])
 /** Roles a page gives elements it makes into controls. */
@@ -351,7 +351,7 @@ export class DomRanges {
     }
     const trimmed = words.trim()
     if (trimmed === '') return undefined
-    const label = trimmed.length > LABEL_CHARS ? `${trimmed.slice(0, LABEL_CHARS - 1)}…` : trimmed
+    const label = trimmed.length > LABEL_CHARS ? `${cutWhole(trimmed, LABEL_CHARS - 1)}…` : trimmed
     return heading === undefined ? { words: label } : { heading: label }
   }
 

@@ -1,5 +1,6 @@
 import type { CDPSession } from 'playwright-core'
 import { DomRanges, type SnapshotLayout, type SnapshotNodes } from './dom-ranges.js'
+import type { LongTexts } from './long-texts.js'
 import type { DomFacts } from './page-capture.js'
 
 /**
@@ -22,6 +23,8 @@ export interface KeptLayout {
   strings: readonly string[]
   facts: ReadonlyMap<number, DomFacts>
   ranges: DomRanges
+  /** Its texts too long for the accessibility tree. */
+  long: LongTexts
   /** Snapshot indexes of the outermost fixed and sticky elements: they move with the view. */
   pinned: readonly number[]
 }
@@ -32,13 +35,15 @@ export interface LayoutProbe {
   /** Null where the change watch is not in the page (it could not say what changed). */
   version: number | null
   scroll: { x: number; y: number }
+  /** Characters of text in the body, scripts' included: a quick bound on how long its texts can be. */
+  textChars: number
 }
 
-export const LAYOUT_PROBE_EXPRESSION = `[document.getElementsByTagName("*").length, typeof window.__tesseraLayoutVersion === "function" ? window.__tesseraLayoutVersion() : null, window.scrollX, window.scrollY]`
+export const LAYOUT_PROBE_EXPRESSION = `[document.getElementsByTagName("*").length, typeof window.__tesseraLayoutVersion === "function" ? window.__tesseraLayoutVersion() : null, window.scrollX, window.scrollY, document.body ? document.body.textContent.length : 0]`
 
 export function readProbe(value: unknown): LayoutProbe {
-  const [elements, version, x, y] = Array.isArray(value) ? value : []
-  return { elements: Number(elements) || 0, version: typeof version === 'number' ? version : null, scroll: { x: Number(x) || 0, y: Number(y) || 0 } }
+  const [elements, version, x, y, textChars] = Array.isArray(value) ? value : []
+  return { elements: Number(elements) || 0, version: typeof version === 'number' ? version : null, scroll: { x: Number(x) || 0, y: Number(y) || 0 }, textChars: Number(textChars) || 0 }
 }
 
 /** The outermost elements laid out `position: fixed` or `sticky` (the snapshot's styles: cursor, then position). */

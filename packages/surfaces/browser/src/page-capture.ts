@@ -2,6 +2,7 @@ import type { UnreadPart } from '@tessera/protocol'
 import type { CDPSession, Frame as PlaywrightFrame, Page } from 'playwright-core'
 import { PARTIAL_READ_ELEMENTS, readAxInParts } from './ax-parts.js'
 import { DomRanges, type SnapshotNodes } from './dom-ranges.js'
+import { LONG_TEXT_GATE_CHARS, LongTexts, type SnapshotTextBoxes } from './long-texts.js'
 import { type KeptLayout, LAYOUT_PROBE_EXPRESSION, type LayoutProbe, pinnedElements, readProbe, reuseLayout } from './kept-layout.js'
 
 /** One node of `Accessibility.getFullAXTree`, as far as the frame uses it. */
@@ -82,6 +83,7 @@ interface SnapshotDocument {
   scrollOffsetY?: number
   nodes: SnapshotNodes & { contentDocumentIndex?: { index: number[]; value: number[] } }
   layout: { nodeIndex: number[]; bounds: number[][]; styles?: number[][] }
+  textBoxes?: SnapshotTextBoxes
 }
 
 interface Snapshot {
@@ -183,13 +185,13 @@ export class PageSessions {
   /** The last layout of the top document, when it was read in parts (see KeptLayout). */
   keptLayout: KeptLayout | undefined
   /**
-   * The page's URL and its top document's element count at the last capture. A capture of
-   * the same URL whose document was small then asks for its DOM snapshot and tree together
-   * with the probe that says how big it is: one round trip sooner (6 ms on a small page, 17 on
-   * one whose animations keep the renderer busy). A new URL waits for the probe: a huge
-   * document's whole tree takes seconds, and it is read in parts.
+   * The page's URL at the last capture, and whether its top document's tree was read whole. A
+   * capture of the same URL whose tree was read whole then asks for its DOM snapshot and tree
+   * together with the probe that says how big it is: one round trip sooner (6 ms on a small
+   * page, 17 on one whose animations keep the renderer busy). A new URL waits for the probe: a
+   * huge document's whole tree, or a long text's, takes seconds, and it is read in parts.
    */
-  #last: { url: string; elements: number } | undefined
+  #last: { url: string; whole: boolean } | undefined
   #main: Promise<CDPSession> | null = null
   readonly #frames = new WeakMap<PlaywrightFrame, Promise<CDPSession | null>>()
 
@@ -197,14 +199,14 @@ export class PageSessions {
     this.#page = page
   }
 
-  /** Whether the page is where the last capture found a small top document. */
+  /** Whether the page is where the last capture read the top document's tree whole. */
   smallAsLast(): boolean {
-    return this.#last !== undefined && this.#last.url === this.#page.url() && this.#last.elements <= PARTIAL_READ_ELEMENTS
+    return this.#last !== undefined && this.#last.url === this.#page.url() && this.#last.whole
   }
 
-  /** What the probe of this capture said of the top document's size. */
-  measured(elements: number): void {
-    this.#last = { url: this.#page.url(), elements }
+  /** How this capture reads the top document's tree. */
+  measured(whole: boolean): void {
+    this.#last = { url: this.#page.url(), whole }
   }
 
   main(): Promise<CDPSession> {
@@ -258,7 +260,7 @@ export type WantedParts = (documentKey: string) => { parts: ReadonlyArray<readon
  */
 async function captureSession(session: CDPSession, offset: { x: number; y: number }, view: { width: number; height: number }, wanted: WantedParts, kept?: PageSessions, remoteFrame?: PlaywrightFrame): Promise<{ documents: CapturedDocument[]; scroll: { x: number; y: number } }> {
   // How big the top document is decides how its tree is read, and whether its last layout holds; the page says both in one quick call.
-  const noProbe: LayoutProbe = { elements: 0, version: null, scroll: { x: 0, y: 0 } }
+  const noProbe: LayoutProbe = { elements: 0, version: null, scroll: { x: 0, y: 0 }, textChars: 0 }
   // The root frame's tree: without a frame id, the session's own top document.
   const full = (frameId?: string): Promise<{ nodes: AxNode[] }> => session.send('Accessibility.getFullAXTree', frameId === undefined ? {} : { frameId }).catch(() => ({ nodes: [] })) as Promise<{ nodes: AxNode[] }>
   // The cursor says what the page styles as clickable; the position, what a scroll moves with the view (KeptLayout).
@@ -271,10 +273,12 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
   ])
   const loaders = loaderIds(tree.frameTree)
   const topFrame = tree.frameTree.frame.id
-  const inParts = probe.elements > PARTIAL_READ_ELEMENTS
-  kept?.measured(probe.elements)
+  const huge = probe.elements > PARTIAL_READ_ELEMENTS
+  // Enough text for a long one: the DOM snapshot, asked first, says how its texts are laid out (a tree asked early is read whole all the same).
+  const inParts = huge || (early === undefined && probe.textChars > LONG_TEXT_GATE_CHARS)
+  kept?.measured(!inParts)
   // It grew past reading whole since: the tree asked early goes unread (its DOM snapshot serves all the same).
-  if (inParts && early !== undefined) await early.top
+  if (huge && early !== undefined) await early.top
   const keyOf = (frameId: string): string => `${frameId}/${loaders.get(frameId)?.loaderId ?? ''}`
   // A huge document alone in its process (no iframe to place) that only scrolled since: its last layout, no new snapshot.
   const reused = inParts && kept !== undefined && loaders.size === 1 ? await reuseLayout(kept.keptLayout, probe, keyOf(topFrame), view, session) : undefined
@@ -282,7 +286,7 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
   if (reused !== undefined) {
     const asked = wanted(reused.documentKey)
     const indexes = asked.parts.flat().flatMap((backendNodeId) => reused.ranges.indexOf(backendNodeId) ?? []).sort((a, b) => a - b)
-    const ax = await readAxInParts(session, topFrame, reused.ranges, { ...probe.scroll, ...view }, { indexes })
+    const ax = await readAxInParts(session, topFrame, reused.ranges, { ...probe.scroll, ...view }, { indexes }, reused.long)
     const url = loaders.get(topFrame)?.url ?? ''
     return { documents: [{ key: reused.documentKey, frameId: topFrame, url, ax, dom: reused.facts, session, ranges: reused.ranges, parts: asked.parts }], scroll: probe.scroll }
   }
@@ -302,15 +306,17 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
       let ranges: DomRanges | undefined
       let expanded: ReadonlyArray<readonly number[]> | undefined
       let ax: AxNode[]
-      if (inParts && index === 0 && doc.frameId === topFrame && topDoc !== undefined) {
+      const long = inParts && index === 0 && doc.frameId === topFrame && topDoc !== undefined ? LongTexts.of(topDoc.nodes, topDoc.layout, topDoc.textBoxes, snapshot.strings) : undefined
+      if (long !== undefined && !huge) kept?.measured(!long.needsParts)
+      if (long !== undefined && topDoc !== undefined && (huge || long.needsParts)) {
         const parts = new DomRanges(topDoc.nodes, topDoc.layout, snapshot.strings)
         const asked = wanted(keyOf(doc.frameId))
         const indexes = asked.parts.flat().flatMap((backendNodeId) => parts.indexOf(backendNodeId) ?? []).sort((a, b) => a - b)
-        ax = await readAxInParts(session, doc.frameId, parts, { ...doc.scroll, ...view }, { indexes })
+        ax = await readAxInParts(session, doc.frameId, parts, { ...doc.scroll, ...view }, { indexes }, long)
         ranges = parts
         expanded = asked.parts
         if (kept !== undefined && probe.version !== null && loaders.size === 1) {
-          kept.keptLayout = { documentKey: keyOf(doc.frameId), version: probe.version, elements: probe.elements, view, nodes: topDoc.nodes, layout: topDoc.layout, strings: snapshot.strings, facts: doc.facts, ranges: parts, pinned: pinnedElements(topDoc.nodes, topDoc.layout, snapshot.strings) }
+          kept.keptLayout = { documentKey: keyOf(doc.frameId), version: probe.version, elements: probe.elements, view, nodes: topDoc.nodes, layout: topDoc.layout, strings: snapshot.strings, facts: doc.facts, ranges: parts, long, pinned: pinnedElements(topDoc.nodes, topDoc.layout, snapshot.strings) }
         }
       } else ax = (await (axTrees.get(doc.frameId) ?? full(doc.frameId))).nodes
       const owner = owners.get(index)

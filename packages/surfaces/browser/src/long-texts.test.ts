@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest'
+import { LONG_TEXT_BOXES, LongTexts } from './long-texts.js'
+
+/** A DOM snapshot's document in its table form: nodes in document order, each with its parent, name and value. */
+function snapshotOf(nodes: Array<{ parent: number; name: string; value?: string; boxes?: number }>) {
+  const strings: string[] = []
+  const at = (text: string): number => (strings.includes(text) ? strings.indexOf(text) : strings.push(text) - 1)
+  const layout = { nodeIndex: [] as number[], bounds: [] as number[][] }
+  const layoutIndex: number[] = []
+  nodes.forEach((node, i) => {
+    layout.nodeIndex.push(i)
+    layout.bounds.push([0, i * 10, 100, 10])
+    for (let b = 0; b < (node.boxes ?? 0); b++) layoutIndex.push(i)
+  })
+  const table = { parentIndex: nodes.map((n) => n.parent), nodeName: nodes.map((n) => at(n.name)), nodeValue: nodes.map((n) => (n.value === undefined ? -1 : at(n.value))), backendNodeId: nodes.map((_, i) => 100 + i) }
+  return { table, layout, textBoxes: { layoutIndex }, strings }
+}
+
+describe('LongTexts', () => {
+  it('finds the block that holds a text of many lines, through inline elements, and reads its text from the snapshot', () => {
+    const { table, layout, textBoxes, strings } = snapshotOf([
+      { parent: -1, name: 'HTML' },
+      { parent: 0, name: 'BODY' },
+      { parent: 1, name: 'PRE' },
+      { parent: 2, name: 'CODE' },
+      { parent: 3, name: '#text', value: 'line 1\nline 2\n', boxes: LONG_TEXT_BOXES + 1 },
+      { parent: 1, name: 'P' },
+      { parent: 5, name: '#text', value: 'a short one', boxes: 1 },
+      { parent: 1, name: 'SCRIPT' },
+      { parent: 7, name: '#text', value: 'var hidden = 1' },
+    ])
+    const long = LongTexts.of(table, layout, textBoxes, strings)
+    expect(long.holders).toEqual([2])
+    expect(long.needsParts).toBe(true)
+    expect(long.isHolder(2)).toBe(true)
+    expect(long.textIn(2, 5)).toEqual({ text: 'line 1\nline 2\n', backendNodeId: 104 })
+    // A script's text is no text of the page.
+    expect(long.textIn(5, 9)).toEqual({ text: 'a short one', backendNodeId: 106 })
+  })
+
+  it('finds none where each text is short, and asks for parts only when the document has many lines in all', () => {
+    const short = snapshotOf([{ parent: -1, name: 'BODY' }, ...Array.from({ length: 20 }, () => ({ parent: 0, name: '#text', value: 'x', boxes: LONG_TEXT_BOXES }))])
+    const long = LongTexts.of(short.table, short.layout, short.textBoxes, short.strings)
+    expect(long.holders).toEqual([])
+    expect(long.boxes).toBe(20 * LONG_TEXT_BOXES)
+    expect(long.needsParts).toBe(true)
+    const few = snapshotOf([{ parent: -1, name: 'BODY' }, { parent: 0, name: '#text', value: 'x', boxes: 3 }])
+    expect(LongTexts.of(few.table, few.layout, few.textBoxes, few.strings).needsParts).toBe(false)
+  })
+})
