@@ -302,9 +302,45 @@ describe('the browser surface over MCP, through the gateway', () => {
     const focused = (await call(client, 'browser_snapshot', {})).text
     expect(focused.startsWith(`${newTile} "Sign up"`)).toBe(true)
     expect((await call(client, 'browser_snapshot', { tile: openerTile })).text).toContain('"Opener"')
+    // A tab the new tile opens itself is its own, though the opener's tile is the one that hears of pages in their shared context.
+    const tilesBefore = (JSON.parse((await call(client, 'surfaces_list', {})).text) as { surfaces: unknown[] }).surfaces.length
+    const tabs = await call(client, 'browser_tabs', { tile: newTile, action: 'new', url: `${site.origin}/login` })
+    expect(tabs.text).toMatch(/^\* 1 "Sign in"/m)
+    expect((JSON.parse((await call(client, 'surfaces_list', {})).text) as { surfaces: unknown[] }).surfaces.length).toBe(tilesBefore)
     await call(client, 'browser_close', { tile: newTile })
     await call(client, 'action_request', { surface: 'map', action: 'focus', input: { tile: openerTile } })
   })
+
+  it('keeps at most five of the windows a page opens within a minute, and says how many more it closed', async () => {
+    // A tile of its own: the count is of the windows its pages opened.
+    const made = await call(client, 'action_request', { surface: 'map', action: 'open', input: { kind: 'browser', config: { url: `${site.origin}/many-windows` } } })
+    const openerTile = String((made.result?.output as { tile: string }).tile)
+    const before = (await call(client, 'browser_snapshot', { tile: openerTile })).text
+    const clicked = await call(client, 'browser_click', { tile: openerTile, element: 'Show all offers', target: refOf(before, 'button', 'Show all offers') })
+    expect(clicked.text).toMatch(/the page opened browser-\d+, a new browser tile \(now focused\); 15 more windows it opened within a minute were closed as they opened \(at most 5 stay\)/)
+    const listed = JSON.parse((await call(client, 'surfaces_list', {})).text) as { surfaces: Array<{ id: string; title: string }> }
+    const opened = listed.surfaces.filter((tile) => tile.title.includes(`opened by ${openerTile}`)).map((tile) => tile.id)
+    expect(opened).toHaveLength(5)
+    for (const tile of [...opened, openerTile]) await call(client, 'browser_close', { tile })
+  })
+
+  it('says a page whose script never yields is not answering, in seconds, and opens a new tab in its place on a navigation', async () => {
+    const made = await call(client, 'action_request', { surface: 'map', action: 'open', input: { kind: 'browser', config: { url: `${site.origin}/busy` } } })
+    const tile = String((made.result?.output as { tile: string }).tile)
+    const busy = (await call(client, 'browser_snapshot', { tile })).text
+    // Its handler takes the page's thread for good: every wait on the page would last for ever.
+    const clicked = await call(client, 'browser_click', { tile, element: 'Recalculate', target: refOf(busy, 'button', 'Recalculate') })
+    expect(clicked.isError).toBe(true)
+    expect(clicked.text).toContain('error [timed_out]: the page stopped answering for 15 s')
+    const stuck = await call(client, 'browser_snapshot', { tile })
+    expect(stuck.text).toContain('"the page is not answering (its thread is busy); browser_navigate opens a new tab in its place"')
+    const away = await call(client, 'browser_navigate', { tile, url: `${site.origin}/login` })
+    expect(away.text).toContain('note: the page had stopped answering (its thread was busy); it was closed, and a new tab opened in its place')
+    expect(away.text).toContain('heading "Sign in"')
+    const tabs = await call(client, 'browser_tabs', { tile, action: 'list' })
+    expect(tabs.text.trim().split('\n')).toHaveLength(1)
+    await call(client, 'browser_close', { tile })
+  }, 60_000)
 
   it('keeps a named profile\'s cookies from one tile to the next, and nothing of a private tile', async () => {
     const open = async (config: Record<string, unknown>): Promise<string> => {

@@ -103,6 +103,11 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
       res.end(Array.from({ length: 60_000 }, (_, i) => (i === 59_999 ? 'ERROR: disk full at step 59999' : `12:00:${String(i % 60).padStart(2, '0')} step ${i} ok`)).join('\n'))
       return
+    case '/busy':
+      // A handler that never yields: the page's thread is taken for good.
+      return send(page('Busy', '<button onclick="for (;;) {}">Recalculate</button><p>ready</p>'))
+    case '/many-windows':
+      return send(page('Offers', `<button onclick="for (let i = 0; i < 20; i++) window.open('/signed-up?' + i)">Show all offers</button>`))
     case '/halves':
       return send(page('Halves', HALVES))
     case '/halves/body':

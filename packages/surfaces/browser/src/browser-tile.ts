@@ -28,7 +28,7 @@ import { ARIA_ROLES, type WaitRequest, elementByRole } from './page-waits.js'
 import { BROWSER_ACTIONS, ELEMENT_ACTIONS } from './browser-actions.js'
 import type { BrowserHost } from './browser-host.js'
 import { CHOSEN_LABELS, FOCUS_FOR_TEXT, HAS_DATALIST, INPUT_TIMERS_RUN, IS_CHECKED, SCROLL_INTO_VIEW, SELECT_OPTIONS, SET_INPUT_FORMATS, boxOf, callOn, centerOf, refuseIfCovered } from './element-ops.js'
-import { type CapturedDocument, PageSessions, capturePage } from './page-capture.js'
+import { type CapturedDocument, type PageCapture, PageSessions, capturePage } from './page-capture.js'
 import { PartsToRead } from './parts-to-read.js'
 import { type ElementPlace, buildPageTree } from './page-tree.js'
 import { type SiteRule, originAllowed, siteRiskOf } from './site-rules.js'
@@ -44,6 +44,7 @@ import { type AppTarget, type AttachedApp, attachApp, endApp } from './app-attac
 import { type PageTool, callPageTool, discoverPageTools, pageToolContract } from './webmcp-bridge.js'
 import { type ConsoleLevel, type JournalMessage, type JournalRequest, PageJournal } from './page-journal.js'
 import { RESULT_CHARS, runElementScript, runPageScript } from './page-script.js'
+import { PageStuck, QUICK_ANSWER_MS, answersWithin, askingSession, whileAnswering } from './page-answers.js'
 import { DROP_ON_ELEMENT, droppedFiles } from './page-drop.js'
 import { type DetailPart, type RequestDetail, detailOf, requestNotFound } from './request-detail.js'
 
@@ -93,6 +94,13 @@ const REQUEST_PATIENCE_MS = 2000
 const LONG_LIVED = new Set(['eventsource', 'websocket', 'media'])
 /** How long an action waits for a window its page announced to appear. */
 const POPUP_WAIT_MS = 5000
+/**
+ * Windows the tile's pages may open within POPUP_WINDOW_MS; any more are closed as they open.
+ * Chromium's popup blocker is off under automation, so one click that loops over
+ * `window.open` opened 60 tiles on the map.
+ */
+const MAX_POPUPS = 5
+const POPUP_WINDOW_MS = 60_000
 
 /** A download the page started, kept in the tile's folder and listed in its frame. */
 interface KeptDownload {
@@ -127,6 +135,11 @@ export class BrowserTile implements Surface {
   /** The WebMCP tools of the last capture, by action id. */
   #pageTools = new Map<string, PageTool>()
   #dialog: Dialog | null = null
+  /** The page that last stopped answering, while it has not answered since. */
+  #stuck: Page | null = null
+  /** When each window the pages opened within the last POPUP_WINDOW_MS came, and how many more were closed meanwhile. */
+  #popups: number[] = []
+  #popupsRefused = 0
   readonly #dialogWaiters = new Set<() => void>()
   #chooser: FileChooser | null = null
   readonly #downloads: KeptDownload[] = []
@@ -135,8 +148,6 @@ export class BrowserTile implements Surface {
   readonly #opening = new Set<Promise<void>>()
   /** Resolvers of the waits for windows the page announced (Page.windowOpen), oldest first. */
   readonly #popupArrivals: Array<() => void> = []
-  /** Set while this tile opens a tab itself, which stays a tab. */
-  #openingTab = false
   readonly #listeners = new Set<(frame?: Frame) => void>()
   readonly #viewers = new Set<(jpeg: Uint8Array) => void>()
   #attached: AttachedApp | undefined
@@ -211,8 +222,19 @@ export class BrowserTile implements Surface {
       const tree: UiNode = { id: 'page', kind: 'box', role: 'document', children: [{ id: 'dialog', kind: 'box', role: 'alertdialog', name: `${dialog.type()}: ${cutWhole(dialog.message(), 2000)}` }] }
       return sealFrame({ surface: this.id, route: page.url(), tree, state, contracts: [BROWSER_ACTIONS.contract('handle_dialog'), BROWSER_ACTIONS.contract('tabs')] })
     }
+    // A page known to have stopped answering is asked again, briefly, before a capture waits on it.
+    if (this.#stuck === page && !(await answersWithin(await this.#sessionsOf(page).main(), QUICK_ANSWER_MS))) return this.#stuckFrame(page, state)
+    this.#stuck = null
     const plan = this.#partsToRead.plan()
-    const [capture, tools] = await Promise.all([capturePage(page, this.#sessionsOf(page), plan.of), discoverPageTools(page)])
+    let capture: PageCapture
+    let tools: PageTool[]
+    try {
+      ;[capture, tools] = await whileAnswering(Promise.all([capturePage(page, this.#sessionsOf(page), plan.of), discoverPageTools(page)]), this.#asking(page), () => page.url())
+    } catch (error) {
+      if (!(error instanceof PageStuck)) throw error
+      this.#stuck = page
+      return this.#stuckFrame(page, state)
+    }
     this.#pageTools = new Map(tools.map((tool) => [tool.id, tool]))
     if (tools.length > 0) state.pageTools = tools.map((tool) => ({ id: tool.id, description: tool.description, input: Object.keys((tool.inputSchema.properties ?? {}) as JsonObject), ...(tool.consequential ? { consequential: true } : {}) }))
     const built = buildPageTree(capture, this.#ledger, this.#named)
@@ -227,6 +249,12 @@ export class BrowserTile implements Surface {
     const targets: TargetSpec[] = [...built.targets]
     if (this.#chooser !== null && used.has('upload')) targets.push({ contract: 'upload' })
     return sealFrame({ surface: this.id, route: capture.url, tree: built.tree, layout: built.layout, state, contracts: [...contracts, ...tools.map(pageToolContract)], targets, capabilities: { screenshot: true } as JsonObject })
+  }
+
+  /** The frame of a page that stopped answering: nothing of it can be read, and only leaving it (or another tab) can be done. */
+  #stuckFrame(page: Page, state: JsonObject): Frame {
+    const tree: UiNode = { id: 'page', kind: 'box', role: 'document', children: [{ id: 'stuck', kind: 'text', text: 'the page is not answering (its thread is busy); browser_navigate opens a new tab in its place' }] }
+    return sealFrame({ surface: this.id, route: page.url(), tree, state: { ...state, stuck: true }, contracts: ['navigate', 'tabs', 'console', 'requests', 'request'].map((id) => BROWSER_ACTIONS.contract(id)) })
   }
 
   /** Reads parts of a huge page the last frame left unread (see PartsToRead). */
@@ -588,7 +616,28 @@ export class BrowserTile implements Surface {
   }
 
   async navigate(url: string): Promise<PageAnswer> {
+    await this.#unstuck(this.#page())
     return this.#acting((page) => this.#goto(page, url))
+  }
+
+  /**
+   * A page that stopped answering (a script that never yields) cannot be asked to go anywhere:
+   * it is closed, and a new tab takes its place, in the tile's context (its cookies stay).
+   */
+  async #unstuck(page: Page): Promise<void> {
+    if (this.#dialog !== null || (this.#stuck !== page && (await answersWithin(await this.#sessionsOf(page).main(), QUICK_ANSWER_MS)))) return
+    const fresh = await this.#newTab()
+    this.#adopt(fresh, true)
+    this.#pages.splice(this.#pages.indexOf(fresh), 1)
+    this.#pages.splice(this.#pages.indexOf(page), 0, fresh)
+    this.#current = this.#pages.indexOf(fresh)
+    await page.close({ runBeforeUnload: false }).catch(() => undefined)
+    this.#note = 'the page had stopped answering (its thread was busy); it was closed, and a new tab opened in its place'
+  }
+
+  /** Whether the page answers, for a wait on it; a page blocked by its open dialog is no stuck page. */
+  #asking(page: Page): () => Promise<boolean> {
+    return askingSession(() => this.#sessionsOf(page).main(), () => this.#dialog !== null)
   }
 
   async history(which: 'back' | 'forward' | 'reload'): Promise<PageAnswer> {
@@ -673,8 +722,7 @@ export class BrowserTile implements Surface {
 
   async tabs(input: { action: 'list' | 'new' | 'close' | 'select'; index?: number | undefined; url?: string | undefined }): Promise<{ tabs: Array<{ index: number; url: string; title: string; current: boolean }> }> {
     if (input.action === 'new') {
-      this.#openingTab = true
-      const page = await this.#contextOrThrow().newPage().finally(() => (this.#openingTab = false))
+      const page = await this.#newTab()
       this.#adopt(page, true)
       this.#current = this.#pages.indexOf(page)
       this.#note = undefined
@@ -816,7 +864,15 @@ export class BrowserTile implements Surface {
   async #opened(page: Page): Promise<void> {
     // The context tells of the tile's own first page too, after the tile took it.
     if (this.#pages.includes(page)) return
-    if (this.#openingTab || this.#options.openBeside === undefined) {
+    // A tab a tile opens itself (this one, or one that shares its context) is that tile's to take.
+    if ((tabsBeingOpened.get(page.context()) ?? 0) > 0) return
+    if (!this.#mayOpen()) {
+      void page.close({ runBeforeUnload: false }).catch(() => undefined)
+      this.#note = this.#withRefused(`the page opened more than ${MAX_POPUPS} windows within a minute`)
+      this.#popupArrivals.shift()?.()
+      return
+    }
+    if (this.#options.openBeside === undefined) {
       this.#adopt(page, true)
       this.#popupArrivals.shift()?.()
       return
@@ -825,12 +881,45 @@ export class BrowserTile implements Surface {
     const context = this.#contextOrThrow()
     try {
       const id = await openBeside((id) => new BrowserTile({ ...rest, id, title: `${this.title} (opened by ${this.id})`, adopted: { context, page } }).open())
-      this.#note = `the page opened ${id}, a new browser tile (now focused)`
+      this.#note = this.#withRefused(`the page opened ${id}, a new browser tile (now focused)`)
     } catch {
       this.#adopt(page, true)
     }
     this.#popupArrivals.shift()?.()
     this.#changed()
+  }
+
+  /**
+   * A tab this tile opens itself, which stays its tab. Only the tile that made the context hears
+   * of new pages in it; a tile opened beside it (a window its page opened) shares it, so the
+   * count is the context's.
+   */
+  async #newTab(): Promise<Page> {
+    const context = this.#contextOrThrow()
+    tabsBeingOpened.set(context, (tabsBeingOpened.get(context) ?? 0) + 1)
+    try {
+      return await context.newPage()
+    } finally {
+      tabsBeingOpened.set(context, (tabsBeingOpened.get(context) ?? 1) - 1)
+    }
+  }
+
+  /** A note of a window the page opened, with how many more it opened than it may, which were closed. */
+  #withRefused(note: string): string {
+    return this.#popupsRefused === 0 ? note : `${note}; ${this.#popupsRefused} more windows it opened within a minute were closed as they opened (at most ${MAX_POPUPS} stay)`
+  }
+
+  /** Whether one more window the page opens may stay: at most MAX_POPUPS within POPUP_WINDOW_MS. */
+  #mayOpen(): boolean {
+    const now = performance.now()
+    this.#popups = this.#popups.filter((at) => now - at < POPUP_WINDOW_MS)
+    if (this.#popups.length === 0) this.#popupsRefused = 0
+    if (this.#popups.length >= MAX_POPUPS) {
+      this.#popupsRefused += 1
+      return false
+    }
+    this.#popups.push(now)
+    return true
   }
 
   #adopt(page: Page, opened: boolean): void {
@@ -973,9 +1062,13 @@ export class BrowserTile implements Surface {
       const acting = act(page)
       // A dialog can leave the input pending until it is answered: whatever it ends with then is no one's to hear.
       acting.catch(() => undefined)
-      await Promise.race([acting, dialogOpened])
-      if (this.#dialog === null) await Promise.race([this.#settle(this.#page()), dialogOpened])
+      // An input whose handler never yields leaves every wait on the page pending: the page is asked whether it still answers.
+      await whileAnswering(Promise.race([acting, dialogOpened]), this.#asking(page), () => page.url())
+      if (this.#dialog === null) await whileAnswering(Promise.race([this.#settle(this.#page()), dialogOpened]), this.#asking(this.#page()), () => page.url())
       await Promise.all(this.#opening)
+    } catch (error) {
+      if (error instanceof PageStuck) this.#stuck = page
+      throw error
     } finally {
       this.#dialogWaiters.delete(release)
     }
@@ -1056,6 +1149,9 @@ function topNavigation(page: Page, request: Request): boolean {
     return false
   }
 }
+
+/** Per browser context, the tabs its tiles are opening themselves (see #newTab). */
+const tabsBeingOpened = new WeakMap<BrowserContext, number>()
 
 /** Actions a site rule does not cover: they do nothing on the page's site. */
 const ON_NO_SITE = new Set(['wait_for', 'tabs', 'console', 'requests', 'request', 'media'])
