@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { ActionResult } from '@tessera/protocol'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, callTool, connectHttpClient, resultText, useTestHub } from '../support/hub.js'
 import { type FixtureSite, startFixtureSite } from './fixture-site.js'
@@ -341,6 +342,39 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(tabs.text.trim().split('\n')).toHaveLength(1)
     await call(client, 'browser_close', { tile })
   }, 60_000)
+
+  it('says a page whose renderer crashed, and opens a new tab in its place on a navigation', async () => {
+    const made = await call(client, 'action_request', { surface: 'map', action: 'open', input: { kind: 'browser', config: { url: `${site.origin}/login` } } })
+    const tile = String((made.result?.output as { tile: string }).tile)
+    // Chromium's own way to end one page's renderer, as running out of memory does.
+    const page = (t.hub.ctx.surfaces.surface(tile) as unknown as { page: Page }).page
+    const crash = page.waitForEvent('crash')
+    await page.goto('chrome://crash').catch(() => undefined)
+    await crash
+    const crashed = await call(client, 'browser_snapshot', { tile })
+    expect(crashed.text).toContain('"the page crashed (its renderer ended: out of memory, or killed); browser_navigate opens a new tab in its place"')
+    const again = await call(client, 'browser_navigate', { tile, url: `${site.origin}/login` })
+    expect(again.text).toContain('note: the page had crashed; a new tab opened in its place')
+    expect(again.text).toContain('heading "Sign in"')
+    await call(client, 'browser_close', { tile })
+  })
+
+  it('answers a click that makes a window close itself, and opens a new tab in the tile on a navigation', async () => {
+    const made = await call(client, 'action_request', { surface: 'map', action: 'open', input: { kind: 'browser', config: { url: `${site.origin}/sign-in-window` } } })
+    const shop = String((made.result?.output as { tile: string }).tile)
+    const before = (await call(client, 'browser_snapshot', { tile: shop })).text
+    const opened = await call(client, 'browser_click', { tile: shop, target: refOf(before, 'button', 'Sign in with Example') })
+    const popup = /opened (browser-\d+), a new browser tile/.exec(opened.text)?.[1] as string
+    const consent = (await call(client, 'browser_snapshot', { tile: popup })).text
+    const allowed = await call(client, 'browser_click', { tile: popup, target: refOf(consent, 'button', 'Allow') })
+    expect(allowed.isError).toBe(false)
+    expect(allowed.text).toContain('note: the page closed its window, the tile\'s last')
+    expect((await call(client, 'browser_snapshot', { tile: popup })).text).toContain('browser_navigate opens a new tab, browser_close closes the tile')
+    // Back to its site without a person: where the page was is still the tile's site.
+    const back = await call(client, 'browser_navigate', { tile: popup, url: `${site.origin}/sign-in-window` })
+    expect(back.text).toContain('note: the page closed its window, the tile\'s last; a new tab opened')
+    for (const tile of [popup, shop]) await call(client, 'browser_close', { tile })
+  })
 
   it('keeps a named profile\'s cookies from one tile to the next, and nothing of a private tile', async () => {
     const open = async (config: Record<string, unknown>): Promise<string> => {

@@ -108,6 +108,11 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       return send(page('Busy', '<button onclick="for (;;) {}">Recalculate</button><p>ready</p>'))
     case '/many-windows':
       return send(page('Offers', `<button onclick="for (let i = 0; i < 20; i++) window.open('/signed-up?' + i)">Show all offers</button>`))
+    case '/sign-in-window':
+      return send(page('Shop', `<button onclick="window.open('/done-window')">Sign in with Example</button>`))
+    case '/done-window':
+      // A sign-in popup that closes its own window when done.
+      return send(page('Example sign-in', '<button onclick="window.close()">Allow</button>'))
     case '/halves':
       return send(page('Halves', HALVES))
     case '/halves/body':

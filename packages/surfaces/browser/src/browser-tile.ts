@@ -137,6 +137,10 @@ export class BrowserTile implements Surface {
   #dialog: Dialog | null = null
   /** The page that last stopped answering, while it has not answered since. */
   #stuck: Page | null = null
+  /** Pages whose renderer ended. */
+  readonly #crashed = new WeakSet<Page>()
+  /** What became of the tile's last page, when it went by itself (`window.close()` in a window a page opened), and where it was. */
+  #gone: { said: string; url: string } | undefined
   /** When each window the pages opened within the last POPUP_WINDOW_MS came, and how many more were closed meanwhile. */
   #popups: number[] = []
   #popupsRefused = 0
@@ -214,6 +218,7 @@ export class BrowserTile implements Surface {
   // ── Surface ────────────────────────────────────────────────────────────────────
 
   async snapshot(): Promise<Frame> {
+    if (this.#context !== null && this.#pages.length === 0) return this.#pagelessFrame()
     const page = this.#page()
     const dialog = this.#dialog
     const state = this.#state(page)
@@ -223,7 +228,8 @@ export class BrowserTile implements Surface {
       return sealFrame({ surface: this.id, route: page.url(), tree, state, contracts: [BROWSER_ACTIONS.contract('handle_dialog'), BROWSER_ACTIONS.contract('tabs')] })
     }
     // A page known to have stopped answering is asked again, briefly, before a capture waits on it.
-    if (this.#stuck === page && !(await answersWithin(await this.#sessionsOf(page).main(), QUICK_ANSWER_MS))) return this.#stuckFrame(page, state)
+    if (this.#crashed.has(page)) return this.#brokenFrame(page, state, `${CRASHED}; browser_navigate opens a new tab in its place`)
+    if (this.#stuck === page && !(await answersWithin(await this.#sessionsOf(page).main(), QUICK_ANSWER_MS))) return this.#brokenFrame(page, state, STUCK)
     this.#stuck = null
     const plan = this.#partsToRead.plan()
     let capture: PageCapture
@@ -233,7 +239,7 @@ export class BrowserTile implements Surface {
     } catch (error) {
       if (!(error instanceof PageStuck)) throw error
       this.#stuck = page
-      return this.#stuckFrame(page, state)
+      return this.#brokenFrame(page, state, STUCK)
     }
     this.#pageTools = new Map(tools.map((tool) => [tool.id, tool]))
     if (tools.length > 0) state.pageTools = tools.map((tool) => ({ id: tool.id, description: tool.description, input: Object.keys((tool.inputSchema.properties ?? {}) as JsonObject), ...(tool.consequential ? { consequential: true } : {}) }))
@@ -251,10 +257,18 @@ export class BrowserTile implements Surface {
     return sealFrame({ surface: this.id, route: capture.url, tree: built.tree, layout: built.layout, state, contracts: [...contracts, ...tools.map(pageToolContract)], targets, capabilities: { screenshot: true } as JsonObject })
   }
 
-  /** The frame of a page that stopped answering: nothing of it can be read, and only leaving it (or another tab) can be done. */
-  #stuckFrame(page: Page, state: JsonObject): Frame {
-    const tree: UiNode = { id: 'page', kind: 'box', role: 'document', children: [{ id: 'stuck', kind: 'text', text: 'the page is not answering (its thread is busy); browser_navigate opens a new tab in its place' }] }
-    return sealFrame({ surface: this.id, route: page.url(), tree, state: { ...state, stuck: true }, contracts: ['navigate', 'tabs', 'console', 'requests', 'request'].map((id) => BROWSER_ACTIONS.contract(id)) })
+  /** The frame of a tile whose last page went (it closed itself): only opening one can be done. */
+  #pagelessFrame(): Frame {
+    const { note, url } = this.#pageless()
+    const tree: UiNode = { id: 'page', kind: 'box', role: 'document', children: [{ id: 'gone', kind: 'text', text: `${note ?? ''}; browser_navigate opens a new tab, browser_close closes the tile` }] }
+    // Where the page was: a navigation back to its site is no new origin.
+    return sealFrame({ surface: this.id, route: url, tree, state: { url }, contracts: ['navigate', 'tabs'].map((id) => BROWSER_ACTIONS.contract(id)) })
+  }
+
+  /** The frame of a page that stopped answering or crashed: nothing of it can be read, and only leaving it (or another tab) can be done. */
+  #brokenFrame(page: Page, state: JsonObject, said: string): Frame {
+    const tree: UiNode = { id: 'page', kind: 'box', role: 'document', children: [{ id: 'broken', kind: 'text', text: said }] }
+    return sealFrame({ surface: this.id, route: page.url(), tree, state: { ...state, broken: true }, contracts: ['navigate', 'tabs', 'console', 'requests', 'request'].map((id) => BROWSER_ACTIONS.contract(id)) })
   }
 
   /** Reads parts of a huge page the last frame left unread (see PartsToRead). */
@@ -310,16 +324,18 @@ export class BrowserTile implements Surface {
         reason = why
       }
     }
-    const page = this.#page()
+    // Where the tile is: its page's address, or where its last page was when it closed its window.
+    const here = this.#pages.length === 0 ? (this.#gone?.url ?? 'about:blank') : this.#page().url()
     if (call.contract.id === 'navigate' || (call.contract.id === 'tabs' && typeof (call.input as JsonObject).url === 'string')) {
       const url = String((call.input as JsonObject).url)
-      const target = safeOrigin(url, page.url())
+      const target = safeOrigin(url, here)
       if (target === null) raise('external', `"${url}" is not a web address this tile knows`)
-      else if (target !== safeOrigin(page.url()) && !originAllowed(target, this.#homeOrigins)) raise('external', `it leaves for ${target}`)
+      else if (target !== safeOrigin(here) && !originAllowed(target, this.#homeOrigins)) raise('external', `it leaves for ${target}`)
       raise(siteRiskOf(url, this.#options.sites), `a site rule covers ${url}`)
     }
     if (call.contract.id === 'back' || call.contract.id === 'forward') {
       // Back and forward are navigations too: where they lead decides, as a link's URL does.
+      const page = this.#page()
       const url = await this.#historyStep(page, call.contract.id).catch(() => null)
       const target = url === null ? null : safeOrigin(url)
       if (url !== null && target !== safeOrigin(page.url()) && (target === null || !originAllowed(target, this.#homeOrigins))) raise('external', `going ${call.contract.id} leaves for ${target ?? url}`)
@@ -346,7 +362,7 @@ export class BrowserTile implements Surface {
       raise(formRisk, 'submitting the form posts to another origin')
     }
     // Waiting, switching tabs and reading what the page logged and fetched do nothing on the site.
-    if (!ON_NO_SITE.has(call.contract.id)) raise(siteRiskOf(page.url(), this.#options.sites), `a site rule covers ${safeOrigin(page.url()) ?? page.url()}`)
+    if (!ON_NO_SITE.has(call.contract.id)) raise(siteRiskOf(here, this.#options.sites), `a site rule covers ${safeOrigin(here) ?? here}`)
     return risk === undefined || reason === undefined ? null : { risk, reason }
   }
 
@@ -616,6 +632,13 @@ export class BrowserTile implements Surface {
   }
 
   async navigate(url: string): Promise<PageAnswer> {
+    if (this.#context !== null && this.#pages.length === 0) {
+      const fresh = await this.#newTab()
+      this.#adopt(fresh, true)
+      this.#current = this.#pages.indexOf(fresh)
+      this.#note = `${this.#gone?.said ?? 'the tile had no page open'}; a new tab opened`
+      this.#gone = undefined
+    }
     await this.#unstuck(this.#page())
     return this.#acting((page) => this.#goto(page, url))
   }
@@ -625,14 +648,15 @@ export class BrowserTile implements Surface {
    * it is closed, and a new tab takes its place, in the tile's context (its cookies stay).
    */
   async #unstuck(page: Page): Promise<void> {
-    if (this.#dialog !== null || (this.#stuck !== page && (await answersWithin(await this.#sessionsOf(page).main(), QUICK_ANSWER_MS)))) return
+    const crashed = this.#crashed.has(page)
+    if (!crashed && (this.#dialog !== null || (this.#stuck !== page && (await answersWithin(await this.#sessionsOf(page).main(), QUICK_ANSWER_MS))))) return
     const fresh = await this.#newTab()
     this.#adopt(fresh, true)
     this.#pages.splice(this.#pages.indexOf(fresh), 1)
     this.#pages.splice(this.#pages.indexOf(page), 0, fresh)
     this.#current = this.#pages.indexOf(fresh)
     await page.close({ runBeforeUnload: false }).catch(() => undefined)
-    this.#note = 'the page had stopped answering (its thread was busy); it was closed, and a new tab opened in its place'
+    this.#note = crashed ? 'the page had crashed; a new tab opened in its place' : 'the page had stopped answering (its thread was busy); it was closed, and a new tab opened in its place'
   }
 
   /** Whether the page answers, for a wait on it; a page blocked by its open dialog is no stuck page. */
@@ -975,7 +999,14 @@ export class BrowserTile implements Surface {
       navigating.clear()
       this.#changed()
     })
+    // Its renderer ended (out of memory, killed): Playwright refuses everything on the page from then on.
+    page.on('crash', () => {
+      this.#crashed.add(page)
+      this.#note = CRASHED
+      this.#changed()
+    })
     page.on('close', () => {
+      if (this.#pages.length === 1 && this.#pages[0] === page) this.#gone = { said: 'the page closed its window, the tile\'s last', url: page.url() }
       const index = this.#pages.indexOf(page)
       if (index >= 0) this.#pages.splice(index, 1)
       if (this.#current >= this.#pages.length) this.#current = Math.max(0, this.#pages.length - 1)
@@ -1043,6 +1074,12 @@ export class BrowserTile implements Surface {
     return state
   }
 
+  /** What an action answers when the tile's last page closed its own window under it. */
+  #pageless(): PageAnswer {
+    this.#note = undefined
+    return { url: this.#gone?.url ?? 'about:blank', note: this.#gone?.said ?? 'the tile has no page open' }
+  }
+
   #where(page: Page): PageAnswer {
     const note = this.#note
     this.#note = undefined
@@ -1059,12 +1096,15 @@ export class BrowserTile implements Surface {
       this.#dialogWaiters.add(release)
     })
     try {
-      const acting = act(page)
+      // A page that closed its own window on the input (a sign-in popup when done) ended it as it should.
+      const acting = act(page).catch((error: unknown) => {
+        if (!page.isClosed()) throw error
+      })
       // A dialog can leave the input pending until it is answered: whatever it ends with then is no one's to hear.
       acting.catch(() => undefined)
       // An input whose handler never yields leaves every wait on the page pending: the page is asked whether it still answers.
       await whileAnswering(Promise.race([acting, dialogOpened]), this.#asking(page), () => page.url())
-      if (this.#dialog === null) await whileAnswering(Promise.race([this.#settle(this.#page()), dialogOpened]), this.#asking(this.#page()), () => page.url())
+      if (this.#dialog === null && this.#pages.length > 0) await whileAnswering(Promise.race([this.#settle(this.#page()), dialogOpened]), this.#asking(this.#page()), () => page.url())
       await Promise.all(this.#opening)
     } catch (error) {
       if (error instanceof PageStuck) this.#stuck = page
@@ -1072,6 +1112,7 @@ export class BrowserTile implements Surface {
     } finally {
       this.#dialogWaiters.delete(release)
     }
+    if (this.#pages.length === 0) return this.#pageless()
     const now = this.#page()
     // The act may have opened a dialog meanwhile (TypeScript cannot know the field changed).
     const opened = this.#dialog as Dialog | null
@@ -1149,6 +1190,9 @@ function topNavigation(page: Page, request: Request): boolean {
     return false
   }
 }
+
+const STUCK = 'the page is not answering (its thread is busy); browser_navigate opens a new tab in its place'
+const CRASHED = 'the page crashed (its renderer ended: out of memory, or killed)'
 
 /** Per browser context, the tabs its tiles are opening themselves (see #newTab). */
 const tabsBeingOpened = new WeakMap<BrowserContext, number>()
