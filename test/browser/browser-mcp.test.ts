@@ -376,6 +376,13 @@ describe('the browser surface over MCP, through the gateway', () => {
     for (const tile of [popup, shop]) await call(client, 'browser_close', { tile })
   })
 
+  it('reads and acts on a page that nests its elements 2,000 deep', async () => {
+    const nested = (await call(client, 'browser_navigate', { url: `${site.origin}/nested` })).text
+    expect(nested).toContain('button "Top"')
+    const pressed = await call(client, 'browser_click', { element: 'Bottom', target: refOf(nested, 'button', 'Bottom') })
+    expect(pressed.text).toContain('"bottom pressed"')
+  })
+
   it('keeps a named profile\'s cookies from one tile to the next, and nothing of a private tile', async () => {
     const open = async (config: Record<string, unknown>): Promise<string> => {
       const opened = await call(client, 'action_request', { surface: 'map', action: 'open', input: { kind: 'browser', config: { url: `${site.origin}/login`, ...config } } })

@@ -113,6 +113,13 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     case '/done-window':
       // A sign-in popup that closes its own window when done.
       return send(page('Example sign-in', '<button onclick="window.close()">Allow</button>'))
+    case '/nested':
+      // 2,000 elements, each in the last: every walk of a tree that deep by recursion overflowed the stack.
+      return send(page('Nested', `<div id="root"></div><button>Top</button><p id="said">nothing yet</p><script>
+let at = document.getElementById('root')
+for (let i = 0; i < 2000; i++) at = at.appendChild(document.createElement('div'))
+at.innerHTML = '<button onclick="document.getElementById(\\'said\\').textContent = \\'bottom pressed\\'">Bottom</button>'
+</script>`))
     case '/halves':
       return send(page('Halves', HALVES))
     case '/halves/body':

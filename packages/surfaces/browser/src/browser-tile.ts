@@ -229,7 +229,7 @@ export class BrowserTile implements Surface {
     }
     // A page known to have stopped answering is asked again, briefly, before a capture waits on it.
     if (this.#crashed.has(page)) return this.#brokenFrame(page, state, `${CRASHED}; browser_navigate opens a new tab in its place`)
-    if (this.#stuck === page && !(await answersWithin(await this.#sessionsOf(page).main(), QUICK_ANSWER_MS))) return this.#brokenFrame(page, state, STUCK)
+    if (this.#stuck === page && !(await answersWithin(this.#sessionsOf(page).main(), QUICK_ANSWER_MS))) return this.#brokenFrame(page, state, STUCK)
     this.#stuck = null
     const plan = this.#partsToRead.plan()
     let capture: PageCapture
@@ -237,6 +237,7 @@ export class BrowserTile implements Surface {
     try {
       ;[capture, tools] = await whileAnswering(Promise.all([capturePage(page, this.#sessionsOf(page), plan.of), discoverPageTools(page)]), this.#asking(page), () => page.url())
     } catch (error) {
+      if (this.#crashed.has(page)) return this.#brokenFrame(page, state, `${CRASHED}; browser_navigate opens a new tab in its place`)
       if (!(error instanceof PageStuck)) throw error
       this.#stuck = page
       return this.#brokenFrame(page, state, STUCK)
@@ -649,7 +650,7 @@ export class BrowserTile implements Surface {
    */
   async #unstuck(page: Page): Promise<void> {
     const crashed = this.#crashed.has(page)
-    if (!crashed && (this.#dialog !== null || (this.#stuck !== page && (await answersWithin(await this.#sessionsOf(page).main(), QUICK_ANSWER_MS))))) return
+    if (!crashed && (this.#dialog !== null || (this.#stuck !== page && (await answersWithin(this.#sessionsOf(page).main(), QUICK_ANSWER_MS))))) return
     const fresh = await this.#newTab()
     this.#adopt(fresh, true)
     this.#pages.splice(this.#pages.indexOf(fresh), 1)
@@ -659,9 +660,14 @@ export class BrowserTile implements Surface {
     this.#note = crashed ? 'the page had crashed; a new tab opened in its place' : 'the page had stopped answering (its thread was busy); it was closed, and a new tab opened in its place'
   }
 
-  /** Whether the page answers, for a wait on it; a page blocked by its open dialog is no stuck page. */
+  /** Whether the page answers, for a wait on it; a page blocked by its open dialog is no stuck page, and one whose renderer crashed ends the wait. */
   #asking(page: Page): () => Promise<boolean> {
-    return askingSession(() => this.#sessionsOf(page).main(), () => this.#dialog !== null)
+    const answers = askingSession(() => this.#sessionsOf(page).main(), () => this.#dialog !== null)
+    return async () => {
+      // Calls pending on a crashed page may never be answered, nor refused.
+      if (this.#crashed.has(page)) throw new TesseraError('conflict', `${CRASHED} while the call waited on it; browser_navigate opens a new tab in its place`, { found: page.url() })
+      return answers()
+    }
   }
 
   async history(which: 'back' | 'forward' | 'reload'): Promise<PageAnswer> {

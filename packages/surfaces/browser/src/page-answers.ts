@@ -14,16 +14,22 @@ const MAX_WAIT_MS = 10 * 60_000
 /** Before a navigation: a page that does not answer this soon is replaced rather than asked to go. */
 export const QUICK_ANSWER_MS = 2_000
 
-/** Whether the page's renderer answers a trivial question within `ms` (a question that fails, as a navigation replaces the document, is an answer too). */
-export async function answersWithin(session: CDPSession, ms: number): Promise<boolean> {
+/**
+ * Whether the page's renderer answers a trivial question within `ms` (a question that fails,
+ * as a navigation replaces the document, is an answer too). The session is awaited within the
+ * same time: a new one asks the renderer to enable its domains, which a stuck one never does.
+ */
+export async function answersWithin(session: CDPSession | Promise<CDPSession>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined
   const silence = new Promise<false>((done) => {
     timer = setTimeout(() => done(false), ms)
   })
-  const asked = session.send('Runtime.evaluate', { expression: '0', returnByValue: true }).then(
-    () => true,
-    () => true,
-  )
+  const asked = Promise.resolve(session)
+    .then((ready) => ready.send('Runtime.evaluate', { expression: '0', returnByValue: true }))
+    .then(
+      () => true,
+      () => true,
+    )
   try {
     return await Promise.race([asked, silence])
   } finally {
@@ -65,5 +71,5 @@ export async function whileAnswering<T>(work: Promise<T>, answers: () => Promise
 
 /** The same, where the page's main session is the one to ask. */
 export function askingSession(session: () => Promise<CDPSession>, blocked: () => boolean): () => Promise<boolean> {
-  return async () => blocked() || answersWithin(await session(), ANSWER_MS)
+  return async () => blocked() || answersWithin(session(), ANSWER_MS)
 }

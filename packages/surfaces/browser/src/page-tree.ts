@@ -1,5 +1,6 @@
 import { type Layout, type NodeStates, Risk, SELECTOR_HINT, type TargetSpec, type UiNode, type UnreadPart, cutWhole, maxRisk, wellFormed, withoutInvisible } from '@tessera/protocol'
 import { type NodeLedger, WHOLE_TEXT_CHARS, consequentialWord, isDismissive } from '@tessera/kit'
+import { shallowTree } from './shallow-tree.js'
 import type { AxNode, CapturedDocument, DomFacts, PageCapture } from './page-capture.js'
 import type { UnreadPlace } from './parts-to-read.js'
 import { PART_LINES } from './ax-parts.js'
@@ -212,7 +213,7 @@ export function buildPageTree(capture: PageCapture, ledger: NodeLedger, named: R
 }
 
 function documentNodes(doc: CapturedDocument, walk: Walk, inherited: Inherited): UiNode[] {
-  const byId = new Map(doc.ax.map((node) => [node.nodeId, node]))
+  const byId = shallowTree(doc.ax)
   walk.active.set(doc.key, activeDescendants(doc.ax))
   const root = doc.ax[0]
   if (root === undefined) return []
