@@ -45,6 +45,8 @@ import { type PageTool, callPageTool, discoverPageTools, pageToolContract } from
 import { type ConsoleLevel, type JournalMessage, type JournalRequest, PageJournal } from './page-journal.js'
 import { RESULT_CHARS, runElementScript, runPageScript } from './page-script.js'
 import { PageStuck, QUICK_ANSWER_MS, answersWithin, askingSession, whileAnswering } from './page-answers.js'
+import { MAX_POPUPS, PopupBudget } from './popup-budget.js'
+import { CRASHED, STUCK, brokenFrame, pagelessFrame } from './broken-frames.js'
 import { DROP_ON_ELEMENT, droppedFiles } from './page-drop.js'
 import { type DetailPart, type RequestDetail, detailOf, requestNotFound } from './request-detail.js'
 
@@ -94,13 +96,6 @@ const REQUEST_PATIENCE_MS = 2000
 const LONG_LIVED = new Set(['eventsource', 'websocket', 'media'])
 /** How long an action waits for a window its page announced to appear. */
 const POPUP_WAIT_MS = 5000
-/**
- * Windows the tile's pages may open within POPUP_WINDOW_MS; any more are closed as they open.
- * Chromium's popup blocker is off under automation, so one click that loops over
- * `window.open` opened 60 tiles on the map.
- */
-const MAX_POPUPS = 5
-const POPUP_WINDOW_MS = 60_000
 
 /** A download the page started, kept in the tile's folder and listed in its frame. */
 interface KeptDownload {
@@ -141,9 +136,7 @@ export class BrowserTile implements Surface {
   readonly #crashed = new WeakSet<Page>()
   /** What became of the tile's last page, when it went by itself (`window.close()` in a window a page opened), and where it was. */
   #gone: { said: string; url: string } | undefined
-  /** When each window the pages opened within the last POPUP_WINDOW_MS came, and how many more were closed meanwhile. */
-  #popups: number[] = []
-  #popupsRefused = 0
+  readonly #popups = new PopupBudget()
   readonly #dialogWaiters = new Set<() => void>()
   #chooser: FileChooser | null = null
   readonly #downloads: KeptDownload[] = []
@@ -218,7 +211,10 @@ export class BrowserTile implements Surface {
   // ── Surface ────────────────────────────────────────────────────────────────────
 
   async snapshot(): Promise<Frame> {
-    if (this.#context !== null && this.#pages.length === 0) return this.#pagelessFrame()
+    if (this.#context !== null && this.#pages.length === 0) {
+      const { url, note } = this.#pageless()
+      return pagelessFrame(this.id, url, note ?? '')
+    }
     const page = this.#page()
     const dialog = this.#dialog
     const state = this.#state(page)
@@ -227,9 +223,9 @@ export class BrowserTile implements Surface {
       const tree: UiNode = { id: 'page', kind: 'box', role: 'document', children: [{ id: 'dialog', kind: 'box', role: 'alertdialog', name: `${dialog.type()}: ${cutWhole(dialog.message(), 2000)}` }] }
       return sealFrame({ surface: this.id, route: page.url(), tree, state, contracts: [BROWSER_ACTIONS.contract('handle_dialog'), BROWSER_ACTIONS.contract('tabs')] })
     }
+    if (this.#crashed.has(page)) return brokenFrame(this.id, page.url(), state, `${CRASHED}; browser_navigate opens a new tab in its place`)
     // A page known to have stopped answering is asked again, briefly, before a capture waits on it.
-    if (this.#crashed.has(page)) return this.#brokenFrame(page, state, `${CRASHED}; browser_navigate opens a new tab in its place`)
-    if (this.#stuck === page && !(await answersWithin(this.#sessionsOf(page).main(), QUICK_ANSWER_MS))) return this.#brokenFrame(page, state, STUCK)
+    if (this.#stuck === page && !(await answersWithin(this.#sessionsOf(page).main(), QUICK_ANSWER_MS))) return brokenFrame(this.id, page.url(), state, STUCK)
     this.#stuck = null
     const plan = this.#partsToRead.plan()
     let capture: PageCapture
@@ -237,10 +233,10 @@ export class BrowserTile implements Surface {
     try {
       ;[capture, tools] = await whileAnswering(Promise.all([capturePage(page, this.#sessionsOf(page), plan.of), discoverPageTools(page)]), this.#asking(page), () => page.url())
     } catch (error) {
-      if (this.#crashed.has(page)) return this.#brokenFrame(page, state, `${CRASHED}; browser_navigate opens a new tab in its place`)
+      if (this.#crashed.has(page)) return brokenFrame(this.id, page.url(), state, `${CRASHED}; browser_navigate opens a new tab in its place`)
       if (!(error instanceof PageStuck)) throw error
       this.#stuck = page
-      return this.#brokenFrame(page, state, STUCK)
+      return brokenFrame(this.id, page.url(), state, STUCK)
     }
     this.#pageTools = new Map(tools.map((tool) => [tool.id, tool]))
     if (tools.length > 0) state.pageTools = tools.map((tool) => ({ id: tool.id, description: tool.description, input: Object.keys((tool.inputSchema.properties ?? {}) as JsonObject), ...(tool.consequential ? { consequential: true } : {}) }))
@@ -256,20 +252,6 @@ export class BrowserTile implements Surface {
     const targets: TargetSpec[] = [...built.targets]
     if (this.#chooser !== null && used.has('upload')) targets.push({ contract: 'upload' })
     return sealFrame({ surface: this.id, route: capture.url, tree: built.tree, layout: built.layout, state, contracts: [...contracts, ...tools.map(pageToolContract)], targets, capabilities: { screenshot: true } as JsonObject })
-  }
-
-  /** The frame of a tile whose last page went (it closed itself): only opening one can be done. */
-  #pagelessFrame(): Frame {
-    const { note, url } = this.#pageless()
-    const tree: UiNode = { id: 'page', kind: 'box', role: 'document', children: [{ id: 'gone', kind: 'text', text: `${note ?? ''}; browser_navigate opens a new tab, browser_close closes the tile` }] }
-    // Where the page was: a navigation back to its site is no new origin.
-    return sealFrame({ surface: this.id, route: url, tree, state: { url }, contracts: ['navigate', 'tabs'].map((id) => BROWSER_ACTIONS.contract(id)) })
-  }
-
-  /** The frame of a page that stopped answering or crashed: nothing of it can be read, and only leaving it (or another tab) can be done. */
-  #brokenFrame(page: Page, state: JsonObject, said: string): Frame {
-    const tree: UiNode = { id: 'page', kind: 'box', role: 'document', children: [{ id: 'broken', kind: 'text', text: said }] }
-    return sealFrame({ surface: this.id, route: page.url(), tree, state: { ...state, broken: true }, contracts: ['navigate', 'tabs', 'console', 'requests', 'request'].map((id) => BROWSER_ACTIONS.contract(id)) })
   }
 
   /** Reads parts of a huge page the last frame left unread (see PartsToRead). */
@@ -896,9 +878,9 @@ export class BrowserTile implements Surface {
     if (this.#pages.includes(page)) return
     // A tab a tile opens itself (this one, or one that shares its context) is that tile's to take.
     if ((tabsBeingOpened.get(page.context()) ?? 0) > 0) return
-    if (!this.#mayOpen()) {
+    if (!this.#popups.take()) {
       void page.close({ runBeforeUnload: false }).catch(() => undefined)
-      this.#note = this.#withRefused(`the page opened more than ${MAX_POPUPS} windows within a minute`)
+      this.#note = this.#popups.said(`the page opened more than ${MAX_POPUPS} windows within a minute`)
       this.#popupArrivals.shift()?.()
       return
     }
@@ -911,7 +893,7 @@ export class BrowserTile implements Surface {
     const context = this.#contextOrThrow()
     try {
       const id = await openBeside((id) => new BrowserTile({ ...rest, id, title: `${this.title} (opened by ${this.id})`, adopted: { context, page } }).open())
-      this.#note = this.#withRefused(`the page opened ${id}, a new browser tile (now focused)`)
+      this.#note = this.#popups.said(`the page opened ${id}, a new browser tile (now focused)`)
     } catch {
       this.#adopt(page, true)
     }
@@ -932,24 +914,6 @@ export class BrowserTile implements Surface {
     } finally {
       tabsBeingOpened.set(context, (tabsBeingOpened.get(context) ?? 1) - 1)
     }
-  }
-
-  /** A note of a window the page opened, with how many more it opened than it may, which were closed. */
-  #withRefused(note: string): string {
-    return this.#popupsRefused === 0 ? note : `${note}; ${this.#popupsRefused} more windows it opened within a minute were closed as they opened (at most ${MAX_POPUPS} stay)`
-  }
-
-  /** Whether one more window the page opens may stay: at most MAX_POPUPS within POPUP_WINDOW_MS. */
-  #mayOpen(): boolean {
-    const now = performance.now()
-    this.#popups = this.#popups.filter((at) => now - at < POPUP_WINDOW_MS)
-    if (this.#popups.length === 0) this.#popupsRefused = 0
-    if (this.#popups.length >= MAX_POPUPS) {
-      this.#popupsRefused += 1
-      return false
-    }
-    this.#popups.push(now)
-    return true
   }
 
   #adopt(page: Page, opened: boolean): void {
@@ -1196,9 +1160,6 @@ function topNavigation(page: Page, request: Request): boolean {
     return false
   }
 }
-
-const STUCK = 'the page is not answering (its thread is busy); browser_navigate opens a new tab in its place'
-const CRASHED = 'the page crashed (its renderer ended: out of memory, or killed)'
 
 /** Per browser context, the tabs its tiles are opening themselves (see #newTab). */
 const tabsBeingOpened = new WeakMap<BrowserContext, number>()
