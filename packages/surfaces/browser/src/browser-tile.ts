@@ -233,6 +233,7 @@ export class BrowserTile implements Surface {
     try {
       ;[capture, tools] = await whileAnswering(Promise.all([capturePage(page, this.#sessionsOf(page), plan.of), discoverPageTools(page)]), this.#asking(page), () => page.url())
     } catch (error) {
+      this.#sessionsOf(page).forget()
       if (this.#crashed.has(page)) return brokenFrame(this.id, page.url(), state, `${CRASHED}; browser_navigate opens a new tab in its place`)
       if (!(error instanceof PageStuck)) throw error
       this.#stuck = page

@@ -209,6 +209,11 @@ export class PageSessions {
     this.#last = { url: this.#page.url(), whole }
   }
 
+  /** A capture that did not end: the next one waits for the probe (the tree asked early may be what took so long: a text that grew long since). */
+  forget(): void {
+    this.#last = undefined
+  }
+
   main(): Promise<CDPSession> {
     this.#main ??= this.#page
       .context()
@@ -306,9 +311,11 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
       let ranges: DomRanges | undefined
       let expanded: ReadonlyArray<readonly number[]> | undefined
       let ax: AxNode[]
-      const long = inParts && index === 0 && doc.frameId === topFrame && topDoc !== undefined ? LongTexts.of(topDoc.nodes, topDoc.layout, topDoc.textBoxes, snapshot.strings) : undefined
+      // Its texts' layout, where they may be long: how this capture reads the tree, and, where the tree was asked early, how the next one does (a log that grew long since).
+      const mayBeLong = inParts || probe.textChars > LONG_TEXT_GATE_CHARS
+      const long = mayBeLong && index === 0 && doc.frameId === topFrame && topDoc !== undefined ? LongTexts.of(topDoc.nodes, topDoc.layout, topDoc.textBoxes, snapshot.strings) : undefined
       if (long !== undefined && !huge) kept?.measured(!long.needsParts)
-      if (long !== undefined && topDoc !== undefined && (huge || long.needsParts)) {
+      if (inParts && long !== undefined && topDoc !== undefined && (huge || long.needsParts)) {
         const parts = new DomRanges(topDoc.nodes, topDoc.layout, snapshot.strings)
         const asked = wanted(keyOf(doc.frameId))
         const indexes = asked.parts.flat().flatMap((backendNodeId) => parts.indexOf(backendNodeId) ?? []).sort((a, b) => a - b)
