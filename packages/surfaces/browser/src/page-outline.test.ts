@@ -163,7 +163,7 @@ describe('a page as the agent reads it', () => {
 
 
   it('never cuts a text, a value or a fold\'s label between the halves of an emoji', () => {
-    // 119 letters, then an emoji whose halves are the 120th and 121st units: a cut at 119 letters and '…' would keep its first half.
+    // 118 letters, then an emoji whose halves are the 119th and 120th units: a cut at 119 units before the '…' kept its first half.
     const long = `${'x'.repeat(118)}\u{1F600} and the rest of the words`
     const rows: UiNode[] = Array.from({ length: 40 }, (_, i) => ({ id: `row${i}`, kind: 'box', role: 'listitem', children: [{ id: `t${i}`, kind: 'text', text: `Item ${i}` }] }))
     const tree: UiNode = {
