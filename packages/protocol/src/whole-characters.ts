@@ -5,11 +5,10 @@
  * held it could not go on. A half comes from cutting a text between the halves of an emoji,
  * or from a page that writes one on purpose.
  */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
 
 /** `text` with every half a character replaced by U+FFFD, as a decoder writes bytes it cannot read. */
 export function wellFormed(text: string): string {
-  return text.replace(LONE_SURROGATE, '\ufffd')
+  return text.toWellFormed()
 }
 
 /** At most `max` UTF-16 units of `text`, one fewer where the cut would split a character in two. */

@@ -1,7 +1,7 @@
 import { constants, existsSync, type Stats } from 'node:fs'
 import { type FileHandle, lstat, mkdir, open, readlink, realpath, stat } from 'node:fs/promises'
 import { isAbsolute } from 'node:path'
-import { TesseraError } from '@tessera/protocol'
+import { cutWhole, TesseraError, wellFormed } from '@tessera/protocol'
 import { errnoOf, fsFailure } from './errors.js'
 
 /**
@@ -131,13 +131,10 @@ export function isInside(candidate: string, rootReal: string): boolean {
 }
 
 function shown(requested: string): string {
-  const printable = requested.replace(/[\0-\x1f\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-  return printable.length > 80 ? `${printable.slice(0, 80)}…` : printable
+  const printable = wellFormed(requested).replace(/[\0-\x1f\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return printable.length > 80 ? `${cutWhole(printable, 80)}…` : printable
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
-
-/** Checks the text of a requested path and picks its root; no file system access. */
 /**
  * The root a request names (`name:/…`), or whose host path it starts with, or the default
  * root; and the rest of the request, relative to that root.
@@ -174,6 +171,7 @@ export function chooseRoot(roots: readonly ResolvedRoot[], requested: string): {
   return { root, rest }
 }
 
+/** Checks the text of a requested path and picks its root; no file system access. */
 function parseRequest(roots: readonly ResolvedRoot[], requested: unknown): { root: ResolvedRoot; components: string[] } {
   if (typeof requested !== 'string') {
     throw new TesseraError('invalid_request', `expected a path string, found ${requested === null ? 'null' : typeof requested}`, { expected: 'string', found: requested === null ? 'null' : typeof requested })
@@ -185,7 +183,7 @@ function parseRequest(roots: readonly ResolvedRoot[], requested: unknown): { roo
   if (bytes > MAX_PATH_BYTES) {
     throw new TesseraError('invalid_request', `expected a path of at most ${MAX_PATH_BYTES} bytes, found ${bytes} bytes`, { expected: `≤ ${MAX_PATH_BYTES} bytes`, found: bytes })
   }
-  if (LONE_SURROGATE.test(requested)) {
+  if (!requested.isWellFormed()) {
     throw new TesseraError('invalid_request', `expected a path of well-formed Unicode, found a lone surrogate in "${shown(requested)}"`, { expected: 'well-formed Unicode', found: 'lone surrogate' })
   }
   if (requested.includes('\\')) {
