@@ -305,9 +305,14 @@ export class McpSession {
   async #resultAnswer(result: ActionResult): Promise<CallToolResult> {
     return {
       isError: isToolError(result),
-      content: [{ type: 'text', text: resultText(result, this.#ctx.consoleUrl(), await this.#frameAfter(result)) }],
+      content: [{ type: 'text', text: resultText(result, { consoleUrl: this.#ctx.consoleUrl(), after: await this.#frameAfter(result), approvalReason: await this.#approvalReason(result) }) }],
       structuredContent: { result: result as unknown as JsonObject },
     }
+  }
+
+  async #approvalReason(result: ActionResult): Promise<string | undefined> {
+    if (result.status !== 'awaiting_approval' || result.approvalId === undefined) return undefined
+    return (await this.#ctx.gateway.approvals.get(result.approvalId)).reason
   }
 
   /** The frame after a completed action (the cache holds it: no snapshot), so the delta text can show it in context. */

@@ -1,14 +1,24 @@
 import { cutWhole, outlineDelta } from '@tessera/protocol'
 import type { ActionResult, Frame } from '@tessera/protocol'
 
+/** What a result's text may say beyond the result itself. */
+export interface ResultContext {
+  consoleUrl: string
+  /** The frame after a completed action, so the delta shows its lines in context. */
+  after?: Frame
+  /** Why the action waits for a person, as the approval records it. */
+  approvalReason?: string
+}
+
 /** A result as a model reads it: the status first, then what changed, then the output. */
-export function resultText(result: ActionResult, consoleUrl: string, after?: Frame): string {
+export function resultText(result: ActionResult, { consoleUrl, after, approvalReason }: ResultContext): string {
   // The request id is what a later question (approval_status, the trace) names: only a call
   // that did not simply complete needs it.
   const lines = [result.status === 'completed' ? `completed: ${result.surface}/${result.action}` : `${result.status}: ${result.surface}/${result.action} (request ${result.requestId})`]
   if (result.status === 'awaiting_approval') {
     lines.push(
-      `A person must approve this first. Approval ${result.approvalId} is pending; it can be resolved in the console (${consoleUrl}), with \`tessera approvals approve ${result.approvalId}\`, or over the HTTP API by an approver. This session gets a log message when it is decided, and approval_status tells; do not retry the action.`,
+      // The reason lets the agent tell its user what the person is asked, and why, without a second call.
+      `A person must approve this first${approvalReason === undefined ? '' : `: ${approvalReason}`}. Approval ${result.approvalId} is pending; it can be resolved in the console (${consoleUrl}), with \`tessera approvals approve ${result.approvalId}\`, or over the HTTP API by an approver. This session gets a log message when it is decided, and approval_status tells; do not retry the action.`,
     )
   }
   if (result.error) lines.push(`error [${result.error.code}]: ${result.error.message}`)
