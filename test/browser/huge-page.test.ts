@@ -272,12 +272,31 @@ describe('a huge page, read in parts over MCP', () => {
     await at.client.callTool({ name: 'browser_close', arguments: {} })
     // Asked of the tree, each capture of it took over a minute: the navigation timed out and the tile was lost.
     const opened = await call('browser_navigate', { url: `${site.origin}/log.txt` })
-    expect(opened).toMatch(/^"12:00:00 step 0 ok\\n12:00:01 step 1 ok\\n12:00:02 step 2 ok\\n[^"]*…" @(t?\d+)$/m)
-    const holder = (/…" @(t?\d+)$/m.exec(opened) as RegExpExecArray)[1] as string
+    expect(opened).toMatch(/^"12:00:00 step 0 ok\\n12:00:01 step 1 ok\\n12:00:02 step 2 ok\\n[^"]*…" @(t?\d+) \(line 1 of 60000\)$/m)
+    const holder = (/…" @(t?\d+) \(line/m.exec(opened) as RegExpExecArray)[1] as string
     // Its ref reads the text as far as any text is read whole.
     const whole = await call('browser_snapshot', { target: `@${holder}` })
     expect(whole).toContain('12:00:59 step 59 ok\\n12:00:00 step 60 ok')
-    expect(whole).toMatch(/…"\n--- end [0-9a-f]{6} ---$/)
+    expect(whole).toMatch(/…" @t?\d+ \(line 1 of 60000\)\n--- end [0-9a-f]{6} ---$/)
+  })
+
+  it('keeps the lines of a long text in view as the page scrolls, and finds words anywhere in it', async () => {
+    // The frame keeps a window of the log; the error is on its last line, far past it.
+    const found = await call('browser_snapshot', { find: 'disk full' })
+    expect(found).toMatch(/^"…?ERROR: disk full at step 59999" @t?\d+ \(line 60000 of 60000\)$/m)
+    const byPattern = await call('browser_find', { regex: 'step 3000[0-9] ok' })
+    expect(byPattern).toMatch(/^"12:00:00 step 30000 ok\\n12:00:01 step 30001 ok[^"]*" @t?\d+ \(line 30001 of 60000\)$/m)
+    // Scrolling moves the window: the key's answer says what came into view.
+    const down = await call('browser_press_key', { key: 'PageDown' })
+    expect(down).toMatch(/"12:00:\d\d step (\d+) ok\\n[^"]*" @t?\d+ \(line \d+ of 60000\)/)
+    const line = Number((/\(line (\d+) of 60000\)/.exec(down) as RegExpExecArray)[1])
+    expect(line).toBeGreaterThan(10)
+    expect(line).toBeLessThan(200)
+    const end = await call('browser_press_key', { key: 'End' })
+    expect(end).toMatch(/\(line 59\d\d\d of 60000\)/)
+    const holder = (/@(t?\d+) \(line/.exec(end) as RegExpExecArray)[1] as string
+    expect(await call('browser_snapshot', { target: `@${holder}` })).toMatch(/ERROR: disk full at step 59999" @t?\d+ \(line 59\d\d\d of 60000\)\n/)
+    expect(await call('browser_snapshot', { find: 'words the log never says' })).toContain('nothing on the page says "words the log never says"')
     await at.client.callTool({ name: 'browser_close', arguments: {} })
   })
 

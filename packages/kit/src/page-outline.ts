@@ -167,9 +167,12 @@ function textLine(item: Item, around?: string): string {
   // A block of code keeps its line breaks (JSON escapes them: still one line of the outline).
   const one = item.node.role === 'code' ? (item.node.text ?? '').trim() : squeeze(item.node.text ?? '')
   const chars = item.holder?.chars ?? TEXT_CHARS
-  if (one.length <= chars && around === undefined) return JSON.stringify(one)
+  // A window of a longer text says where it is in it, and always how to read on.
+  const part = item.node.excerpt
+  const where = part === undefined ? '' : ` (line ${part.line} of ${part.lines})`
+  if (one.length <= chars && around === undefined && part === undefined) return JSON.stringify(one)
   const shown = one.length <= chars ? one : excerpt(one, chars, around)
-  return `${JSON.stringify(shown)}${item.holder?.ref === undefined ? '' : ` @${item.holder.ref}`}`
+  return `${JSON.stringify(shown)}${item.holder?.ref === undefined ? '' : ` @${item.holder.ref}`}${where}`
 }
 
 function actionsByNode(frame: Frame): Map<string, NodeActions> {
@@ -764,7 +767,11 @@ const MAX_READINGS = 3
  */
 export function unreadShown(frame: Frame, options: PageOutlineOptions = {}): UnreadRequest | undefined {
   const index = frameIndex(frame)
-  if (![...index.nodes.values()].some((node) => node.unread !== undefined)) return undefined
+  const all = [...index.nodes.values()]
+  const unread = all.some((node) => node.unread !== undefined)
+  // A long text the frame holds a window of is looked through whole by the surface.
+  const finding = options.find !== undefined || options.findPattern !== undefined
+  if (!unread && !(finding && all.some((node) => node.excerpt !== undefined))) return undefined
   if (options.find !== undefined) return { text: options.find }
   if (options.findPattern !== undefined) {
     // Refused here, before any part is read, if it is no pattern an agent may give.

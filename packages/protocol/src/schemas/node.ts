@@ -82,6 +82,16 @@ export const UnreadPart = z.object({
 })
 export type UnreadPart = z.infer<typeof UnreadPart>
 
+/**
+ * A text the frame holds only part of: a log of 60,000 lines keeps the lines in view (or
+ * those a find asked for), from its line `line` of `lines`. A find looks through all of it.
+ */
+export const TextExcerpt = z.object({
+  line: z.number().int().positive(),
+  lines: z.number().int().positive(),
+})
+export type TextExcerpt = z.infer<typeof TextExcerpt>
+
 export interface UiNode {
   id: string
   kind: NodeKind
@@ -94,6 +104,7 @@ export interface UiNode {
   style?: NodeStyle | undefined
   semantic?: SemanticProps | undefined
   unread?: UnreadPart | undefined
+  excerpt?: TextExcerpt | undefined
   children?: UiNode[] | undefined
   [unknown: string]: unknown
 }
@@ -112,6 +123,7 @@ export const UiNode: z.ZodType<UiNode> = z.lazy(() =>
     style: NodeStyle.optional(),
     semantic: SemanticProps.optional(),
     unread: UnreadPart.optional(),
+    excerpt: TextExcerpt.optional(),
     children: z.array(UiNode).optional(),
   }),
 ) as z.ZodType<UiNode>

@@ -1,6 +1,6 @@
 import type { CDPSession } from 'playwright-core'
 import type { DomRanges, Rect } from './dom-ranges.js'
-import type { LongTexts } from './long-texts.js'
+import type { LongTexts, TextFocus } from './long-texts.js'
 import type { AxNode } from './page-capture.js'
 
 /**
@@ -23,6 +23,8 @@ const VIEW_MARGIN = 100
 /** Which parts to read whatever their place: nodes of the DOM snapshot, ascending. */
 export interface PartsWanted {
   indexes: readonly number[]
+  /** What a find looks for: a long text keeps its lines around the first match. */
+  focus?: TextFocus
 }
 
 type Decision = 'read' | 'unread' | 'open' | 'done' | 'text'
@@ -69,9 +71,9 @@ export async function readAxInParts(session: CDPSession, frameId: string, ranges
         if (decision === 'done') return
         if (decision === 'text') {
           const index = ranges.indexOf(node.backendDOMNodeId) as number
-          const held = long?.textIn(index, ranges.end(index))
+          const held = long?.textIn(index, ranges.end(index), { view: viewport, ...(wanted.focus === undefined ? {} : { focus: wanted.focus }) })
           if (held === undefined) return add({ ...node, childIds: [] })
-          const text: AxNode = { nodeId: `dom-text-${held.backendNodeId}`, ignored: false, role: { value: 'StaticText' }, name: { value: held.text }, childIds: [], backendDOMNodeId: held.backendNodeId }
+          const text: AxNode = { nodeId: `dom-text-${held.backendNodeId}`, ignored: false, role: { value: 'StaticText' }, name: { value: held.text }, childIds: [], backendDOMNodeId: held.backendNodeId, ...(held.excerpt === undefined ? {} : { excerpt: held.excerpt }) }
           add({ ...node, childIds: [text.nodeId] })
           add(text)
           return

@@ -28,7 +28,8 @@ import { ARIA_ROLES, type WaitRequest, elementByRole } from './page-waits.js'
 import { BROWSER_ACTIONS, ELEMENT_ACTIONS } from './browser-actions.js'
 import type { BrowserHost } from './browser-host.js'
 import { CHOSEN_LABELS, FOCUS_FOR_TEXT, HAS_DATALIST, INPUT_TIMERS_RUN, IS_CHECKED, SCROLL_INTO_VIEW, SELECT_OPTIONS, SET_INPUT_FORMATS, boxOf, callOn, centerOf, refuseIfCovered } from './element-ops.js'
-import { type CapturedDocument, type PageCapture, PageSessions, capturePage } from './page-capture.js'
+import type { TextFocus } from './long-texts.js'
+import { type CapturedDocument, type PageCapture, PageSessions, type WantedParts, capturePage } from './page-capture.js'
 import { PartsToRead } from './parts-to-read.js'
 import { type ElementPlace, buildPageTree } from './page-tree.js'
 import { type SiteRule, originAllowed, siteRiskOf } from './site-rules.js'
@@ -123,6 +124,8 @@ export class BrowserTile implements Surface {
   /** The documents of the last capture, by key: where an element without actions lives (see #anyElement). */
   #documents = new Map<string, CapturedDocument>()
   readonly #partsToRead = new PartsToRead()
+  /** What a find looks for in a long text, for the next capture only: it keeps the lines of the first match instead of those in view. */
+  #textFocus: TextFocus | undefined
   /** The key of the top document of the last capture. */
   #topDocument: string | undefined
   /** Elements an agent named by a selector to click, hover or drag, by document: targets while their document lives. */
@@ -228,10 +231,13 @@ export class BrowserTile implements Surface {
     if (this.#stuck === page && !(await answersWithin(this.#sessionsOf(page).main(), QUICK_ANSWER_MS))) return brokenFrame(this.id, page.url(), state, STUCK)
     this.#stuck = null
     const plan = this.#partsToRead.plan()
+    const focus = this.#textFocus
+    this.#textFocus = undefined
+    const wanted: WantedParts = focus === undefined ? plan.of : (documentKey) => ({ ...plan.of(documentKey), focus })
     let capture: PageCapture
     let tools: PageTool[]
     try {
-      ;[capture, tools] = await whileAnswering(Promise.all([capturePage(page, this.#sessionsOf(page), plan.of), discoverPageTools(page)]), this.#asking(page), () => page.url())
+      ;[capture, tools] = await whileAnswering(Promise.all([capturePage(page, this.#sessionsOf(page), wanted), discoverPageTools(page)]), this.#asking(page), () => page.url())
     } catch (error) {
       this.#sessionsOf(page).forget()
       if (this.#crashed.has(page)) return brokenFrame(this.id, page.url(), state, `${CRASHED}; browser_navigate opens a new tab in its place`)
@@ -258,6 +264,14 @@ export class BrowserTile implements Surface {
   /** Reads parts of a huge page the last frame left unread (see PartsToRead). */
   readUnread(request: UnreadRequest): boolean {
     let added = this.#partsToRead.read(request)
+    // A long text keeps a window of its lines: one that says what a find looks for shows the lines of the match.
+    const words = request.text?.trim()
+    const focus: TextFocus | undefined = words !== undefined && words !== '' ? { words } : request.pattern === undefined ? undefined : { pattern: agentPattern(request.pattern, 'regex') }
+    const long = this.#topDocument === undefined ? undefined : this.#documents.get(this.#topDocument)?.long
+    if (focus !== undefined && long?.says(focus) === true) {
+      this.#textFocus = focus
+      added = true
+    }
     // A ref the frame does not show may name an element alive in a part unread now (scrolled
     // out of view, read once by a find): read that part again. Refs are the ledger's ids.
     for (const ref of request.refs ?? []) {

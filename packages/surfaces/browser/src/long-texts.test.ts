@@ -47,4 +47,31 @@ describe('LongTexts', () => {
     const few = snapshotOf([{ parent: -1, name: 'BODY' }, { parent: 0, name: '#text', value: 'x', boxes: 3 }])
     expect(LongTexts.of(few.table, few.layout, few.textBoxes, few.strings).needsParts).toBe(false)
   })
+
+  it('keeps the window of a long text that is in view, or that a find asked for, and says where it is', () => {
+    // A log of 3,000 lines of 10 characters, one text box (20 px high) a line.
+    const lines = Array.from({ length: 3000 }, (_, i) => `line ${String(i + 1).padStart(4, '0')}`)
+    const { table, layout, strings } = snapshotOf([
+      { parent: -1, name: 'BODY' },
+      { parent: 0, name: 'PRE' },
+      { parent: 1, name: '#text', value: lines.join('\n') },
+    ])
+    const textBoxes = { layoutIndex: lines.map(() => 2), bounds: lines.map((_, i) => [0, i * 20, 80, 20]), start: lines.map((_, i) => i * 10) }
+    const long = LongTexts.of(table, layout, textBoxes, strings)
+    expect(long.holders).toEqual([1])
+    const top = long.textIn(1, 3, { view: { x: 0, y: 0, width: 800, height: 600 } })
+    expect(top?.text.startsWith('line 0001\nline 0002')).toBe(true)
+    expect(top?.excerpt).toEqual({ line: 1, lines: 3000 })
+    // Scrolled to 40,010 px: the line drawn across the view's top edge is the first kept.
+    const scrolled = long.textIn(1, 3, { view: { x: 0, y: 40_010, width: 800, height: 600 } })
+    expect(scrolled?.text.startsWith('line 2001\n')).toBe(true)
+    expect(scrolled?.excerpt).toEqual({ line: 2001, lines: 3000 })
+    // A find's words win over the view, in any case; a pattern too.
+    expect(long.textIn(1, 3, { view: { x: 0, y: 0, width: 800, height: 600 }, focus: { words: 'LINE 2999' } })?.text).toBe('line 2999\nline 3000')
+    expect(long.textIn(1, 3, { focus: { pattern: /line 15\d0/ } })?.excerpt).toEqual({ line: 1500, lines: 3000 })
+    expect(long.says({ words: 'line 3000' })).toBe(true)
+    expect(long.says({ words: 'line 3001' })).toBe(false)
+    // Past the end of the text, the window is its last line.
+    expect(long.textIn(1, 3, { view: { x: 0, y: 90_000, width: 800, height: 600 } })?.text).toBe('line 3000')
+  })
 })

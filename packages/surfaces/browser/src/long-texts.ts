@@ -1,6 +1,6 @@
 import { WHOLE_TEXT_CHARS } from '@tessera/kit'
-import { cutWhole } from '@tessera/protocol'
-import { INLINE, type SnapshotLayout, type SnapshotNodes } from './dom-ranges.js'
+import { type TextExcerpt, cutWhole } from '@tessera/protocol'
+import { INLINE, type Rect, type SnapshotLayout, type SnapshotNodes } from './dom-ranges.js'
 
 /**
  * Rendered lines (text boxes) of one text past which its accessibility tree takes too long.
@@ -28,6 +28,30 @@ const UNSHOWN = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE'])
 /** The post-layout text boxes of a DOM snapshot's document: each is one line (or run) of one text node. */
 export interface SnapshotTextBoxes {
   layoutIndex: number[]
+  /** In page coordinates: x, y, width, height. */
+  bounds?: number[][]
+  /** Where each box's run starts in its node's text, in UTF-16 units. */
+  start?: number[]
+}
+
+/** What a find looks for in a long text: an agent's words (any case) or its regular expression. */
+export interface TextFocus {
+  words?: string
+  pattern?: RegExp
+}
+
+/** Which lines of a long text a capture keeps: those a find asked for, else those in view. */
+export interface TextWindow {
+  view?: Rect
+  focus?: TextFocus
+}
+
+/** A long text's part that a frame keeps, and where it lies in the whole. */
+export interface HeldText {
+  text: string
+  backendNodeId: number
+  /** Set where the text is longer than the part kept, or the part starts past its first line. */
+  excerpt?: TextExcerpt
 }
 
 /**
@@ -43,21 +67,30 @@ export class LongTexts {
   readonly boxes: number
   readonly #nodes: SnapshotNodes
   readonly #strings: readonly string[]
+  /** Each text node's boxes (indexes into `#textBoxes`), in the order they are laid out. */
+  readonly #boxesOf: ReadonlyMap<number, readonly number[]>
+  readonly #textBoxes: SnapshotTextBoxes | undefined
 
-  private constructor(holders: number[], boxes: number, nodes: SnapshotNodes, strings: readonly string[]) {
+  private constructor(holders: number[], boxes: number, nodes: SnapshotNodes, strings: readonly string[], boxesOf: Map<number, number[]>, textBoxes: SnapshotTextBoxes | undefined) {
     this.holders = holders
     this.boxes = boxes
     this.#nodes = nodes
     this.#strings = strings
+    this.#boxesOf = boxesOf
+    this.#textBoxes = textBoxes
   }
 
   static of(nodes: SnapshotNodes, layout: SnapshotLayout, textBoxes: SnapshotTextBoxes | undefined, strings: readonly string[]): LongTexts {
-    const perNode = new Map<number, number>()
+    const boxesOf = new Map<number, number[]>()
     const boxes = textBoxes?.layoutIndex ?? []
-    for (const l of boxes) {
+    boxes.forEach((l, box) => {
       const node = layout.nodeIndex[l]
-      if (node !== undefined) perNode.set(node, (perNode.get(node) ?? 0) + 1)
-    }
+      if (node === undefined) return
+      const known = boxesOf.get(node)
+      if (known === undefined) boxesOf.set(node, [box])
+      else known.push(box)
+    })
+    const perNode = new Map([...boxesOf].map(([node, own]) => [node, own.length]))
     const parents = nodes.parentIndex ?? []
     const holders = new Set<number>()
     for (const [node, count] of perNode) {
@@ -66,7 +99,7 @@ export class LongTexts {
       while (holder >= 0 && INLINE.has(tagOf(nodes, strings, holder))) holder = parents[holder] ?? -1
       if (holder >= 0) holders.add(holder)
     }
-    return new LongTexts([...holders].sort((a, b) => a - b), boxes.length, nodes, strings)
+    return new LongTexts([...holders].sort((a, b) => a - b), boxes.length, nodes, strings, boxesOf, textBoxes)
   }
 
   /** Whether the document has more lines than a whole read carries in time, or a text that is long. */
@@ -78,20 +111,89 @@ export class LongTexts {
     return this.holders.includes(index)
   }
 
-  /** The text of the nodes from `index` up to `end` (a subtree), as the page has it, cut past what a frame keeps; and the first text node's backend id. */
-  textIn(index: number, end: number): { text: string; backendNodeId: number } | undefined {
+  /** Whether a long text says what a find looks for, anywhere in it. */
+  says(focus: TextFocus): boolean {
+    return this.holders.some((holder) => {
+      const { text } = this.#wholeText(holder, this.#subtreeEnd(holder))
+      return text !== '' && foundAt(text, focus) !== undefined
+    })
+  }
+
+  /**
+   * The text of the nodes from `index` up to `end` (a subtree), as the page has it, and the
+   * first text node's backend id. A frame keeps a window of it: from the first line of the
+   * match a find asked for, else from the first line in view, as much as an expansion prints.
+   * Scrolling through a log of 60,000 lines moves the window, and an agent reads on.
+   */
+  textIn(index: number, end: number, window: TextWindow = {}): HeldText | undefined {
+    const { text, first, starts } = this.#wholeText(index, end)
+    if (first === undefined) return undefined
+    const at = (window.focus === undefined ? undefined : foundAt(text, window.focus)) ?? (window.view === undefined ? 0 : this.#firstInView(starts, window.view))
+    const from = at === 0 ? 0 : text.lastIndexOf('\n', at - 1) + 1
+    const kept = cutWhole(text.slice(from), KEPT_CHARS)
+    if (from === 0 && kept.length === text.length) return { text, backendNodeId: first }
+    return { text: kept, backendNodeId: first, excerpt: { line: lineOf(text, from), lines: lineOf(text, text.endsWith('\n') ? text.length - 1 : text.length) } }
+  }
+
+  /** The whole text of a subtree, its first text node's backend id, and where each text node starts in it. */
+  #wholeText(index: number, end: number): { text: string; first: number | undefined; starts: Map<number, number> } {
     const parents = this.#nodes.parentIndex ?? []
     const values = this.#nodes.nodeValue ?? []
     const backend = this.#nodes.backendNodeId ?? []
-    let text = ''
+    const runs: string[] = []
+    const starts = new Map<number, number>()
+    let length = 0
     let first: number | undefined
-    for (let i = index; i < end && text.length < KEPT_CHARS; i++) {
+    for (let i = index; i < end; i++) {
       if (tagOf(this.#nodes, this.#strings, i) !== '#text' || UNSHOWN.has(tagOf(this.#nodes, this.#strings, parents[i] ?? -1))) continue
       first ??= backend[i]
-      text += this.#strings[values[i] ?? -1] ?? ''
+      const value = this.#strings[values[i] ?? -1] ?? ''
+      starts.set(i, length)
+      runs.push(value)
+      length += value.length
     }
-    return first === undefined ? undefined : { text: cutWhole(text, KEPT_CHARS), backendNodeId: first }
+    return { text: runs.join(''), first, starts }
   }
+
+  /** Where in the whole text its first line drawn below the view's top starts; its last line's start when all of it is above. */
+  #firstInView(starts: ReadonlyMap<number, number>, view: Rect): number {
+    const bounds = this.#textBoxes?.bounds ?? []
+    const runStarts = this.#textBoxes?.start ?? []
+    let last = 0
+    for (const [node, start] of starts) {
+      for (const box of this.#boxesOf.get(node) ?? []) {
+        const [, y = 0, , height = 0] = bounds[box] ?? []
+        last = start + (runStarts[box] ?? 0)
+        if (y + height > view.y) return last
+      }
+    }
+    return last
+  }
+
+  /** Where a document's subtree ends: the snapshot lists nodes in document order, a subtree in one run. */
+  #subtreeEnd(index: number): number {
+    const parents = this.#nodes.parentIndex ?? []
+    const inside = new Set([index])
+    let i = index + 1
+    while (i < parents.length && inside.has(parents[i] ?? -1)) inside.add(i++)
+    return i
+  }
+}
+
+/** Where a text first says what a find looks for. */
+function foundAt(text: string, focus: TextFocus): number | undefined {
+  if (focus.pattern !== undefined) return focus.pattern.exec(text)?.index
+  const words = focus.words?.trim().toLowerCase()
+  if (words === undefined || words === '') return undefined
+  const at = text.toLowerCase().indexOf(words)
+  return at < 0 ? undefined : at
+}
+
+/** The line (from 1) that holds the character at `at`. */
+function lineOf(text: string, at: number): number {
+  let line = 1
+  for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) line++
+  return line
 }
 
 function tagOf(nodes: SnapshotNodes, strings: readonly string[], index: number): string {

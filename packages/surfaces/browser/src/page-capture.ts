@@ -1,8 +1,8 @@
-import type { UnreadPart } from '@tessera/protocol'
+import type { TextExcerpt, UnreadPart } from '@tessera/protocol'
 import type { CDPSession, Frame as PlaywrightFrame, Page } from 'playwright-core'
 import { PARTIAL_READ_ELEMENTS, readAxInParts } from './ax-parts.js'
 import { DomRanges, type SnapshotNodes } from './dom-ranges.js'
-import { LONG_TEXT_GATE_CHARS, LongTexts, type SnapshotTextBoxes } from './long-texts.js'
+import { LONG_TEXT_GATE_CHARS, LongTexts, type SnapshotTextBoxes, type TextFocus } from './long-texts.js'
 import { type KeptLayout, LAYOUT_PROBE_EXPRESSION, type LayoutProbe, pinnedElements, readProbe, reuseLayout } from './kept-layout.js'
 
 /** One node of `Accessibility.getFullAXTree`, as far as the frame uses it. */
@@ -19,6 +19,8 @@ export interface AxNode {
   backendDOMNodeId?: number
   /** Not read: a part of a huge document out of view, with what its DOM holds (see readAxInParts). */
   unread?: UnreadPart
+  /** Of a long text read from the DOM: the part of it the node's name holds (LongTexts.textIn). */
+  excerpt?: TextExcerpt
 }
 
 /** What the DOM snapshot says of one element: its tag, attributes, bounds and whether it listens for clicks. */
@@ -56,6 +58,8 @@ export interface CapturedDocument {
   ranges?: DomRanges
   /** For a document read in parts: the parts an agent expanded, each the elements it groups, kept as one part. */
   parts?: ReadonlyArray<readonly number[]>
+  /** Its texts too long for the tree, where it may hold some: a find looks through them whole. */
+  long?: LongTexts
 }
 
 export interface PageCapture {
@@ -256,7 +260,7 @@ export class PageSessions {
 }
 
 /** What of a document to read whatever its place: parts (runs of siblings an agent expanded, searched or acts in), by their elements. */
-export type WantedParts = (documentKey: string) => { parts: ReadonlyArray<readonly number[]> }
+export type WantedParts = (documentKey: string) => { parts: ReadonlyArray<readonly number[]>; focus?: TextFocus }
 
 /**
  * One session's documents: its DOM snapshot and the accessibility tree of each of its frames,
@@ -291,9 +295,9 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
   if (reused !== undefined) {
     const asked = wanted(reused.documentKey)
     const indexes = asked.parts.flat().flatMap((backendNodeId) => reused.ranges.indexOf(backendNodeId) ?? []).sort((a, b) => a - b)
-    const ax = await readAxInParts(session, topFrame, reused.ranges, { ...probe.scroll, ...view }, { indexes }, reused.long)
+    const ax = await readAxInParts(session, topFrame, reused.ranges, { ...probe.scroll, ...view }, { indexes, ...(asked.focus === undefined ? {} : { focus: asked.focus }) }, reused.long)
     const url = loaders.get(topFrame)?.url ?? ''
-    return { documents: [{ key: reused.documentKey, frameId: topFrame, url, ax, dom: reused.facts, session, ranges: reused.ranges, parts: asked.parts }], scroll: probe.scroll }
+    return { documents: [{ key: reused.documentKey, frameId: topFrame, url, ax, dom: reused.facts, session, ranges: reused.ranges, parts: asked.parts, long: reused.long }], scroll: probe.scroll }
   }
   // Asked together with the DOM snapshot: the renderer answers one after the other, but no round trip waits on another.
   const axTrees = new Map([...loaders.keys()].filter((frameId) => !inParts || frameId !== topFrame).map((frameId) => [frameId, early !== undefined && frameId === topFrame ? early.top : full(frameId)]))
@@ -319,7 +323,7 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
         const parts = new DomRanges(topDoc.nodes, topDoc.layout, snapshot.strings)
         const asked = wanted(keyOf(doc.frameId))
         const indexes = asked.parts.flat().flatMap((backendNodeId) => parts.indexOf(backendNodeId) ?? []).sort((a, b) => a - b)
-        ax = await readAxInParts(session, doc.frameId, parts, { ...doc.scroll, ...view }, { indexes }, long)
+        ax = await readAxInParts(session, doc.frameId, parts, { ...doc.scroll, ...view }, { indexes, ...(asked.focus === undefined ? {} : { focus: asked.focus }) }, long)
         ranges = parts
         expanded = asked.parts
         if (kept !== undefined && probe.version !== null && loaders.size === 1) {
@@ -327,7 +331,7 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
         }
       } else ax = (await (axTrees.get(doc.frameId) ?? full(doc.frameId))).nodes
       const owner = owners.get(index)
-      return { key: keyOf(doc.frameId), frameId: doc.frameId, url: doc.url, ax, dom: doc.facts, session, ...(owner === undefined ? {} : { owner }), ...(remoteFrame === undefined ? {} : { remoteFrame }), ...(ranges === undefined ? {} : { ranges }), ...(expanded === undefined ? {} : { parts: expanded }) }
+      return { key: keyOf(doc.frameId), frameId: doc.frameId, url: doc.url, ax, dom: doc.facts, session, ...(owner === undefined ? {} : { owner }), ...(remoteFrame === undefined ? {} : { remoteFrame }), ...(ranges === undefined ? {} : { ranges }), ...(expanded === undefined ? {} : { parts: expanded }), ...(long === undefined ? {} : { long }) }
     }),
   )
   // Trees of frames this process does not hold (another site's) were asked for nothing: let them settle unread.

@@ -349,7 +349,8 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
     if (said === undefined) return []
     const id = walk.ledger.idOf(doc.key, backendId, 'text')
     if (dom?.bounds !== undefined) walk.layout[id] = dom.bounds
-    return [{ id, kind: 'text', text: inherited.secret ? '[REDACTED]' : said }]
+    if (inherited.secret) return [{ id, kind: 'text', text: '[REDACTED]' }]
+    return [{ id, kind: 'text', text: said, ...(node.excerpt === undefined ? {} : { excerpt: node.excerpt }) }]
   }
   // A label's click is its control's, which has its own targets.
   const draggable = dom?.attributes.get('draggable') === 'true'
