@@ -18,6 +18,8 @@
 //     answer (tokens and calls).
 //   - Choices from comboboxes the page draws (jQuery UI's selectmenu), both ways, from a
 //     snapshot: calls and tokens read, and what the page's hidden selects hold after.
+//   - A text file of 39,429 lines (bench/browser-long-text.js), both ways: open it, find a
+//     declaration far into it and read it (calls, tokens, time).
 //   - The TodoMVC task on every TodoMVC app of the corpus, by one agent script on both
 //     peers (bench/browser-todomvc.js): calls and tokens read, and the end state checked in
 //     the page.
@@ -32,6 +34,7 @@ import { performance } from 'node:perf_hooks'
 import { fmt, percentile } from './stats.js'
 import { foldLines, pageShape, parsePlaywright, playwrightTargets, playwrightYaml, reachability, tesseraLines } from './browser-outlines.js'
 import { Agent, TODO_STATE_SCRIPT, todoTask } from './browser-todomvc.js'
+import { longTextTask, serveLongText } from './browser-long-text.js'
 import { CHROMIUM, startChromeDevtoolsMcp, startPlaywrightMcp, startTesseraHub, textOf, tokens } from './peers.js'
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -488,6 +491,31 @@ export async function benchBrowserSnapshot() {
         ok = false
         rows.push([`choosing from \`${page.name}\`'s comboboxes`, `not measured — ${reason(error)}`])
       }
+    }
+
+    // A long text file, both ways.
+    process.stderr.write('  a long text file…\n')
+    const file = await serveLongText()
+    try {
+      const p = await longTextTask(pw.client, 'playwright', file.url)
+      await callText(pw.client, 'browser_navigate', { url: 'about:blank' })
+      // Served from another origin than the corpus: a tile of its own (a tile's first page is its home; leaving it waits for a person).
+      await callText(tessera.client, 'browser_close', {})
+      const t = await longTextTask(tessera.client, 'tessera', file.url)
+      await callText(tessera.client, 'browser_close', {})
+      for (const [dialect, r] of [['playwright', p], ['tessera', t]]) dump(`long-text.${dialect}.txt`, r.answers.map((a) => `### ${a.call}\n${a.text}`).join('\n\n'))
+      // The same budget as any task: fewer tokens, and no more calls.
+      ok &&= t.read && t.tokens <= MAX_RATIO * p.tokens && t.calls <= p.calls
+      const how = (r) => `${r.calls} calls, ${r.tokens.toLocaleString('en')} tokens, ${Math.round(r.ms).toLocaleString('en')} ms${r.read ? '' : ', **the declaration not read**'}`
+      rows.push([
+        `a text file of ${file.lines.toLocaleString('en')} lines (TypeScript's lib.dom.d.ts, 1.8 MB): open it, find \`interface HTMLDialogElement\` (line 13,579) and read it — Playwright MCP: \`browser_navigate\` (its answer links to a file), \`browser_find\` (its match is the page's one text, whole) · Tessera: \`browser_navigate\` (the lines in view), \`browser_find\` (the match's line), \`browser_snapshot\` of its ref (16,000 characters from there) · ratio of tokens / of time`,
+        `${how(p)} · ${how(t)} · **${fmt(t.tokens / p.tokens, 3)}** / **${fmt(t.ms / p.ms, 2)}**`,
+      ])
+    } catch (error) {
+      ok = false
+      rows.push(['a long text file', `not measured — ${reason(error)}`])
+    } finally {
+      await file.close()
     }
 
     // The TodoMVC task, both ways.

@@ -1,0 +1,55 @@
+// A long text file read both ways: TypeScript's lib.dom.d.ts (39,429 lines, 1.8 MB, from the
+// npm registry, not written for this), served from loopback as a browser shows a text file.
+// The agent opens it and looks up one declaration far into it, then reads it. Playwright MCP:
+// `browser_navigate` (its answer links to a file), `browser_find` (its search of the page's
+// snapshot). Tessera: `browser_navigate` (its answer is the window of lines in view),
+// `browser_find`, and the found text's ref to read on from the match.
+import { readFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { textOf, tokens } from './peers.js'
+
+const require = createRequire(import.meta.url)
+export const LONG_TEXT_FILE = join(dirname(require.resolve('typescript/package.json')), 'lib/lib.dom.d.ts')
+/** What the agent looks up, and a line of its declaration the answer must hold for the task to count as done. */
+const WANTED = 'interface HTMLDialogElement'
+const PROOF = 'requestClose(returnValue?: string): void;'
+
+/** Serves the file at `/lib.dom.d.ts` on a loopback port; `url` and `close`. */
+export async function serveLongText() {
+  const body = readFileSync(LONG_TEXT_FILE)
+  const server = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'content-length': body.length })
+    res.end(body)
+  })
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { url: `http://127.0.0.1:${server.address().port}/lib.dom.d.ts`, lines: body.toString('utf8').trimEnd().split('\n').length, close: () => new Promise((resolve) => server.close(resolve)) }
+}
+
+/** One peer's run: calls, tokens read, time waiting on answers, whether the declaration was read, and each answer. */
+export async function longTextTask(client, dialect, url) {
+  const answers = []
+  let ms = 0
+  const call = async (name, args) => {
+    const start = performance.now()
+    const result = await client.callTool({ name, arguments: args })
+    const took = performance.now() - start
+    ms += took
+    const text = textOf(result)
+    answers.push({ call: `${name} ${JSON.stringify(args)}`, text, ms: took })
+    if (result.isError || text.startsWith('awaiting_approval')) throw new Error(`${name} did not complete: ${text.slice(0, 200)}`)
+    return text
+  }
+  await call('browser_navigate', { url })
+  const found = await call('browser_find', { text: WANTED })
+  if (dialect === 'tessera') {
+    const ref = /@(t?\d+) \(line \d+ of \d+\)/.exec(found)?.[1]
+    if (ref === undefined) throw new Error(`the find named no text to read on: ${found.slice(0, 300)}`)
+    await call('browser_snapshot', { target: `@${ref}` })
+  }
+  const last = answers.at(-1)?.text ?? ''
+  const read = last.includes(PROOF)
+  return { calls: answers.length, tokens: answers.reduce((sum, answer) => sum + tokens(answer.text), 0), ms, read, answers }
+}
