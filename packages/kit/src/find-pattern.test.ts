@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { agentPattern } from './find-pattern.js'
+import { agentPattern, byLines } from './find-pattern.js'
 
 describe('an agent\'s regular expression', () => {
   it('reads slashes as a pattern with flags, but never global or sticky ones', () => {
@@ -21,5 +21,12 @@ describe('an agent\'s regular expression', () => {
     expect(() => agentPattern('(a+)+$', 'filter', false)).toThrow(/expected "filter" to be a regular expression without nested repetition/)
     expect(() => agentPattern('/(x*)*y/', 'regex')).toThrow(/nested repetition/)
     expect(() => agentPattern('a'.repeat(501), 'regex')).toThrow(/at most 500 characters, found 501/)
+  })
+
+  it('runs a find on a text of many lines with its anchors at each line, keeping the agent\'s flags', () => {
+    const code = 'import x\nexport function run() {}\n'
+    expect(agentPattern('^export function', 'regex').test(code)).toBe(false)
+    expect(byLines(agentPattern('^export function', 'regex')).test(code)).toBe(true)
+    expect(byLines(agentPattern('/^EXPORT/i', 'regex')).flags).toBe('im')
   })
 })

@@ -27,3 +27,8 @@ export function agentPattern(text: string, argument: string, slashesGiveFlags = 
   if (!safeRegex(pattern)) throw new TesseraError('invalid_input', `expected "${argument}" to be a regular expression without nested repetition, found ${JSON.stringify(text)}, which can take exponential time`, { expected: 'a regular expression without nested repetition such as (a+)+', found: text })
   return pattern
 }
+
+/** A find's pattern as it runs on a text of many lines (a block of code, a log): `^` and `$` mark the ends of any of its lines, as in a search through a file. */
+export function byLines(pattern: RegExp): RegExp {
+  return pattern.flags.includes('m') ? pattern : new RegExp(pattern.source, `${pattern.flags}m`)
+}

@@ -8,5 +8,5 @@ export { RISK_WORD_LANGUAGES, consequentialWord, isDismissive } from './risk-wor
 export { targetNodeOf } from './target-node.js'
 export { stringArg } from './string-arg.js'
 export { pageFence } from './page-fence.js'
-export { agentPattern } from './find-pattern.js'
+export { agentPattern, byLines } from './find-pattern.js'
 export { WHOLE_TEXT_CHARS, outlinePage, outlineReading, unreadShown, type PageOutlineOptions } from './page-outline.js'

@@ -1,4 +1,4 @@
-import { agentPattern } from './find-pattern.js'
+import { agentPattern, byLines } from './find-pattern.js'
 import { pageFence } from './page-fence.js'
 import { type Bounds, type Frame, RefTable, type Risk, SELECTOR_HINT, TesseraError, type UiNode, type UnreadRequest, cutWhole, frameIndex, maxRisk } from '@tessera/protocol'
 
@@ -153,7 +153,7 @@ interface Finder {
 
 function finderOf(options: PageOutlineOptions): Finder | undefined {
   if (options.findPattern !== undefined) {
-    const pattern = agentPattern(options.findPattern, 'regex')
+    const pattern = byLines(agentPattern(options.findPattern, 'regex'))
     return { says: (text) => pattern.test(text), around: (text) => pattern.exec(text)?.[0].toLowerCase(), nothing: `matches ${quote(options.findPattern)}` }
   }
   if (options.find === undefined) return undefined

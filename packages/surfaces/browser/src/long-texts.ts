@@ -1,4 +1,4 @@
-import { WHOLE_TEXT_CHARS } from '@tessera/kit'
+import { WHOLE_TEXT_CHARS, byLines } from '@tessera/kit'
 import { type TextExcerpt, cutWhole } from '@tessera/protocol'
 import { INLINE, type Rect, type SnapshotLayout, type SnapshotNodes } from './dom-ranges.js'
 
@@ -182,7 +182,7 @@ export class LongTexts {
 
 /** Where a text first says what a find looks for. */
 function foundAt(text: string, focus: TextFocus): number | undefined {
-  if (focus.pattern !== undefined) return focus.pattern.exec(text)?.index
+  if (focus.pattern !== undefined) return byLines(focus.pattern).exec(text)?.index
   const words = focus.words?.trim().toLowerCase()
   if (words === undefined || words === '') return undefined
   const at = text.toLowerCase().indexOf(words)
