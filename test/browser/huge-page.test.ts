@@ -300,6 +300,16 @@ describe('a huge page, read in parts over MCP', () => {
     await at.client.callTool({ name: 'browser_close', arguments: {} })
   })
 
+  it('finds words past what the frame keeps of a block of code read from the tree, and shows the lines of the match', async () => {
+    await at.client.callTool({ name: 'browser_close', arguments: {} })
+    const opened = await call('browser_navigate', { url: `${site.origin}/source` })
+    expect(opened).toMatch(/^"const value000 = compute\(0\) \/\/ line 1 of the file\\n[^"]*…" @t?\d+ \(line 1 of 400\)$/m)
+    // Before, a find looked only through the first 16,000 characters, and said the page did not say it.
+    expect(await call('browser_snapshot', { find: 'found me' })).toMatch(/"function lastOne\(\) \{ return 'found me' \}[^"]*" @t?\d+ \(line 390 of 400\)$/m)
+    expect(await call('browser_find', { regex: '^function lastOne' })).toMatch(/\(line 390 of 400\)$/m)
+    await at.client.callTool({ name: 'browser_close', arguments: {} })
+  })
+
   it('acts on an element far below the view named by a CSS selector', async () => {
     // A tile of its own, whatever a test before left open.
     await at.client.callTool({ name: 'browser_close', arguments: {} })

@@ -28,7 +28,7 @@ import { ARIA_ROLES, type WaitRequest, elementByRole } from './page-waits.js'
 import { BROWSER_ACTIONS, ELEMENT_ACTIONS } from './browser-actions.js'
 import type { BrowserHost } from './browser-host.js'
 import { CHOSEN_LABELS, FOCUS_FOR_TEXT, HAS_DATALIST, INPUT_TIMERS_RUN, IS_CHECKED, SCROLL_INTO_VIEW, SELECT_OPTIONS, SET_INPUT_FORMATS, boxOf, callOn, centerOf, refuseIfCovered } from './element-ops.js'
-import type { TextFocus } from './long-texts.js'
+import { type TextFocus, foundAt } from './long-texts.js'
 import { type CapturedDocument, type PageCapture, PageSessions, type WantedParts, capturePage } from './page-capture.js'
 import { PartsToRead } from './parts-to-read.js'
 import { type ElementPlace, buildPageTree } from './page-tree.js'
@@ -126,6 +126,8 @@ export class BrowserTile implements Surface {
   readonly #partsToRead = new PartsToRead()
   /** What a find looks for in a long text, for the next capture only: it keeps the lines of the first match instead of those in view. */
   #textFocus: TextFocus | undefined
+  /** Blocks of text the last frame holds a window of, read from the tree (see buildPageTree). */
+  #cutTexts: readonly string[] = []
   /** The key of the top document of the last capture. */
   #topDocument: string | undefined
   /** Elements an agent named by a selector to click, hover or drag, by document: targets while their document lives. */
@@ -247,10 +249,11 @@ export class BrowserTile implements Surface {
     }
     this.#pageTools = new Map(tools.map((tool) => [tool.id, tool]))
     if (tools.length > 0) state.pageTools = tools.map((tool) => ({ id: tool.id, description: tool.description, input: Object.keys((tool.inputSchema.properties ?? {}) as JsonObject), ...(tool.consequential ? { consequential: true } : {}) }))
-    const built = buildPageTree(capture, this.#ledger, this.#named)
+    const built = buildPageTree(capture, this.#ledger, this.#named, focus)
     this.#ledger.keepScopes(built.liveDocuments)
     for (const key of this.#named.keys()) if (!built.liveDocuments.has(key)) this.#named.delete(key)
     this.#places = built.places
+    this.#cutTexts = built.cutTexts
     this.#partsToRead.update(plan, built.unread, built.liveDocuments)
     this.#topDocument = capture.documents[0]?.key
     this.#documents = new Map(capture.documents.map((doc) => [doc.key, doc]))
@@ -268,7 +271,7 @@ export class BrowserTile implements Surface {
     const words = request.text?.trim()
     const focus: TextFocus | undefined = words !== undefined && words !== '' ? { words } : request.pattern === undefined ? undefined : { pattern: agentPattern(request.pattern, 'regex') }
     const long = this.#topDocument === undefined ? undefined : this.#documents.get(this.#topDocument)?.long
-    if (focus !== undefined && long?.says(focus) === true) {
+    if (focus !== undefined && (long?.says(focus) === true || this.#cutTexts.some((text) => foundAt(text, focus) !== undefined))) {
       this.#textFocus = focus
       added = true
     }

@@ -129,10 +129,7 @@ export class LongTexts {
     const { text, first, starts } = this.#wholeText(index, end)
     if (first === undefined) return undefined
     const at = (window.focus === undefined ? undefined : foundAt(text, window.focus)) ?? (window.view === undefined ? 0 : this.#firstInView(starts, window.view))
-    const from = at === 0 ? 0 : text.lastIndexOf('\n', at - 1) + 1
-    const kept = cutWhole(text.slice(from), KEPT_CHARS)
-    if (from === 0 && kept.length === text.length) return { text, backendNodeId: first }
-    return { text: kept, backendNodeId: first, excerpt: { line: lineOf(text, from), lines: lineOf(text, text.endsWith('\n') ? text.length - 1 : text.length) } }
+    return { ...textWindow(text, at), backendNodeId: first }
   }
 
   /** The whole text of a subtree, its first text node's backend id, and where each text node starts in it. */
@@ -180,8 +177,19 @@ export class LongTexts {
   }
 }
 
+/**
+ * What a frame keeps of a text: all of it, or, past what an expansion prints, a window from
+ * the line that holds `at`, with where that line is in the text.
+ */
+export function textWindow(text: string, at = 0): { text: string; excerpt?: TextExcerpt } {
+  const from = at <= 0 ? 0 : text.lastIndexOf('\n', at - 1) + 1
+  const kept = cutWhole(text.slice(from), KEPT_CHARS)
+  if (from === 0 && kept.length === text.length) return { text }
+  return { text: kept, excerpt: { line: lineOf(text, from), lines: lineOf(text, text.endsWith('\n') ? text.length - 1 : text.length) } }
+}
+
 /** Where a text first says what a find looks for. */
-function foundAt(text: string, focus: TextFocus): number | undefined {
+export function foundAt(text: string, focus: TextFocus): number | undefined {
   if (focus.pattern !== undefined) return byLines(focus.pattern).exec(text)?.index
   const words = focus.words?.trim().toLowerCase()
   if (words === undefined || words === '') return undefined

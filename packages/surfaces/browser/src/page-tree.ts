@@ -1,6 +1,7 @@
 import { type Layout, type NodeStates, Risk, SELECTOR_HINT, type TargetSpec, type UiNode, type UnreadPart, cutWhole, maxRisk, wellFormed, withoutInvisible } from '@tessera/protocol'
 import { type NodeLedger, WHOLE_TEXT_CHARS, consequentialWord, isDismissive } from '@tessera/kit'
 import { shallowTree } from './shallow-tree.js'
+import { type TextFocus, foundAt, textWindow } from './long-texts.js'
 import type { AxNode, CapturedDocument, DomFacts, PageCapture } from './page-capture.js'
 import type { UnreadPlace } from './parts-to-read.js'
 import { PART_LINES } from './ax-parts.js'
@@ -26,6 +27,8 @@ export interface PageTree {
   liveDocuments: Set<string>
   /** The parts of a huge document this capture left unread, by node id. */
   unread: Map<string, UnreadPlace>
+  /** Blocks of text read from the tree whose frame holds a window of them: a find looks through them whole. */
+  cutTexts: string[]
 }
 
 /** Roles whose nodes are the click targets of a page. */
@@ -161,6 +164,9 @@ interface Walk {
   active: Map<string, ReadonlySet<number>>
   /** How many elements carry each class, by document key: counted when a hint first needs it. */
   classCounts: Map<string, ReadonlyMap<string, number>>
+  /** What a find looks for: a block of text too long to keep whole keeps the lines of its first match. */
+  focus: TextFocus | undefined
+  cutTexts: string[]
 }
 
 /** Where an element is drawn, in page coordinates. */
@@ -198,18 +204,18 @@ interface Inherited {
  * snapshot, iframes' documents under their iframe elements, secrets redacted, and a target
  * for each action each element affords with the element's own risk.
  */
-export function buildPageTree(capture: PageCapture, ledger: NodeLedger, named: ReadonlyMap<string, ReadonlySet<number>> = new Map()): PageTree {
+export function buildPageTree(capture: PageCapture, ledger: NodeLedger, named: ReadonlyMap<string, ReadonlySet<number>> = new Map(), focus?: TextFocus): PageTree {
   const documents = new Map(capture.documents.map((doc) => [doc.key, doc]))
   const children = new Map<string, CapturedDocument>()
   for (const doc of capture.documents) if (doc.owner !== undefined) children.set(`${doc.owner.documentKey}#${doc.owner.backendNodeId}`, doc)
-  const walk: Walk = { capture, ledger, documents, children, layout: {}, targets: [], places: new Map(), unread: new Map(), pageOrigin: originOf(capture.url, capture.url), named, active: new Map(), classCounts: new Map() }
+  const walk: Walk = { capture, ledger, documents, children, layout: {}, targets: [], places: new Map(), unread: new Map(), pageOrigin: originOf(capture.url, capture.url), named, active: new Map(), classCounts: new Map(), focus, cutTexts: [] }
   const top = capture.documents[0]
   const rootId = 'page'
   walk.layout[rootId] = capture.viewport
   const inherited: Inherited = { formRisk: undefined, formName: undefined, dialogName: undefined, secret: false, inGrid: false, inOneClick: false, inListeningList: false }
   const body = top === undefined ? [] : documentNodes(top, walk, inherited)
   const tree: UiNode = { id: rootId, kind: 'box', role: 'document', ...(capture.title ? { name: text(capture.title) } : {}), ...(body.length > 0 ? { children: body } : {}) }
-  return { tree, layout: walk.layout, targets: walk.targets, places: walk.places, liveDocuments: new Set(documents.keys()), unread: walk.unread }
+  return { tree, layout: walk.layout, targets: walk.targets, places: walk.places, liveDocuments: new Set(documents.keys()), unread: walk.unread, cutTexts: walk.cutTexts }
 }
 
 function documentNodes(doc: CapturedDocument, walk: Walk, inherited: Inherited): UiNode[] {
@@ -307,10 +313,14 @@ function asOneText(nodes: UiNode[], code: AxNode, byId: Map<string, AxNode>, box
     }
   }
   collect(code.childIds ?? [])
-  const joined = block ? linedText(runs.join('')) : text(runs.join(''), WHOLE_TEXT_CHARS)
+  const raw = runs.join('')
+  // A block longer than a frame keeps is held as a window of its lines, as a long text read from the DOM is (whose window it is already).
+  const held = block && first.excerpt === undefined ? textWindow(raw, walk.focus === undefined ? 0 : (foundAt(raw, walk.focus) ?? 0)) : undefined
+  const joined = block ? linedText(held?.text ?? raw) : text(raw, WHOLE_TEXT_CHARS)
   if (joined === undefined) return nodes
   if (box !== undefined) walk.layout[first.id] = box
-  return [{ ...first, text: joined, ...(block ? { role: 'code' } : {}) }]
+  if (held?.excerpt !== undefined) walk.cutTexts.push(raw)
+  return [{ ...first, text: joined, ...(block ? { role: 'code' } : {}), ...(held?.excerpt === undefined ? {} : { excerpt: held.excerpt }) }]
 }
 
 function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: CapturedDocument, walk: Walk, inherited: Inherited): UiNode[] {
