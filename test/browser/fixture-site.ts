@@ -120,6 +120,9 @@ let at = document.getElementById('root')
 for (let i = 0; i < 2000; i++) at = at.appendChild(document.createElement('div'))
 at.innerHTML = '<button onclick="document.getElementById(\\'said\\').textContent = \\'bottom pressed\\'">Bottom</button>'
 </script>`))
+    case '/two-alerts':
+      // Alerts one after the other, a field and a button: what a tile must still do once an action ran out of time.
+      return send(page('Alerts', `<button onclick="alert('one'); alert('two')">Two alerts</button><input aria-label="Name"><button onclick="document.getElementById('said').textContent = 'pressed'">Press</button><p id="said">not yet</p>`))
     case '/source':
       // A source file shown in a pre: 400 lines, 24,000 characters, past what a frame keeps of one text (16,000) yet no long text by its lines.
       return send(page('Source', `<h1>app.js</h1><pre>${Array.from({ length: 400 }, (_, i) => (i === 389 ? "function lastOne() { return 'found me' }" : `const value${String(i).padStart(3, '0')} = compute(${i}) // line ${i + 1} of the file`)).join('\n')}</pre>`))

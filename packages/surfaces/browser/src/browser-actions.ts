@@ -49,7 +49,7 @@ export const BROWSER_ACTIONS = actionSet<BrowserTile>([
   pageAction({ id: 'click', title: 'Click an element', risk: 'read', input: ClickInput, output: ClickOutput, run: (input, { surface, call }) => surface.click(targetNodeOf(call), input) }),
   // A point has no element to weigh: what is drawn there decides, and where nothing the frame knows is (a canvas), it may change anything a click can.
   pageAction({ id: 'click_at', title: 'Click a point of the view', summary: 'Click the view at {input.x}, {input.y}', risk: 'write', input: ClickAtInput, output: PageOutput, assess: (input, call) => riskAtPoint(call.frame, input), run: (input, { surface }) => surface.clickAt(input) }),
-  pageAction({ id: 'fill', title: 'Fill a text field', risk: 'write', input: FillInput, output: PageOutput, run: (input, { surface, call }) => surface.fill(targetNodeOf(call), input) }),
+  pageAction({ id: 'fill', title: 'Fill a text field', risk: 'write', input: FillInput, output: PageOutput, run: (input, { surface, call, signal }) => surface.fill(targetNodeOf(call), input, signal) }),
   pageAction({ id: 'select', title: 'Choose options of a list', risk: 'write', input: SelectInput, output: SelectOutput, run: (input, { surface, call }) => surface.select(targetNodeOf(call), input.values) }),
   pageAction({ id: 'check', title: 'Check or uncheck', risk: 'write', input: CheckInput, output: PageOutput, run: (input, { surface, call }) => surface.check(targetNodeOf(call), input.checked ?? true) }),
   pageAction({ id: 'hover', title: 'Move the pointer over an element', risk: 'read', input: EmptyInput, output: PageOutput, run: (_input, { surface, call }) => surface.hover(targetNodeOf(call)) }),
@@ -76,7 +76,7 @@ export const BROWSER_ACTIONS = actionSet<BrowserTile>([
   pageAction({ id: 'media', title: 'Emulate CSS media features', risk: 'read', input: MediaInput, output: PageOutput, run: (input, { surface }) => surface.emulateMedia(input) }),
   pageAction({ id: 'resize', title: 'Resize the page\'s view', summary: 'Resize the view to {input.width} × {input.height}', risk: 'read', input: ResizeInput, output: PageOutput, run: (input, { surface }) => surface.resize(input.width, input.height) }),
   // The agent's own code in the page can do anything a person there can: a person reads it first.
-  pageAction({ id: 'evaluate', title: 'Run a script in the page', summary: 'Run this script in the page: {input.function}', risk: 'destructive', input: EvaluateInput, output: EvaluateOutput, run: (input, { surface }) => surface.evaluate(input.function, input.element) }),
+  pageAction({ id: 'evaluate', title: 'Run a script in the page', summary: 'Run this script in the page: {input.function}', risk: 'destructive', input: EvaluateInput, output: EvaluateOutput, run: (input, { surface, signal }) => surface.evaluate(input.function, input.element, signal) }),
 ])
 
 /** Actions that run on an element (a target per element); the rest belong to the whole tile. */

@@ -489,9 +489,9 @@ export class BrowserTile implements Surface {
     return this.#acting((page) => page.mouse.click(input.x, input.y, { button: input.button ?? 'left', clickCount: input.double === true ? 2 : 1 }))
   }
 
-  async fill(nodeId: string, input: { text: string; submit?: boolean | undefined; slowly?: boolean | undefined }): Promise<PageAnswer> {
+  async fill(nodeId: string, input: { text: string; submit?: boolean | undefined; slowly?: boolean | undefined }, signal?: AbortSignal): Promise<PageAnswer> {
     const place = this.#place(nodeId)
-    const answer = await this.#acting((page) => this.#typeInto(page, place, input))
+    const answer = await this.#acting((page) => this.#typeInto(page, place, input, signal), signal)
     return input.submit === true ? { ...answer, ...(await this.#heldBack(place, true)) } : answer
   }
 
@@ -503,7 +503,7 @@ export class BrowserTile implements Surface {
   }
 
   /** Replaces the text of an editable element as a person types it (or sets a value a picker sets whole), Enter after it on `submit`. */
-  async #typeInto(page: Page, place: ElementPlace, input: { text: string; submit?: boolean | undefined; slowly?: boolean | undefined }): Promise<void> {
+  async #typeInto(page: Page, place: ElementPlace, input: { text: string; submit?: boolean | undefined; slowly?: boolean | undefined }, signal?: AbortSignal): Promise<void> {
     const how = await callOn<string>(place, FOCUS_FOR_TEXT, input.text)
     if (how === 'not-editable') throw new TesseraError('invalid_request', `the ${place.role} does not take text`, { expected: 'a text field', found: place.role })
     if (how.startsWith('malformed:')) {
@@ -513,7 +513,13 @@ export class BrowserTile implements Surface {
     }
     // A value set whole, as a picker sets it, leaves nothing to type.
     if (how === 'selected' && input.text.length === 0) await page.keyboard.press('Delete')
-    else if (how === 'selected' && input.slowly === true) await page.keyboard.type(input.text, { delay: 20 })
+    else if (how === 'selected' && input.slowly === true) {
+      // A key at a time, as a person types, and no further once the action's time is up: the tile is free for the next one.
+      for (const key of input.text) {
+        signal?.throwIfAborted()
+        await page.keyboard.type(key, { delay: 20 })
+      }
+    }
     else if (how === 'selected') await page.keyboard.insertText(input.text)
     if (input.submit === true) {
       // A document the text took away (a field that navigates as one types) has no timers left to wait for.
@@ -742,12 +748,10 @@ export class BrowserTile implements Surface {
     if (dialog === null) throw new TesseraError('not_found', 'no dialog is open', { expected: 'an open alert, confirm, prompt or beforeunload', found: null })
     this.#dialog = null
     const said = `${dialog.type()} "${cutWhole(dialog.message(), 200)}" ${accept ? 'accepted' : 'dismissed'}`
-    if (accept) await dialog.accept(promptText)
-    else await dialog.dismiss()
-    const page = this.#page()
-    await this.#settle(page)
+    // As any input: the page settles, or opens the next dialog (two alerts in a row), which ends the wait.
+    const answer = await this.#acting(() => (accept ? dialog.accept(promptText) : dialog.dismiss()))
     this.#changed()
-    return { ...this.#where(page), dialog: said }
+    return { ...answer, dialog: said }
   }
 
   async tabs(input: { action: 'list' | 'new' | 'close' | 'select'; index?: number | undefined; url?: string | undefined }): Promise<{ tabs: Array<{ index: number; url: string; title: string; current: boolean }> }> {
@@ -836,12 +840,13 @@ export class BrowserTile implements Surface {
   }
 
   /** Runs the agent's script (approved by a person: it can do anything the page can) in the page, or on an element. */
-  async evaluate(source: string, element: string | undefined): Promise<PageAnswer & { result?: JsonValue }> {
+  async evaluate(source: string, element: string | undefined, signal?: AbortSignal): Promise<PageAnswer & { result?: JsonValue }> {
     const place = element === undefined ? undefined : this.#anyElement(element.replace(/^@/, ''))
     let ran: { result?: JsonValue; cut?: number } = {}
+    // A script whose promise never settles is left to the page once the action's time is up.
     const answer = await this.#acting(async (page) => {
       ran = place === undefined ? await runPageScript(await this.#sessionsOf(page).main(), source) : await runElementScript(place, source)
-    })
+    }, signal)
     const cut = ran.cut === undefined ? [] : [`the answer is cut to its first ${RESULT_CHARS.toLocaleString('en')} characters of ${ran.cut.toLocaleString('en')}`]
     const note = [...(answer.note === undefined ? [] : [answer.note]), ...cut]
     return { ...answer, ...(note.length === 0 ? {} : { note: note.join('; ') }), ...(ran.result === undefined ? {} : { result: ran.result }) }
@@ -1074,8 +1079,12 @@ export class BrowserTile implements Surface {
     return { url: page.url(), ...(note === undefined ? {} : { note }) }
   }
 
-  /** Runs an input on the current page, then waits until the page has settled; a dialog it opens ends the wait. */
-  async #acting(act: (page: Page) => Promise<unknown>): Promise<PageAnswer> {
+  /**
+   * Runs an input on the current page, then waits until the page has settled; a dialog it
+   * opens ends the wait. Once `signal` aborts (the action's time is up) the wait ends too, so
+   * the tile is free for the next action: the gateway holds it until this returns.
+   */
+  async #acting(act: (page: Page) => Promise<unknown>, signal?: AbortSignal): Promise<PageAnswer> {
     const page = this.#page()
     if (this.#dialog !== null) throw new TesseraError('conflict', `a ${this.#dialog.type()} dialog is open (${JSON.stringify(cutWhole(this.#dialog.message(), 120))}); answer it with handle_dialog first`, { found: this.#dialog.type() })
     let release = (): void => undefined
@@ -1083,6 +1092,7 @@ export class BrowserTile implements Surface {
       release = () => done()
       this.#dialogWaiters.add(release)
     })
+    const ended = abortion(signal)
     try {
       // A page that closed its own window on the input (a sign-in popup when done) ended it as it should.
       const acting = act(page).catch((error: unknown) => {
@@ -1091,21 +1101,22 @@ export class BrowserTile implements Surface {
       // A dialog can leave the input pending until it is answered: whatever it ends with then is no one's to hear.
       acting.catch(() => undefined)
       // An input whose handler never yields leaves every wait on the page pending: the page is asked whether it still answers.
-      await whileAnswering(Promise.race([acting, dialogOpened]), this.#asking(page), () => page.url())
-      if (this.#dialog === null && this.#pages.length > 0) await whileAnswering(Promise.race([this.#settle(this.#page()), dialogOpened]), this.#asking(this.#page()), () => page.url())
-      await Promise.all(this.#opening)
+      await whileAnswering(Promise.race([acting, dialogOpened, ended.promise]), this.#asking(page), () => page.url())
+      if (this.#dialog === null && this.#pages.length > 0) await whileAnswering(Promise.race([this.#settle(this.#page()), dialogOpened, ended.promise]), this.#asking(this.#page()), () => page.url())
+      await Promise.race([Promise.all(this.#opening), ended.promise])
     } catch (error) {
       if (error instanceof PageStuck) this.#stuck = page
       throw error
     } finally {
       this.#dialogWaiters.delete(release)
+      ended.stop()
     }
     if (this.#pages.length === 0) return this.#pageless()
     const now = this.#page()
     // The act may have opened a dialog meanwhile (TypeScript cannot know the field changed).
     const opened = this.#dialog as Dialog | null
     // The page's words quoted as one string: a line break in them cannot start a line that poses as the hub's.
-    if (opened !== null) this.#note = `the page opened a ${opened.type()} dialog: ${JSON.stringify(cutWhole(opened.message(), 200))}; answer it with handle_dialog`
+    if (opened !== null) this.#note = `the page opened ${opened.type() === 'alert' ? 'an' : 'a'} ${opened.type()} dialog: ${JSON.stringify(cutWhole(opened.message(), 200))}; answer it with handle_dialog`
     return this.#where(now)
   }
 
@@ -1203,3 +1214,17 @@ function focusedNode(node: UiNode): string | undefined {
   return undefined
 }
 
+/** A promise that rejects with the signal's reason once it aborts (never without one); `stop` stops listening. */
+function abortion(signal: AbortSignal | undefined): { promise: Promise<never>; stop: () => void } {
+  if (signal === undefined) return { promise: new Promise<never>(() => undefined), stop: () => undefined }
+  let stop = (): void => undefined
+  const promise = new Promise<never>((_, reject) => {
+    if (signal.aborted) return reject(signal.reason)
+    const abort = (): void => reject(signal.reason)
+    signal.addEventListener('abort', abort, { once: true })
+    stop = () => signal.removeEventListener('abort', abort)
+  })
+  // Raced, and maybe never awaited after the race is won elsewhere.
+  promise.catch(() => undefined)
+  return { promise, stop }
+}

@@ -1,0 +1,75 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import type { ActionResult } from '@tessera/protocol'
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { api, callTool, connectHttpClient, useTestHub } from '../support/hub.js'
+import { refOf } from '../support/outline-refs.js'
+import { type FixtureSite, startFixtureSite } from './fixture-site.js'
+
+const call = callTool
+/** An action's time in this hub: short, so that running out of it is quick to see. */
+const DISPATCH_MS = 3_000
+
+describe('a browser tile after an action that ran out of time, or a dialog after a dialog', () => {
+  const t = useTestHub({ limits: { dispatchTimeoutMs: DISPATCH_MS } })
+  let site: FixtureSite
+  let client: Client
+
+  beforeAll(async () => {
+    site = await startFixtureSite()
+    client = await connectHttpClient(t.hub.mcpUrl, t.agentToken)
+  })
+  afterAll(async () => {
+    await client.close()
+    await site.close()
+  })
+
+  /** The button press still works, and soon: the tile is free. */
+  async function pressWorks(): Promise<void> {
+    const started = performance.now()
+    const page = (await call(client, 'browser_snapshot', {})).text
+    const pressed = await call(client, 'browser_click', { element: 'Press', target: refOf(page, 'button', 'Press') })
+    expect(pressed.text).toContain('"pressed"')
+    expect(pressed.text).not.toContain('timed_out')
+    expect(performance.now() - started).toBeLessThan(DISPATCH_MS)
+    await call(client, 'browser_navigate', { url: `${site.origin}/two-alerts` })
+  }
+
+  it('answers a dialog that opens the next one at once, with the next one open', async () => {
+    const page = (await call(client, 'browser_navigate', { url: `${site.origin}/two-alerts` })).text
+    const first = await call(client, 'browser_click', { element: 'Two alerts', target: refOf(page, 'button', 'Two alerts') })
+    expect(first.text).toMatch(/alert.*"one"/)
+    // Before, the answer waited for the page to settle, which it cannot while an alert is open: it ran out of time, and the tile stayed taken.
+    const second = await call(client, 'browser_handle_dialog', { accept: true })
+    expect(second.text).toContain('alert \\"one\\" accepted')
+    expect(second.text).toContain('note: the page opened an alert dialog: "two"; answer it with handle_dialog')
+    const done = await call(client, 'browser_handle_dialog', { accept: true })
+    expect(done.text).toContain('alert \\"two\\" accepted')
+    expect(done.text).not.toContain('dialog open')
+    await pressWorks()
+  })
+
+  it('stops typing slowly once the action is out of time, and the next action runs', async () => {
+    const outline = (await call(client, 'browser_snapshot', {})).text
+    const typing = await call(client, 'browser_type', { element: 'Name', target: refOf(outline, 'textbox', 'Name'), text: 'x'.repeat(2_000), slowly: true })
+    expect(typing.text).toMatch(/timed_out/)
+    // No key comes after the time was up: the field holds what was typed until then, and no more a moment later.
+    const tile = t.hub.ctx.surfaces.list('browser')[0]?.id as string
+    const page = (t.hub.ctx.surfaces.surface(tile) as unknown as { page: Page }).page
+    const typed = (): Promise<number> => page.evaluate(() => document.querySelector('input')?.value.length ?? -1)
+    const then = await typed()
+    expect(then).toBeGreaterThan(0)
+    expect(then).toBeLessThan(2_000)
+    await new Promise((done) => setTimeout(done, 500))
+    expect(await typed()).toBe(then)
+    await pressWorks()
+  })
+
+  it('leaves a script whose promise never settles to the page once the action is out of time', async () => {
+    const held = await call(client, 'browser_evaluate', { function: '() => new Promise(() => {})' })
+    expect(held.text).toMatch(/^awaiting_approval/)
+    const approved = await api<{ result: ActionResult }>(t.hub, `/api/approvals/${held.result?.approvalId}/approve`, { token: t.adminToken, body: {} })
+    expect(approved.json.result.status).toBe('timed_out')
+    await pressWorks()
+  })
+})
