@@ -10,7 +10,7 @@ const call = callTool
 /** An action's time in this hub: short, so that running out of it is quick to see. */
 const DISPATCH_MS = 3_000
 
-describe('a browser tile after an action that ran out of time, or a dialog after a dialog', () => {
+describe('a browser tile after an action that ran out of time, a dialog after a dialog, a blank page', () => {
   const t = useTestHub({ limits: { dispatchTimeoutMs: DISPATCH_MS } })
   let site: FixtureSite
   let client: Client
@@ -71,5 +71,13 @@ describe('a browser tile after an action that ran out of time, or a dialog after
     const approved = await api<{ result: ActionResult }>(t.hub, `/api/approvals/${held.result?.approvalId}/approve`, { token: t.adminToken, body: {} })
     expect(approved.json.result.status).toBe('timed_out')
     await pressWorks()
+  })
+
+  it('goes to a blank page without asking a person, and back to its site', async () => {
+    const blank = await call(client, 'browser_navigate', { url: 'about:blank' })
+    expect(blank.text).not.toMatch(/awaiting_approval/)
+    expect(blank.text).toMatch(/^browser-\d+ about:blank/)
+    const back = await call(client, 'browser_navigate', { url: `${site.origin}/two-alerts` })
+    expect(back.text).toContain('button "Press"')
   })
 })

@@ -823,6 +823,15 @@ export async function outlineReading(
   return outline(current, options)
 }
 
+/** Of a route in a header, this many characters: a `data:` URL is a whole page, and its header came with every answer. */
+const HEADER_ROUTE_CHARS = 200
+
+/** A route as one word of the header: its blanks escaped as a URL escapes them (a `data:` URL may hold any), and cut when long. */
+function headerRoute(route: string): string {
+  const word = route.replace(/\s/g, (blank) => encodeURIComponent(blank))
+  return word.length > HEADER_ROUTE_CHARS ? `${cutWhole(word, HEADER_ROUTE_CHARS - 1)}…` : word
+}
+
 /**
  * A page as the agent reads it: a header (tile, title, URL, frame id), then the page's own
  * content between fence lines that carry a random nonce — everything between them came from
@@ -836,7 +845,7 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
   const top = (): Item[] => topItems(ctx)
   const fence = pageFence()
   const title = frame.tree.name === undefined ? '' : ` ${quote(frame.tree.name)}`
-  const header = `${frame.surface}${title} ${frame.route} frame ${(frame.partial?.of ?? frame.id).slice(0, 12)}`
+  const header = `${frame.surface}${title} ${headerRoute(frame.route)} frame ${(frame.partial?.of ?? frame.id).slice(0, 12)}`
   const scope: UiNode = options.expand === undefined ? frame.tree : expansionScope(ctx, options.expand)
   const lines: string[] = [header, fence.open]
   const finder = finderOf(options)

@@ -330,6 +330,8 @@ export class BrowserTile implements Surface {
     if (call.contract.id === 'navigate' || (call.contract.id === 'tabs' && typeof (call.input as JsonObject).url === 'string')) {
       const url = String((call.input as JsonObject).url)
       const target = safeOrigin(url, here)
+      // A blank page loads nothing and sends nothing: no one need approve going there.
+      if (url === 'about:blank') return own
       if (target === null) raise('external', `"${url}" is not a web address this tile knows`)
       else if (target !== safeOrigin(here) && !originAllowed(target, this.#homeOrigins)) raise('external', `it leaves for ${target}`)
       raise(siteRiskOf(url, this.#options.sites), `a site rule covers ${url}`)

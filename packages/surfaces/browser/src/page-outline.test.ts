@@ -471,6 +471,11 @@ describe('a page as the agent reads it', () => {
     const headerFor = (route: string): string => pageDelta(before, outlinePage({ ...page(40, 'ada'), route })).split('\n')[0] as string
     expect(headerFor('http://127.0.0.1:9/cart?step=2')).toBe('browser-1 /cart?step=2')
     expect(headerFor('http://localhost:9/shop')).toBe('browser-1 http://localhost:9/shop')
+    // A data: URL is a page of its own words, blanks and all: one word of the header, cut, and said once.
+    const data = `data:text/html,<p>hello there</p>${'<p>more</p>'.repeat(300)}`
+    const opened = outlinePage({ ...page(40, 'ada'), route: data })
+    expect(opened.split('\n')[0]).toBe(`browser-1 "Shop" data:text/html,<p>hello%20there</p>${'<p>more</p>'.repeat(300)}`.slice(0, 'browser-1 "Shop" '.length + 199) + '… frame ' + (/frame ([0-9a-f]{12})$/m.exec(opened)?.[1] ?? ''))
+    expect(pageDelta(opened, outlinePage({ ...page(40, 'bob'), route: data })).split('\n')[0]).toBe('browser-1')
     const renamed = page(40, 'ada')
     expect(pageDelta(before, outlinePage({ ...renamed, tree: { ...renamed.tree, name: 'Cart' } })).split('\n')[0]).toBe('browser-1 "Cart"')
     expect(delta).toMatch(/--- changes [0-9a-f]{6} \(untrusted/)
