@@ -441,6 +441,15 @@ describe('the browser surface over MCP, through the gateway', () => {
     const approved = await api<{ result: ActionResult }>(t.hub, `/api/approvals/${upload.result?.approvalId}/approve`, { token: t.adminToken, body: {} })
     expect(approved.json.result.status).toBe('completed')
     expect((await call(client, 'browser_snapshot', {})).text).toContain('"report.csv 15"')
+    // A click on the field's label opens its chooser (the field takes only files); an upload without a target answers it, and the chooser goes. A file not there is refused before anyone is asked.
+    const opened = await call(client, 'browser_click', { element: 'Attachment', target: 'text=Attachment' })
+    expect(opened.text).toContain('file chooser open')
+    expect((await call(client, 'browser_file_upload', { paths: ['missing.txt'] })).text).toMatch(/not_found.*no file "missing\.txt" in the tile's folder/)
+    const chosen = await call(client, 'browser_file_upload', { paths: ['downloads/report.csv'] })
+    expect(chosen.result?.status, chosen.text).toBe('awaiting_approval')
+    const answered2 = await api<{ result: ActionResult }>(t.hub, `/api/approvals/${chosen.result?.approvalId}/approve`, { token: t.adminToken, body: {} })
+    expect(answered2.json.result.status).toBe('completed')
+    expect((await call(client, 'browser_snapshot', {})).text).not.toContain('file chooser open')
 
     // Dropped from outside the page: text at once; a file of this machine goes to the site, so a person approves it; one outside the folder never.
     // A drop zone listens for no click: it has no ref, and is named by a selector, as Playwright MCP's callers name it.

@@ -65,6 +65,13 @@ describe('resolving a request to a target', () => {
     expect(() => resolveTarget(frame, 'nope')).toThrow(expect.objectContaining({ code: 'not_found', message: 'the frame has no action "nope"' }))
   })
 
+  it('without a ref, means the surface-wide target where an action has one besides its elements (a file chooser the page opened)', () => {
+    const parts = page()
+    const frame = sealFrame({ ...parts, targets: [...parts.targets, { contract: 'remove' }] })
+    expect(resolveTarget(frame, 'remove').target.nodeId).toBeUndefined()
+    expect(resolveTarget(frame, 'remove', `@${frame.targets[0]!.ref}`).target.nodeId).toBe('row-a/remove')
+  })
+
   it('says whether a ref that names no target of the action is another element\'s, or on the frame no more', () => {
     const frame = sealFrame(page())
     const b = frame.targets[1]!

@@ -99,8 +99,9 @@ export function resolveTarget(frame: Frame, action: string, ref?: string): Resol
     throw new TesseraError('not_found', `the frame has no action "${action}"${about}`, { expected: frame.contracts.map((c) => c.id), found: action })
   }
   const candidates = frame.targets.filter((target) => target.contract === action)
-  // Without a ref, a target that supplies its own input (a row) is never the one meant.
-  const chosen = wanted === undefined ? (candidates.length > 1 ? candidates.filter((target) => target.input === undefined) : candidates) : candidates.filter(answersTo(frame, wanted))
+  // Without a ref, a target that supplies its own input (a row) is never the one meant; and
+  // one of the surface itself, where there is one (a file chooser the page opened), is.
+  const chosen = wanted === undefined ? withoutRef(candidates) : candidates.filter(answersTo(frame, wanted))
   if (chosen.length !== 1) {
     const refs = candidates.map((target) => target.ref)
     const message =
@@ -114,6 +115,14 @@ export function resolveTarget(frame: Frame, action: string, ref?: string): Resol
   const target = chosen[0] as ActionTarget
   const node = target.nodeId === undefined ? undefined : frameIndex(frame).nodes.get(target.nodeId)
   return { contract, target, node, risk: maxRisk(contract.risk, target.risk) }
+}
+
+/** The targets a request that names none may mean. */
+function withoutRef(candidates: readonly ActionTarget[]): ActionTarget[] {
+  if (candidates.length <= 1) return [...candidates]
+  const open = candidates.filter((target) => target.input === undefined)
+  const surfaceWide = open.filter((target) => target.nodeId === undefined)
+  return surfaceWide.length === 1 ? surfaceWide : open
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, statSync } from 'node:fs'
 import { basename, isAbsolute, join, relative, resolve } from 'node:path'
 import {
   type ActionCall,
@@ -596,6 +596,8 @@ export class BrowserTile implements Surface {
       }
       const place = this.#place(nodeId)
       await place.document.session.send('DOM.setFileInputFiles', { files, backendNodeId: place.backendNodeId })
+      // Files given to the field answer the chooser it opened: no chooser stays open once the agent has chosen.
+      this.#chooser = null
     })
   }
 
@@ -992,6 +994,8 @@ export class BrowserTile implements Surface {
     page.on('framenavigated', (frame) => {
       if (frame !== page.mainFrame()) return
       navigating.clear()
+      // A file chooser goes with the document that opened it.
+      if (this.#chooser?.page() === page) this.#chooser = null
       this.#changed()
     })
     // Its renderer ended (out of memory, killed): Playwright refuses everything on the page from then on.
@@ -1030,6 +1034,10 @@ export class BrowserTile implements Surface {
     const rel = relative(folder, full)
     if (rel.startsWith('..') || isAbsolute(rel)) {
       throw new TesseraError('forbidden', `uploads come from the tile's folder ${folder}; "${path}" is outside it`, { expected: `a file under ${folder}`, found: path })
+    }
+    // Checked before anyone is asked to approve sending it: a person never approves what cannot run.
+    if (statSync(full, { throwIfNoEntry: false })?.isFile() !== true) {
+      throw new TesseraError('not_found', `no file "${path}" in the tile's folder ${folder}`, { expected: `a file under ${folder}`, found: path })
     }
     return full
   }
