@@ -67,7 +67,7 @@ describe('resolving a request to a target', () => {
 
   it('without a ref, means the surface-wide target where an action has one besides its elements (a file chooser the page opened)', () => {
     const parts = page()
-    const frame = sealFrame({ ...parts, targets: [...parts.targets, { contract: 'remove' }] })
+    const frame = sealFrame({ ...parts, targets: [...(parts.targets ?? []), { contract: 'remove' }] })
     expect(resolveTarget(frame, 'remove').target.nodeId).toBeUndefined()
     expect(resolveTarget(frame, 'remove', `@${frame.targets[0]!.ref}`).target.nodeId).toBe('row-a/remove')
   })
