@@ -179,6 +179,8 @@ describe('tasks on real pages, through the gateway', () => {
     // Both arrows are .ui-button: each is named by the class that is its alone.
     expect(page).toMatch(/spinbutton "Select a value:": "0" @\d+ button \.ui-spinner-up @\d+ \(aria-hidden\) button \.ui-spinner-down @\d+ \(aria-hidden\)/)
     expect(await call('browser_click', { element: 'up arrow', target: '.ui-spinner-up' })).toMatch(/spinbutton "Select a value:": "1"/)
+    // Typed into, it says what it holds: the page's aria-valuenow still says 1 until the next spin.
+    expect(await call('browser_type', { element: 'value', target: refOf(page, 'spinbutton', 'Select a value:'), text: '5' })).toMatch(/spinbutton "Select a value:": "5"/)
     page = await call('browser_navigate', { url: demo('selectable/default.html') })
     const item = refOf(page, 'listitem', 'Item 3')
     // Nothing the page's tree says of the item changes: its class does, and the answer says the click took.

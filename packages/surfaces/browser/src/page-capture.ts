@@ -38,6 +38,8 @@ export interface DomFacts {
   pointer?: true
   /** The document an iframe element shows, when it is in this process. */
   contentDocument?: number
+  /** An input's value as it is now (what a person sees in it), where the page set aria-valuenow, which may lag it. */
+  inputValue?: string
 }
 
 /** One document of the page: the top one or an iframe's, with its accessibility tree and DOM facts. */
@@ -85,7 +87,7 @@ interface SnapshotDocument {
   frameId: number
   scrollOffsetX?: number
   scrollOffsetY?: number
-  nodes: SnapshotNodes & { contentDocumentIndex?: { index: number[]; value: number[] } }
+  nodes: SnapshotNodes & { contentDocumentIndex?: { index: number[]; value: number[] }; inputValue?: RareStrings }
   layout: { nodeIndex: number[]; bounds: number[][]; styles?: number[][] }
   textBoxes?: SnapshotTextBoxes
 }
@@ -96,7 +98,7 @@ interface Snapshot {
 }
 
 /** Attributes the frame reads; the rest of an element's attributes are never copied out of the snapshot. */
-const KEPT_ATTRIBUTES = new Set(['role', 'type', 'name', 'id', 'class', 'autocomplete', 'href', 'action', 'formaction', 'method', 'target', 'data-agent-action', 'data-agent-risk', 'data-agent-title', 'data-agent-sensitive', 'download', 'draggable', 'accept', 'multiple', 'inputmode', 'contenteditable', 'tabindex', 'aria-sort', 'aria-haspopup'])
+const KEPT_ATTRIBUTES = new Set(['role', 'type', 'name', 'id', 'class', 'autocomplete', 'href', 'action', 'formaction', 'method', 'target', 'data-agent-action', 'data-agent-risk', 'data-agent-title', 'data-agent-sensitive', 'download', 'draggable', 'accept', 'multiple', 'inputmode', 'contenteditable', 'tabindex', 'aria-sort', 'aria-haspopup', 'aria-valuenow'])
 
 function loaderIds(tree: FrameTree, into = new Map<string, { loaderId: string; url: string }>()): Map<string, { loaderId: string; url: string }> {
   into.set(tree.frame.id, { loaderId: tree.frame.loaderId, url: tree.frame.url })
@@ -139,6 +141,8 @@ function domFacts(snapshot: Snapshot, offset: { x: number; y: number }): Array<{
     const contentDocs = new Map<number, number>()
     const rare = doc.nodes.contentDocumentIndex
     if (rare !== undefined) rare.index.forEach((nodeIndex, i) => contentDocs.set(nodeIndex, rare.value[i] as number))
+    const inputValues = new Map<number, number>()
+    doc.nodes.inputValue?.index.forEach((nodeIndex, i) => inputValues.set(nodeIndex, doc.nodes.inputValue?.value[i] as number))
     for (let i = 0; i < backendIds.length; i++) {
       const tag = snapshot.strings[names[i] as number] ?? ''
       // Of a text node only its bounds matter; comments and the document carry nothing the frame reads.
@@ -150,7 +154,10 @@ function domFacts(snapshot: Snapshot, offset: { x: number; y: number }): Array<{
         if (KEPT_ATTRIBUTES.has(key)) attrs.set(key, snapshot.strings[flat[a + 1] as number] ?? '')
       }
       const contentDocument = contentDocs.get(i)
-      facts.set(backendIds[i] as number, { tag: tag.toLowerCase(), attributes: attrs, clickable: clickable.has(i), ...(pointers.has(i) ? { pointer: true as const } : {}), ...(contentDocument === undefined ? {} : { contentDocument }) })
+      // A spin button's aria-valuenow is what the page last said of it; typing into it changes the value first (jQuery UI's spinner).
+      const typed = attrs.has('aria-valuenow') ? inputValues.get(i) : undefined
+      const inputValue = typed === undefined ? undefined : snapshot.strings[typed]
+      facts.set(backendIds[i] as number, { tag: tag.toLowerCase(), attributes: attrs, clickable: clickable.has(i), ...(pointers.has(i) ? { pointer: true as const } : {}), ...(contentDocument === undefined ? {} : { contentDocument }), ...(inputValue === undefined ? {} : { inputValue }) })
     }
     return { doc, facts, byIndex: backendIds }
   })
