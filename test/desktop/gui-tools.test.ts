@@ -33,7 +33,7 @@ describe('the gui_* tools on a real text editor', () => {
     expect((await call('gui_app_focus', { tile_id: tile })).json).toMatchObject({ success: true, previous_focus: tile })
     const vnc = await call('gui_app_launch', { app: 'mousepad', backend: 'vnc' })
     expect(vnc.isError).toBe(true)
-    expect(vnc.text).toMatch(/invalid_input.*expected backend native, wasm or auto/)
+    expect(vnc.text).toMatch(/invalid_input.*"backend" expected one of "native", "wasm", "auto", found "vnc"/)
     const unknown = await call('gui_app_launch', { app: 'rm -rf /' })
     expect(unknown.isError).toBe(true)
   })

@@ -14,7 +14,13 @@ describe('InputValidator', () => {
     const schema = { type: 'object', properties: { name: { type: 'string', pattern: '^[a-z]+$' }, count: { type: 'integer' } } }
     expect(validator.validate(schema, { name: 'A1', count: 'x' })).toEqual([
       { path: 'input.name', message: 'must match pattern "^[a-z]+$"' },
-      { path: 'input.count', message: 'must be integer' },
+      { path: 'input.count', message: 'expected integer, found a string "x"' },
     ])
+  })
+
+  it('names a field it does not take, and those it does; and what a value of the wrong kind is', () => {
+    const schema = { type: 'object', properties: { kind: { type: 'string' }, config: { type: 'object' }, values: { type: 'array' } }, additionalProperties: false }
+    expect(validator.validate(schema, { kind: 'browser', url: 'http://x' })).toEqual([{ path: '(input)', message: 'has "url", which it does not take; expected only "kind", "config", "values"' }])
+    expect(validator.validate(schema, { values: 'Fast' })).toEqual([{ path: 'input.values', message: 'expected array, found a string "Fast"' }])
   })
 })

@@ -38,5 +38,18 @@ export class InputValidator {
 function messageOf(error: ErrorObject): string {
   const described = (error.parentSchema as { description?: unknown } | undefined)?.description
   if (error.keyword === 'pattern' && typeof described === 'string') return `expected ${described}, found ${JSON.stringify(error.data).slice(0, 200)}`
+  // Which field was not expected, and which are: "must NOT have additional properties" names neither.
+  if (error.keyword === 'additionalProperties') {
+    const known = Object.keys((error.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {})
+    return `has "${String(error.params.additionalProperty)}", which it does not take${known.length === 0 ? '' : `; expected only ${known.map((key) => `"${key}"`).join(', ')}`}`
+  }
+  if (error.keyword === 'enum') return `expected one of ${(error.params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}, found ${JSON.stringify(error.data)?.slice(0, 100) ?? 'nothing'}`
+  // A value of the wrong kind: what it is, beside what the schema wants.
+  if (error.keyword === 'type') return `expected ${String(error.params.type)}, found ${kindOf(error.data)} ${JSON.stringify(error.data)?.slice(0, 100) ?? ''}`.trimEnd()
   return error.message ?? 'is invalid'
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null'
+  return Array.isArray(value) ? 'an array' : `a ${typeof value}`
 }

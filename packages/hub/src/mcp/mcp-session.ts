@@ -27,6 +27,7 @@ import {
 import type { HubContext } from '../startup/hub-context.js'
 import { MAP_ENTRY } from '../tiles/map-surface.js'
 import { awaitDecision, decisionMessage, settledResult } from './await-decision.js'
+import { checkFacadeArgs } from './facade-args.js'
 import { type CallProgress, startCallProgress } from './call-progress.js'
 import { isToolError, resultText } from './result-text.js'
 import { serverInstructions } from './server-instructions.js'
@@ -222,6 +223,7 @@ export class McpSession {
         if (facade) {
           this.#inScope(name, this.#ctx.tools.kindOf(name))
           this.#requireActing()
+          checkFacadeArgs(name, facade.inputSchema, args as JsonObject)
           return this.#facadeAnswer(facade, await facade.run(args as JsonObject, this.#toolContext(scope)), scope.wantsFull)
         }
         const tool = await this.#ctx.toolList.actionTool(name)
