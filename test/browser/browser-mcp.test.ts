@@ -868,6 +868,10 @@ describe('the browser surface over MCP, through the gateway', () => {
     const broken = await call(client, 'browser_evaluate', { function: '() => {' })
     const refused = await api<{ result: ActionResult }>(t.hub, `/api/approvals/${broken.result?.approvalId}/approve`, { token: t.adminToken, body: {} })
     expect(refused.json.result.error).toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/^the script does not parse: SyntaxError/) })
+    // An answer that is no data (the window) is said as that, not as the hub's own failure.
+    const windowed = await call(client, 'browser_evaluate', { function: '() => window' })
+    const unsent = await api<{ result: ActionResult }>(t.hub, `/api/approvals/${windowed.result?.approvalId}/approve`, { token: t.adminToken, body: {} })
+    expect(unsent.json.result.error).toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/^the script ran, and its answer cannot be given back as JSON/) })
     expect((await call(client, 'browser_resize', { width: 50, height: 50 })).text).toMatch(/invalid_input.*width/)
   })
 

@@ -73,6 +73,15 @@ describe('a browser tile after an action that ran out of time, a dialog after a 
     await pressWorks()
   })
 
+  it('says a dialog is open when a selector names an element under it, and that an empty target names none', async () => {
+    const page = (await call(client, 'browser_snapshot', {})).text
+    await call(client, 'browser_click', { element: 'Two alerts', target: refOf(page, 'button', 'Two alerts') })
+    expect((await call(client, 'browser_click', { element: 'Press', target: 'text=Press' })).text).toMatch(/conflict.*an? alert dialog is open \("one"\); answer it with browser_handle_dialog first/)
+    await call(client, 'browser_handle_dialog', { accept: true })
+    await call(client, 'browser_handle_dialog', { accept: true })
+    expect((await call(client, 'browser_click', { element: 'Press', target: '' })).text).toMatch(/invalid_input.*expected "target": a ref from the snapshot \(@12\) or a selector, found ""/)
+  })
+
   it('goes to a blank page without asking a person, and back to its site', async () => {
     const blank = await call(client, 'browser_navigate', { url: 'about:blank' })
     expect(blank.text).not.toMatch(/awaiting_approval/)

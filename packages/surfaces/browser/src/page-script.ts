@@ -32,7 +32,14 @@ function bounded(value: JsonValue | undefined): { result?: JsonValue; cut?: numb
 
 /** Runs the script in the page's top document. */
 export async function runPageScript(session: CDPSession, source: string): Promise<{ result?: JsonValue; cut?: number }> {
-  const answer = await session.send('Runtime.evaluate', { expression: `(${wrapped(source, false)})()`, awaitPromise: true, returnByValue: true, userGesture: true })
+  const answer = await session.send('Runtime.evaluate', { expression: `(${wrapped(source, false)})()`, awaitPromise: true, returnByValue: true, userGesture: true }).catch((error: unknown) => {
+    // The answer ran, and is no data: a window, a node, a cycle. Said as that, not as the hub's own failure.
+    const message = error instanceof Error ? error.message : String(error)
+    if (/Object reference chain is too long|Object couldn't be returned by value/.test(message)) {
+      throw new TesseraError('invalid_input', 'the script ran, and its answer cannot be given back as JSON (a window, an element or a cycle): return plain data, such as () => document.title', { expected: 'an answer of plain data', found: message.replace(/^.*Protocol error \([^)]*\): /, '') })
+    }
+    throw error
+  })
   if (answer.exceptionDetails !== undefined) throw threw(answer.exceptionDetails.exception?.description, answer.exceptionDetails.text)
   return bounded(answer.result.value as JsonValue | undefined)
 }
