@@ -76,6 +76,26 @@ describe('the change watch', () => {
     expect(waited).toBeLessThan(2000)
   })
 
+  it('waits for the first beat of an interval an input event started, not for its every beat', async () => {
+    // A counter a click starts: its first step is the click's answer; the page's own interval of a second is none.
+    await page.evaluate(() => {
+      const field = document.getElementById('field') as HTMLInputElement
+      field.addEventListener('click', () => {
+        let beats = 0
+        const counter = setInterval(() => {
+          document.body.dataset.beats = String(++beats)
+          if (beats >= 50) clearInterval(counter)
+        }, 200)
+        setInterval(() => undefined, 1000)
+      }, { once: true })
+    })
+    await page.click('#field')
+    const waited = await page.evaluate(() => (window as unknown as { __tesseraQuiet: (q: number, m: number) => Promise<number> }).__tesseraQuiet(30, 5000))
+    expect(Number(await page.evaluate(() => document.body.dataset.beats))).toBeGreaterThanOrEqual(1)
+    // Its later beats change the page again and again, 200 ms apart: no wait for them.
+    expect(waited).toBeLessThan(1000)
+  })
+
   it('waits out a short animation, but not the steps of a long one past their grace', async () => {
     const quietAfterClick = (): Promise<number> =>
       page.evaluate(() => (window as unknown as { __tesseraQuiet: (q: number, m: number) => Promise<number> }).__tesseraQuiet(60, 5000))

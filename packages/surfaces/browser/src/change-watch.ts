@@ -13,7 +13,8 @@
  * when it is set while an input event is being handled (`window.event`) and is due within
  * INPUT_TIMER_MAX_MS. So does a short one such a timer sets in turn, up to
  * INPUT_TIMER_GENERATIONS deep: an autocomplete searches 300 ms after a key and announces
- * "2 results are available" 100 ms after that. Deeper, a chain is the page's own loop, which
+ * "2 results are available" 100 ms after that. An interval counts until its first beat: a
+ * counter or a progress bar a click starts is shown begun. Deeper, a chain is the page's own loop, which
  * never holds an action up; nor is a toast's few seconds on screen waited out.
  *
  * What it adds is non-enumerable and set once; a page that overwrites it only blinds itself.
@@ -99,6 +100,29 @@ export const CHANGE_WATCH_SCRIPT = `(() => {
     if (typeof handler !== 'function' || generation === 0 || generation > ${INPUT_TIMER_GENERATIONS} || ms > ${INPUT_TIMER_MAX_MS}) return nativeSet(handler, delay, ...args)
     const id = nativeSet(function () {
       pending.delete(id)
+      const outer = running
+      running = generation
+      try {
+        return handler.apply(this, arguments)
+      } finally {
+        running = outer
+      }
+    }, delay, ...args)
+    pending.set(id, performance.now() + ms)
+    return id
+  })
+  // An interval an input event started (a counter, a progress bar) counts until its first beat: the answer shows it began.
+  const nativeSetInterval = window.setInterval
+  replace('setInterval', function setInterval(handler, delay, ...args) {
+    const event = window.event
+    const ms = Math.max(0, Number(delay) || 0)
+    const generation = running > 0 ? running + 1 : event !== undefined && INPUT_EVENTS.has(event.type) ? 1 : 0
+    if (typeof handler !== 'function' || generation === 0 || generation > ${INPUT_TIMER_GENERATIONS} || ms > ${INPUT_TIMER_MAX_MS}) return nativeSetInterval(handler, delay, ...args)
+    let beats = 0
+    const id = nativeSetInterval(function () {
+      pending.delete(id)
+      // Only its first beat is the input's answer; the rest are the page's own motion.
+      if (beats++ > 0) return handler.apply(this, arguments)
       const outer = running
       running = generation
       try {
