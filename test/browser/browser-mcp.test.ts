@@ -119,7 +119,7 @@ describe('the browser surface over MCP, through the gateway', () => {
     const held = await call(client, 'browser_click', { element: 'Delete account', target: refOf(page, 'button', 'Delete account') })
     expect(held.result?.status).toBe('awaiting_approval')
     // The agent is told why, so it can tell its user what a person is asked to decide.
-    expect(held.text).toMatch(/^A person must approve this first: destructive action "click" needs a human approval\b.*\. Approval /m)
+    expect(held.text).toMatch(/^A person must approve this first: destructive action "click" needs a human approval \(its name says "delete"\)\. Approval /m)
     expect(await (await fetch(`${site.origin}/deleted`)).json()).toEqual([])
     const approved = await api<{ result: ActionResult }>(t.hub, `/api/approvals/${held.result?.approvalId}/approve`, { token: t.adminToken, body: {} })
     expect(approved.json.result.status).toBe('completed')

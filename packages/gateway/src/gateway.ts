@@ -420,7 +420,9 @@ export class Gateway {
       assessment = { risk: 'destructive' as const, reason: 'the surface could not assess this input' }
     }
     const risk = maxRisk(floor, assessment?.risk)
-    return { risk, reason: assessment !== null && risk !== floor ? assessment.reason : undefined }
+    if (assessment !== null && risk !== floor) return { risk, reason: assessment.reason }
+    // The element's own risk, above its action's: the surface said why when it built the frame.
+    return { risk, reason: risk !== call.contract.risk ? call.target.riskReason : undefined }
   }
 
   /**

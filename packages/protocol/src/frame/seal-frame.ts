@@ -9,6 +9,7 @@ import type { JsonObject } from '../schemas/json.js'
 import type { UiNode } from '../schemas/node.js'
 import { RefTable } from '../outline/refs.js'
 import { PROTOCOL_VERSION } from '../version.js'
+import { cutWhole } from '../whole-characters.js'
 import { frameId } from './frame-id.js'
 import { frameIndex, indexTree, rememberIndex } from './frame-index.js'
 
@@ -18,6 +19,8 @@ export interface TargetSpec {
   nodeId?: string | undefined
   /** This element's own risk where it exceeds the contract's. */
   risk?: Risk | undefined
+  /** Why, in a few words (see ActionTarget.riskReason). */
+  riskReason?: string | undefined
   /** False when the surface knows the action cannot run now; a blocked node is never enabled. */
   enabled?: boolean | undefined
   /** Input the target supplies (see ActionTarget.input). */
@@ -140,6 +143,7 @@ export function sealFrame(parts: FrameParts): Frame {
       ref,
       ...(spec.nodeId === undefined ? {} : { nodeId: spec.nodeId }),
       ...(spec.risk === undefined ? {} : { risk: spec.risk }),
+      ...(spec.risk === undefined || spec.riskReason === undefined ? {} : { riskReason: cutWhole(spec.riskReason, 200) }),
       enabled: !blocked && spec.enabled !== false,
       ...(spec.input === undefined ? {} : { input: spec.input }),
     })

@@ -19,6 +19,8 @@ export const ActionTarget = z.looseObject({
   nodeId: z.string().min(1).max(256).optional(),
   /** This element's own risk where it exceeds the contract's (a "Delete" button under a generic click); it never lowers it. */
   risk: Risk.optional(),
+  /** Why this element's risk is above its contract's, in words for the person asked to approve: `its name says "delete"`. */
+  riskReason: z.string().max(200).optional(),
   /** False while the node or an ancestor is disabled or hidden, or while the surface says the action cannot run. */
   enabled: z.boolean(),
   /** Input this target supplies (its node's `agentActionInput`); such a target is chosen by its ref only. */

@@ -547,15 +547,17 @@ function addTargets(node: UiNode, backendNodeId: number, role: string, dom: DomF
   walk.places.set(id, { document: doc, backendNodeId, role, tag, ...(inherited.formRisk === undefined ? {} : { formRisk: inherited.formRisk }) })
   const disabled = node.states?.disabled === true
   const own = clickRiskOf(node, role, dom, doc, walk, inherited)
-  const clickRisk = own === undefined ? landsOn : maxRisk(own, landsOn)
-  const push = (contract: string, risk?: Risk): void => {
-    walk.targets.push({ contract, nodeId: id, ...(risk === undefined ? {} : { risk }), ...(disabled ? { enabled: false } : {}) })
+  const clickRisk = own === undefined ? landsOn : maxRisk(own.risk, landsOn)
+  // Said to the person asked to approve a click, and to the agent told it waits: why this element is riskier than a click.
+  const clickReason = own !== undefined && own.risk === clickRisk ? own.reason : undefined
+  const push = (contract: string, risk?: Risk, riskReason?: string): void => {
+    walk.targets.push({ contract, nodeId: id, ...(risk === undefined ? {} : { risk }), ...(riskReason === undefined ? {} : { riskReason }), ...(disabled ? { enabled: false } : {}) })
   }
   if (tag === 'input' && type === 'file') {
     push('upload')
     return
   }
-  push('click', clickRisk)
+  push('click', clickRisk, clickReason)
   push('hover')
   const editable = FILLABLE.has(role) || (role === 'combobox' && (tag === 'input' || tag === 'textarea')) || dom?.attributes.has('contenteditable') === true || (tag === 'input' && SET_INPUTS.includes(type ?? ''))
   if (editable && node.states?.readonly !== true) push('fill')
@@ -575,11 +577,18 @@ function declaredRisk(dom: DomFacts | undefined): Risk | undefined {
   return declared.success ? declared.data : undefined
 }
 
-function clickRiskOf(node: UiNode, role: string, dom: DomFacts | undefined, doc: CapturedDocument, walk: Walk, inherited: Inherited): Risk | undefined {
+/** A risk above a click's, and why, in a few words. */
+interface RiskWhy {
+  risk: Risk
+  reason: string
+}
+
+function clickRiskOf(node: UiNode, role: string, dom: DomFacts | undefined, doc: CapturedDocument, walk: Walk, inherited: Inherited): RiskWhy | undefined {
   // A page's own annotation may raise what the heuristics say, never lower it.
   const inferred = inferredClickRisk(node, role, dom, doc, walk, inherited)
   const declared = declaredRisk(dom)
-  return inferred === undefined ? declared : maxRisk(inferred, declared)
+  if (declared === undefined || (inferred !== undefined && maxRisk(inferred.risk, declared) === inferred.risk)) return inferred
+  return { risk: declared, reason: `the page marks it ${declared} (data-agent-risk)` }
 }
 
 /** The box of a combobox among a node's own children, where it is drawn. */
@@ -599,17 +608,22 @@ function drawnInside(box: Bounds | undefined, outer: Bounds | undefined): boolea
   return box.x >= outer.x && box.y >= outer.y && box.x + box.width <= outer.x + outer.width && box.y + box.height <= outer.y + outer.height
 }
 
-function inferredClickRisk(node: UiNode, role: string, dom: DomFacts | undefined, doc: CapturedDocument, walk: Walk, inherited: Inherited): Risk | undefined {
+function inferredClickRisk(node: UiNode, role: string, dom: DomFacts | undefined, doc: CapturedDocument, walk: Walk, inherited: Inherited): RiskWhy | undefined {
   const label = node.name ?? (typeof node.value === 'string' ? node.value : undefined)
   if (role === 'button' || role === 'link' || role === 'menuitem' || role === 'generic' || role === 'option') {
-    if (consequentialWord(label) !== null && !(role === 'button' && (inherited.inCombobox === true || drawnInside(dom?.bounds, inherited.comboboxBox)))) return 'destructive'
+    const word = consequentialWord(label)
+    if (word !== null && !(role === 'button' && (inherited.inCombobox === true || drawnInside(dom?.bounds, inherited.comboboxBox)))) return { risk: 'destructive', reason: `its name says "${word}"` }
     // A confirmation inside a dialog or a form that says what it does: "OK" under "Delete account?"; its "Cancel" is the way out.
-    const saidBy = consequentialWord(inherited.dialogName) !== null ? inherited.dialogName : consequentialWord(inherited.formName) !== null ? inherited.formName : undefined
-    if ((role === 'button' || role === 'menuitem') && saidBy !== undefined && !isDismissive(label, saidBy)) return 'destructive'
+    const dialogWord = consequentialWord(inherited.dialogName)
+    const formWord = consequentialWord(inherited.formName)
+    const saidBy = dialogWord !== null ? inherited.dialogName : formWord !== null ? inherited.formName : undefined
+    if ((role === 'button' || role === 'menuitem') && saidBy !== undefined && !isDismissive(label, saidBy)) {
+      return { risk: 'destructive', reason: `its ${dialogWord !== null ? 'dialog' : 'form'} says "${dialogWord ?? formWord}"` }
+    }
   }
   if (role === 'link') {
     const origin = originOf(dom?.attributes.get('href'), doc.url)
-    if (origin !== null && walk.pageOrigin !== null && origin !== walk.pageOrigin) return 'external'
+    if (origin !== null && walk.pageOrigin !== null && origin !== walk.pageOrigin) return { risk: 'external', reason: `it leads to ${origin}` }
   }
   const type = dom?.attributes.get('type')?.toLowerCase()
   const submits = (dom?.tag === 'button' && (type === undefined || type === 'submit')) || (dom?.tag === 'input' && (type === 'submit' || type === 'image'))
@@ -617,9 +631,9 @@ function inferredClickRisk(node: UiNode, role: string, dom: DomFacts | undefined
     const formAction = dom?.attributes.get('formaction')
     if (formAction !== undefined && formAction !== '') {
       const origin = originOf(formAction, doc.url)
-      if (origin !== null && origin !== walk.pageOrigin) return 'external'
+      if (origin !== null && origin !== walk.pageOrigin) return { risk: 'external', reason: `it sends its form to ${origin}` }
     }
-    if (inherited.formRisk !== undefined) return inherited.formRisk
+    if (inherited.formRisk !== undefined) return { risk: inherited.formRisk, reason: 'it sends a form that posts to another origin' }
   }
   return undefined
 }
