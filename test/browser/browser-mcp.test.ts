@@ -149,6 +149,7 @@ describe('the browser surface over MCP, through the gateway', () => {
       ['browser_select_option', { target: next, values: 'Fast' }, /invalid_input.*browser_select_option: "values" expected array, found a string "Fast"/],
       ['browser_fill_form', { fields: [{ target: next, type: 'slider-ish', value: '1' }] }, /invalid_input.*"fields\.0\.type" expected one of "textbox", "checkbox", "radio", "combobox", "slider", found "slider-ish"/],
       ['browser_handle_dialog', { accept: 'yes' }, /invalid_input.*"accept" expected boolean, found a string "yes"/],
+      ['browser_fill_form', { fields: [{ target: next, type: 'checkbox', value: 'maybe' }] }, /invalid_input.*expected the checkbox's value to be "true" or "false", found "maybe"/],
       ['browser_wait_for', {}, /invalid_input.*expected text, textGone, role or time/],
       ['browser_snapshot', { target: '@nzzzz' }, /not_found.*no element @nzzzz/],
       ['browser_click', { target: next, snapshot: 'everything' }, /invalid_input.*"snapshot" expected one of "delta", "full", "none", found "everything"/],

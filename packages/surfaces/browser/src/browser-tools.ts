@@ -263,7 +263,7 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
       {
         fields: {
           type: 'array',
-          items: { type: 'object', properties: { element, target, name: { type: 'string' }, type: { type: 'string', enum: ['textbox', 'checkbox', 'radio', 'combobox', 'slider'] }, value: { type: 'string', description: 'checkbox: "true" or "false"' } }, required: ['target', 'type', 'value'] },
+          items: { type: 'object', properties: { element, target, name: { type: 'string' }, type: { type: 'string', enum: ['textbox', 'checkbox', 'radio', 'combobox', 'slider'] }, value: { type: 'string', description: 'checkbox, radio: "true" or "false"' } }, required: ['target', 'type', 'value'] },
         },
       },
       ['fields'],
@@ -280,6 +280,10 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
         const value = stringArg(field, 'value') ?? ''
         const named = FIELD_ACTIONS[type]?.(value)
         if (named === undefined) throw new TesseraError('invalid_input', `field type "${type}" is not one of textbox, checkbox, radio, combobox, slider`, { expected: Object.keys(FIELD_ACTIONS), found: type })
+        // Checked or not is said as Playwright MCP says it; anything else is no answer to guess from.
+        if ((type === 'checkbox' || type === 'radio') && value !== 'true' && value !== 'false') {
+          throw new TesseraError('invalid_input', `expected the ${type}'s value to be "true" or "false", found ${JSON.stringify(value)}`, { expected: ['true', 'false'], found: value })
+        }
         const target = await elementOf(ctx, surface, field)
         // A field called a combobox that takes only text (a textbox with no list) is typed into.
         const action = named === 'select' && !takes(target, 'select') && takes(target, 'fill') ? 'fill' : named
