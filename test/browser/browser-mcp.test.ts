@@ -918,7 +918,7 @@ describe('the browser surface over MCP, through the gateway', () => {
     const jpeg = await shotOf({ type: 'jpeg' })
     expect(jpeg.mimeType).toBe('image/jpeg')
     expect(Buffer.from(jpeg.data ?? '', 'base64').subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]))
-    expect((await call(client, 'browser_take_screenshot', { type: 'gif' })).text).toMatch(/invalid_input.*expected "type" to be png or jpeg, found "gif"/)
+    expect((await call(client, 'browser_take_screenshot', { type: 'gif' })).text).toMatch(/invalid_input.*"type" expected one of "png", "jpeg", found "gif"/)
     const png = await fetch(`${t.hub.url}/api/surfaces/${tile}/capture`, { headers: { authorization: `Bearer ${t.adminToken}` } })
     expect(png.headers.get('content-type')).toBe('image/png')
     expect((await png.arrayBuffer()).byteLength).toBeGreaterThan(1000)
