@@ -93,46 +93,46 @@ export const CHANGE_WATCH_SCRIPT = `(() => {
   }
   // Described as the originals are, so a page sees the same property it would have.
   const replace = (name, value) => Object.defineProperty(window, name, { value, writable: true, configurable: true, enumerable: true })
-  replace('setTimeout', function setTimeout(handler, delay, ...args) {
+  /**
+   * A timer (a timeout, or an interval's first beat) an input event set, or a short one such a
+   * timer set in turn: its generation, else 0 for one that never holds the quiet.
+   */
+  const generationOf = (handler, delay) => {
     const event = window.event
-    const ms = Math.max(0, Number(delay) || 0)
     const generation = running > 0 ? running + 1 : event !== undefined && INPUT_EVENTS.has(event.type) ? 1 : 0
-    if (typeof handler !== 'function' || generation === 0 || generation > ${INPUT_TIMER_GENERATIONS} || ms > ${INPUT_TIMER_MAX_MS}) return nativeSet(handler, delay, ...args)
-    const id = nativeSet(function () {
+    const ms = Math.max(0, Number(delay) || 0)
+    return typeof handler !== 'function' || generation > ${INPUT_TIMER_GENERATIONS} || ms > ${INPUT_TIMER_MAX_MS} ? 0 : generation
+  }
+  /** Runs a counted timer's handler as its generation, so the timers it sets are counted one deeper. */
+  const runAs = (generation, handler, self, args) => {
+    const outer = running
+    running = generation
+    try {
+      return handler.apply(self, args)
+    } finally {
+      running = outer
+    }
+  }
+  /** Sets a counted timer through set (the native setTimeout or setInterval): pending until its first run. */
+  const counted = (set, handler, delay, args, onlyFirst) => {
+    const generation = generationOf(handler, delay)
+    if (generation === 0) return set(handler, delay, ...args)
+    let runs = 0
+    const id = set(function () {
       pending.delete(id)
-      const outer = running
-      running = generation
-      try {
-        return handler.apply(this, arguments)
-      } finally {
-        running = outer
-      }
+      // Of an interval only the first beat is the input's answer; the rest are the page's own motion.
+      return onlyFirst && runs++ > 0 ? handler.apply(this, arguments) : runAs(generation, handler, this, arguments)
     }, delay, ...args)
-    pending.set(id, performance.now() + ms)
+    pending.set(id, performance.now() + Math.max(0, Number(delay) || 0))
     return id
+  }
+  replace('setTimeout', function setTimeout(handler, delay, ...args) {
+    return counted(nativeSet, handler, delay, args, false)
   })
   // An interval an input event started (a counter, a progress bar) counts until its first beat: the answer shows it began.
   const nativeSetInterval = window.setInterval
   replace('setInterval', function setInterval(handler, delay, ...args) {
-    const event = window.event
-    const ms = Math.max(0, Number(delay) || 0)
-    const generation = running > 0 ? running + 1 : event !== undefined && INPUT_EVENTS.has(event.type) ? 1 : 0
-    if (typeof handler !== 'function' || generation === 0 || generation > ${INPUT_TIMER_GENERATIONS} || ms > ${INPUT_TIMER_MAX_MS}) return nativeSetInterval(handler, delay, ...args)
-    let beats = 0
-    const id = nativeSetInterval(function () {
-      pending.delete(id)
-      // Only its first beat is the input's answer; the rest are the page's own motion.
-      if (beats++ > 0) return handler.apply(this, arguments)
-      const outer = running
-      running = generation
-      try {
-        return handler.apply(this, arguments)
-      } finally {
-        running = outer
-      }
-    }, delay, ...args)
-    pending.set(id, performance.now() + ms)
-    return id
+    return counted(nativeSetInterval, handler, delay, args, true)
   })
   replace('clearTimeout', function clearTimeout(id) {
     pending.delete(id)
