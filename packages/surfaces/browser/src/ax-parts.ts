@@ -71,7 +71,7 @@ export async function readAxInParts(session: CDPSession, frameId: string, ranges
         if (decision === 'done') return
         if (decision === 'text') {
           const index = ranges.indexOf(node.backendDOMNodeId) as number
-          const held = long?.textIn(index, ranges.end(index), { view: viewport, ...(wanted.focus === undefined ? {} : { focus: wanted.focus }) })
+          const held = long?.textIn(index, ranges.end(index), { view: viewport, focus: wanted.focus })
           if (held === undefined) return add({ ...node, childIds: [] })
           const text: AxNode = { nodeId: `dom-text-${held.backendNodeId}`, ignored: false, role: { value: 'StaticText' }, name: { value: held.text }, childIds: [], backendDOMNodeId: held.backendNodeId, ...(held.excerpt === undefined ? {} : { excerpt: held.excerpt }) }
           add({ ...node, childIds: [text.nodeId] })

@@ -302,7 +302,7 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
   if (reused !== undefined) {
     const asked = wanted(reused.documentKey)
     const indexes = asked.parts.flat().flatMap((backendNodeId) => reused.ranges.indexOf(backendNodeId) ?? []).sort((a, b) => a - b)
-    const ax = await readAxInParts(session, topFrame, reused.ranges, { ...probe.scroll, ...view }, { indexes, ...(asked.focus === undefined ? {} : { focus: asked.focus }) }, reused.long)
+    const ax = await readAxInParts(session, topFrame, reused.ranges, { ...probe.scroll, ...view }, { indexes, focus: asked.focus }, reused.long)
     const url = loaders.get(topFrame)?.url ?? ''
     return { documents: [{ key: reused.documentKey, frameId: topFrame, url, ax, dom: reused.facts, session, ranges: reused.ranges, parts: asked.parts, long: reused.long }], scroll: probe.scroll }
   }
@@ -330,7 +330,7 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
         const parts = new DomRanges(topDoc.nodes, topDoc.layout, snapshot.strings)
         const asked = wanted(keyOf(doc.frameId))
         const indexes = asked.parts.flat().flatMap((backendNodeId) => parts.indexOf(backendNodeId) ?? []).sort((a, b) => a - b)
-        ax = await readAxInParts(session, doc.frameId, parts, { ...doc.scroll, ...view }, { indexes, ...(asked.focus === undefined ? {} : { focus: asked.focus }) }, long)
+        ax = await readAxInParts(session, doc.frameId, parts, { ...doc.scroll, ...view }, { indexes, focus: asked.focus }, long)
         ranges = parts
         expanded = asked.parts
         if (kept !== undefined && probe.version !== null && loaders.size === 1) {
