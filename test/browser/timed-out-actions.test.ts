@@ -45,7 +45,7 @@ describe('a browser tile after an action that ran out of time, a dialog after a 
     expect(second.text).toContain('note: the page opened an alert dialog: "two"; answer it with handle_dialog')
     const done = await call(client, 'browser_handle_dialog', { accept: true })
     expect(done.text).toContain('alert \\"two\\" accepted')
-    expect(done.text).not.toContain('dialog open')
+    expect(done.text).not.toContain('dialog is open')
     await pressWorks()
   })
 

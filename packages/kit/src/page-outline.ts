@@ -844,11 +844,12 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
   const refs = ctx.refs
   const top = (): Item[] => topItems(ctx)
   const fence = pageFence()
-  const title = frame.tree.name === undefined ? '' : ` ${quote(frame.tree.name)}`
-  const header = `${frame.surface}${title} ${headerRoute(frame.route)} frame ${(frame.partial?.of ?? frame.id).slice(0, 12)}`
+  const header = `${frame.surface} ${headerRoute(frame.route)} frame ${(frame.partial?.of ?? frame.id).slice(0, 12)}`
   const scope: UiNode = options.expand === undefined ? frame.tree : expansionScope(ctx, options.expand)
-  const lines: string[] = [header, fence.open]
   const finder = finderOf(options)
+  // The title is the page's words like any other: inside the fence, never in the hub's header; the page's first line, not an expansion's or a find's.
+  const titled = frame.tree.name !== undefined && options.expand === undefined && finder === undefined
+  const lines: string[] = [header, fence.open, ...(titled ? [`title ${quote(frame.tree.name ?? '')}`] : [])]
   if (finder !== undefined) {
     // Elements an agent can act on first, then the rest (headings, texts) that say the words.
     const actionable: string[] = []
@@ -885,11 +886,12 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
     dialog?: { type: string; message: string }; downloads?: Array<{ file: string; state: string }>; fileChooser?: unknown; tabs?: { count: number; current: number } }
   // The page's own tools (WebMCP): their descriptions are the page's words, so inside the fence.
   for (const tool of state.pageTools ?? []) ctx.out.push(`page tool ${tool.id} {${tool.input.join(', ')}}: ${quote(tool.description)}${tool.consequential === true ? ' (needs a person)' : ''}`)
+  // A download's file name is the page's word too (a dialog's message is in the tree: the dialog is what the page shows).
+  if (state.downloads !== undefined) ctx.out.push(`downloads: ${state.downloads.map((d) => `${quote(d.file)} (${d.state})`).join(', ')}`)
   lines.push(...ctx.out, fence.close)
   if ((state.pageTools ?? []).length > 0) lines.push(`page tools run with action_request {surface: "${frame.surface}", action, input}`)
-  if (state.dialog !== undefined) lines.push(`dialog open: ${state.dialog.type} ${quote(state.dialog.message)} — answer with browser_handle_dialog`)
+  if (state.dialog !== undefined) lines.push(`a ${state.dialog.type} dialog is open — answer with browser_handle_dialog`)
   if (state.fileChooser !== undefined) lines.push('file chooser open — answer with browser_file_upload')
-  if (state.downloads !== undefined) lines.push(`downloads: ${state.downloads.map((d) => `${d.file} (${d.state})`).join(', ')}`)
   if (state.tabs !== undefined) lines.push(`tabs: ${state.tabs.count}, current ${state.tabs.current} — browser_tabs`)
   return lines.join('\n')
 }

@@ -24,21 +24,21 @@ function contentLines(outline: string): { header: string; body: string[]; tail: 
   return { header: lines[0] ?? '', body: open < 0 || close < 0 ? lines.slice(1) : lines.slice(open + 1, close), tail: close < 0 ? [] : lines.slice(close + 1) }
 }
 
-/** An outline's header: the tile, the page's title (quoted, where it has one), its URL, then the frame id. */
-const HEADER = /^(\S+)( "(?:[^"\\]|\\.)*")? (\S+) frame \S+$/
+/** An outline's header: the tile, its URL, then the frame id (the page's title is a line inside the fence). */
+const HEADER = /^(\S+) (\S+) frame \S+$/
 
 /**
- * The header of a delta: the tile, and the page's title and URL, each where it changed — the
- * agent has the rest, so a URL on the same site says only what changed: `#/active` where only
- * the fragment did, else from its path. Not the frame id: the browser's tools take none, and
- * an `action_request` may name the frame of the agent's last whole read, whose targets the
+ * The header of a delta: the tile, and the page's URL where it changed — the agent has the
+ * rest, so a URL on the same site says only what changed: `#/active` where only the fragment
+ * did, else from its path. Not the frame id: the browser's tools take none, and an
+ * `action_request` may name the frame of the agent's last whole read, whose targets the
  * gateway checks (its staleness step recalls the frame).
  */
 function deltaHeader(was: string, now: string): string {
   const [before, after] = [HEADER.exec(was), HEADER.exec(now)]
   if (after === null) return now
-  const [, tile, title, url] = after
-  return [tile, title !== before?.[2] ? (title ?? ' ""') : '', url !== undefined && url !== before?.[3] ? ` ${urlSince(before?.[3], url)}` : ''].join('')
+  const [, tile, url] = after
+  return [tile, url !== undefined && url !== before?.[2] ? ` ${urlSince(before?.[2], url)}` : ''].join('')
 }
 
 /** A URL as it reads beside the one before it: its fragment where only that changed, its path on the same site, else whole. */

@@ -262,8 +262,10 @@ describe('a page as the agent reads it', () => {
     const text = outlinePage(frame)
     const refs = RefTable.forFrame(frame)
     const lines = text.split('\n')
-    expect(lines[0]).toBe(`browser-1 "Shop" http://127.0.0.1:9/shop frame ${frame.id.slice(0, 12)}`)
+    expect(lines[0]).toBe(`browser-1 http://127.0.0.1:9/shop frame ${frame.id.slice(0, 12)}`)
     const nonce = /^--- page ([0-9a-f]{6}) \(untrusted/.exec(lines[1] ?? '')?.[1]
+    // The title is the page's words: inside the fence, first.
+    expect(lines[2]).toBe('title "Shop"')
     expect(lines[lines.length - 1]).toBe(`--- end ${nonce} ---`)
     expect(text).toContain(`heading "Welcome"\n`)
     expect(text).toContain(`textbox "User" @${refs.refOf('user')}`)
@@ -463,10 +465,10 @@ describe('a page as the agent reads it', () => {
     const before = outlinePage(page())
     const after = outlinePage(page(40, 'ada'))
     const delta = pageDelta(before, after)
-    // Same title and URL: the header is the tile alone, nothing the agent has already, nor a frame id the browser's tools take none of.
+    // Same URL: the header is the tile alone, nothing the agent has already, nor a frame id the browser's tools take none of.
     expect(delta.split('\n')[0]).toBe('browser-1')
     const moved = pageDelta(before, outlinePage({ ...page(40, 'ada'), route: 'http://127.0.0.1:9/shop#/active' }))
-    // What changed of the title and URL, each alone; a URL on the same site, by what changed of it.
+    // What changed of the URL; a URL on the same site, by what changed of it.
     expect(moved.split('\n')[0]).toBe('browser-1 #/active')
     const headerFor = (route: string): string => pageDelta(before, outlinePage({ ...page(40, 'ada'), route })).split('\n')[0] as string
     expect(headerFor('http://127.0.0.1:9/cart?step=2')).toBe('browser-1 /cart?step=2')
@@ -474,10 +476,13 @@ describe('a page as the agent reads it', () => {
     // A data: URL is a page of its own words, blanks and all: one word of the header, cut, and said once.
     const data = `data:text/html,<p>hello there</p>${'<p>more</p>'.repeat(300)}`
     const opened = outlinePage({ ...page(40, 'ada'), route: data })
-    expect(opened.split('\n')[0]).toBe(`browser-1 "Shop" data:text/html,<p>hello%20there</p>${'<p>more</p>'.repeat(300)}`.slice(0, 'browser-1 "Shop" '.length + 199) + '… frame ' + (/frame ([0-9a-f]{12})$/m.exec(opened)?.[1] ?? ''))
+    expect(opened.split('\n')[0]).toBe(`browser-1 data:text/html,<p>hello%20there</p>${'<p>more</p>'.repeat(300)}`.slice(0, 'browser-1 '.length + 199) + '… frame ' + (/frame ([0-9a-f]{12})$/m.exec(opened)?.[1] ?? ''))
     expect(pageDelta(opened, outlinePage({ ...page(40, 'bob'), route: data })).split('\n')[0]).toBe('browser-1')
     const renamed = page(40, 'ada')
-    expect(pageDelta(before, outlinePage({ ...renamed, tree: { ...renamed.tree, name: 'Cart' } })).split('\n')[0]).toBe('browser-1 "Cart"')
+    const retitled = pageDelta(before, outlinePage({ ...renamed, tree: { ...renamed.tree, name: 'Cart' } }))
+    // A new title is a line that changed, under the tile alone.
+    expect(retitled.split('\n')[0]).toBe('browser-1')
+    expect(retitled).toMatch(/^~ title "Cart"$/m)
     expect(delta).toMatch(/--- changes [0-9a-f]{6} \(untrusted/)
     // The field is still there under its ref: one line says how it reads now.
     expect(delta).toMatch(/^~ textbox "User": "ada" @[n1-9]/m)
