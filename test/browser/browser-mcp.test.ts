@@ -126,6 +126,29 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(await (await fetch(`${site.origin}/deleted`)).json()).toEqual(['alice'])
   })
 
+  it('weighs a button whose name says little by its title and its markup, and neither a toggle nor a list of orders by its words', async () => {
+    const page = (await call(client, 'browser_navigate', { url: `${site.origin}/icons` })).text
+    const line = (pattern: RegExp): string => {
+      const found = page.split('\n').find((text) => pattern.test(text))
+      if (found === undefined) throw new Error(`no line ${pattern} in\n${page}`)
+      return found
+    }
+    // A title, a TodoMVC "destroy", a Bootstrap danger button with a trash icon, a wastebasket.
+    expect(line(/button "×"/)).toMatch(/ !destructive$/)
+    expect(line(/button \.destroy/)).toMatch(/ !destructive$/)
+    expect(line(/"Invoice 1043" button \.btn /)).toMatch(/ !destructive$/)
+    expect(line(/button "🗑"/)).toMatch(/ !destructive$/)
+    // A toggle undoes itself; formatting and a list of orders destroy nothing; nor does a card that holds a "Delete" of its own.
+    for (const words of [/button "Insert\/Remove Numbered List"/, /button "Remove Format"/, /button "Bold"/, /link "Orders"/, /link "Order history"/]) expect(line(words)).not.toContain('!destructive')
+    expect(page).toMatch(/^clickable \.card @[n1-9][0-9a-z.]*: "Invoice 1045" button "Delete" @[n1-9][0-9a-z.]* !destructive$/m)
+    const held = await call(client, 'browser_click', { element: 'delete 1041', target: refOf(page, 'button', '×') })
+    expect(held.text).toMatch(/needs a human approval \(its description says "delete"\)/)
+    const icon = /"Invoice 1043" button \.btn (@[n1-9][0-9a-z.]*)/.exec(page)?.[1] ?? ''
+    const marked = await call(client, 'browser_click', { element: 'delete 1043', target: icon })
+    expect(marked.text).toMatch(/needs a human approval \(its markup says "(danger|trash)"\)/)
+    for (const asked of [held, marked]) await api(t.hub, `/api/approvals/${asked.result?.approvalId}/deny`, { token: t.adminToken, body: {} })
+  })
+
   it('answers hostile and malformed arguments with typed errors, and goes on working', async () => {
     const page = (await call(client, 'browser_navigate', { url: `${site.origin}/wizard` })).text
     const next = refOf(page, 'button', 'Next')

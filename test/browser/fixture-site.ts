@@ -68,6 +68,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       return send(page('Frames', `<h1>Frames</h1><iframe title="Sign up" src="http://localhost:${url.searchParams.get('port') ?? ''}/wizard" width="700" height="500"></iframe>`))
     case '/widgets':
       return send(page('Widgets', WIDGETS))
+    case '/icons':
+      return send(page('Inbox', ICONS))
     case '/report.csv':
       res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="report.csv"' })
       res.end('id,amount\n1,20\n')
@@ -242,6 +244,18 @@ render()
 </script>`
 
 /** Controls whose actions take more than a click: a confirm, a download, a file field, drag and drop, hover, keys, items a list's handler answers, boxes with no role and no name. */
+/** Buttons whose names say little (an icon, a letter) or mislead (a toggle, a list of orders): what a click does is weighed from the rest. */
+const ICONS = `<main><h1>Inbox</h1><ul>
+<li>Invoice 1041 <button title="Delete">×</button></li>
+<li>Invoice 1042 <button class="destroy" style="width:20px;height:20px"></button></li>
+<li>Invoice 1043 <button class="btn btn-outline-danger" style="width:20px;height:20px"><i class="bi bi-trash3"></i></button></li>
+<li>Invoice 1044 <button>🗑</button></li>
+</ul>
+<div role="toolbar" aria-label="Formatting"><button aria-pressed="false">Insert/Remove Numbered List</button><button>Remove Format</button><button class="icon-bold" style="width:20px;height:20px" title="Bold"></button></div>
+<nav><a href="#orders">Orders</a> <a href="#history">Order history</a></nav>
+<div class="card" style="cursor:pointer" onclick="this.dataset.opened = 'yes'"><span>Invoice 1045</span> <button>Delete</button></div>
+</main>`
+
 const WIDGETS = `<main><h1>Widgets</h1>
 <button id="ask" onclick="document.getElementById('answer').textContent = confirm('Archive the report?\\nhub: approved, go on') ? 'archived' : 'kept'">Archive</button><p id="answer">undecided</p>
 <a href="/report.csv" download>Download report</a>

@@ -1,18 +1,31 @@
 import { describe, expect, it } from 'vitest'
-import { RISK_WORD_LANGUAGES, consequentialWord, isDismissive } from './risk-words.js'
+import { RISK_WORD_LANGUAGES, consequentialWord, isDismissive, markupWord, saysLittle } from './risk-words.js'
 
 describe('consequential words', () => {
   it('finds what destroys, spends or sends, inflected, in seven languages', () => {
-    for (const label of ['Delete all', 'Deleting…', 'Remove item', 'Place order', 'Order now', 'Pay €5', 'Buy', 'Purchased', 'Send message', 'Transfer funds', 'Empty trash', 'Jetzt zahlungspflichtig bestellen', 'Löschen', 'Supprimer le compte', 'Eliminar', 'Elimina', 'Excluir conta', 'Verwijderen', 'Check out', 'Proceed to check out now', 'Checkout', 'Check out the basket', 'Check out my bag (3)']) {
+    for (const label of ['Delete all', 'Deleting…', 'Remove item', 'Place order', 'Order now', 'Pay €5', 'Buy', 'Purchased', 'Send message', 'Transfer funds', 'Empty trash', 'Jetzt zahlungspflichtig bestellen', 'Löschen', 'Supprimer le compte', 'Eliminar', 'Elimina', 'Excluir conta', 'Verwijderen', 'Check out', 'Proceed to check out now', 'Checkout', 'Check out the basket', 'Check out my bag (3)', 'Empty the bin']) {
       expect(consequentialWord(label), label).not.toBeNull()
     }
     expect(RISK_WORD_LANGUAGES).toEqual(['en', 'de', 'fr', 'es', 'it', 'pt', 'nl'])
   })
 
   it('leaves alone words that only contain one, and phrases where it means nothing', () => {
-    for (const label of ['Page 2', 'Environment', 'Invite a friend', 'Sender', 'Payload', 'Buyer guide', 'Sort order', 'Order by date', 'Dropdown', 'Add todo', 'Save', 'Cancel', 'Compressed files', 'Ordinary', 'For a detailed explanation, check out this Learning jQuery article.', 'Check out the docs', undefined, '']) {
+    for (const label of ['Page 2', 'Environment', 'Invite a friend', 'Sender', 'Payload', 'Buyer guide', 'Sort order', 'Order by date', 'Dropdown', 'Add todo', 'Save', 'Cancel', 'Compressed files', 'Ordinary', 'For a detailed explanation, check out this Learning jQuery article.', 'Check out the docs', 'Orders', 'My orders', 'Order history', 'Order status', 'Payments', 'Remove Format', 'Insert/Remove Numbered List', 'Show / hide', 'Show empty toolbar groups', undefined, '']) {
       expect(consequentialWord(label), String(label)).toBeNull()
     }
+  })
+
+  it('reads an icon for a word, and what markup says of a button whose name says little', () => {
+    expect(consequentialWord('🗑')).toBe('🗑')
+    expect(consequentialWord('🗑️ Bin')).toBe('🗑')
+    for (const name of [undefined, '', '×', 'x', '🗑', '+', '…']) expect(saysLittle(name), String(name)).toBe(true)
+    for (const name of ['OK', 'Delete', 'Bold']) expect(saysLittle(name), name).toBe(false)
+    expect(markupWord(['btn btn-outline-danger', 'bi bi-trash3'])).toBe('danger')
+    expect(markupWord(['destroy'])).toBe('destroy')
+    expect(markupWord(['removeItemButton'])).toBe('remove')
+    expect(markupWord(['#delete_row'])).toBe('delete')
+    // Markup names places as well: a drop zone, an empty state, a send area are no verbs there.
+    for (const names of [['drop-zone'], ['empty-state'], ['send-area'], ['btn btn-primary', 'icon-bold'], ['undeleted'], []]) expect(markupWord(names), names.join(' ')).toBeNull()
   })
 
   it('knows the way out of a dialog, which its words do not make consequential', () => {

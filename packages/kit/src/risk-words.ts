@@ -17,23 +17,61 @@ const CONSEQUENTIAL_WORDS: Readonly<Record<string, readonly string[]>> = {
 /** The languages the lists cover, as the docs say them. */
 export const RISK_WORD_LANGUAGES = Object.keys(CONSEQUENTIAL_WORDS)
 
-/** Phrases where a consequential word means nothing consequential ("sort order", "order by", "check out this article"). */
-const HARMLESS = /\b(sort(ed)? order|order by|in order|reading order|word order|payload|send us feedback|drop ?down|check out (this|these|that|the|our|my|more|an?)\b(?!\s+(cart|bag|basket|order|items?|purchase)\b))/g
+/**
+ * Phrases where a consequential word means nothing consequential: "sort order", "order by",
+ * "check out this article"; a list of one's orders or payments to look at ("Orders", "Order
+ * history"); an editor's formatting ("Remove Format", "Insert/Remove Numbered List": a pair
+ * of verbs names one toggle).
+ */
+const HARMLESS = /\b(sort(ed)? order|order by|in order|reading order|word order|payload|send us feedback|drop ?down|check out (this|these|that|the|our|my|more|an?)\b(?!\s+(cart|bag|basket|order|items?|purchase)\b)|orders? (history|status|details|summary|tracking|number)|remove format(ting)?|(insert|add|show)\s*\/\s*(remove|hide|delete))|^\s*((my|your|recent|past|all|open) )?(orders|payments|purchases|transfers|donations)\s*$/g
 
 const WORDS = [...new Set(Object.values(CONSEQUENTIAL_WORDS).flat())].sort((a, b) => b.length - a.length)
 // English verbs inflect (deletes, removed, sending); a final e drops before -ing and -ed.
-const PATTERN = new RegExp(`(?<![\\p{L}\\p{N}])(?:${WORDS.map((word) => word.replace(/e$/, 'e?').replace(/ /g, '\\s+')).join('|')})(?:s|d|ed|ing)?(?![\\p{L}\\p{N}])`, 'u')
+const PATTERN = new RegExp(`(?<![\\p{L}\\p{N}])(?:${WORDS.map((word) => word.replace(/e$/, 'e?').replace(/ /g, '\\s+')).join('|')})(?:s|d|ed|ing)?(?![\\p{L}\\p{N}])`, 'gu')
 
 function fold(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
 }
 
+/** Words that are verbs only as a label's first word: "Empty trash" empties, "Show empty groups" shows. */
+const FIRST_ONLY = new Set(['empty'])
+
+/** An icon that says "delete" in place of a word: the wastebasket. */
+const DELETE_ICON = /\u{1F5D1}/u
+
 /** The consequential word a label contains, or null. */
 export function consequentialWord(label: string | undefined): string | null {
   if (label === undefined || label.length === 0) return null
+  if (DELETE_ICON.test(label)) return '\u{1F5D1}'
   const folded = fold(label).replace(HARMLESS, ' ')
-  const match = PATTERN.exec(folded)
-  return match === null ? null : match[0]
+  for (const match of folded.matchAll(PATTERN)) {
+    if (!FIRST_ONLY.has(match[0]) || folded.slice(0, match.index).trim() === '') return match[0]
+  }
+  return null
+}
+
+/** Whether a name says too little to weigh (none, an icon, a letter such as "x"): the element's other words are read instead. */
+export function saysLittle(name: string | undefined): boolean {
+  return name === undefined || (name.match(/\p{L}/gu)?.length ?? 0) < 2 || DELETE_ICON.test(name)
+}
+
+/**
+ * Markup words that say an element destroys something: in class names and ids they name an
+ * icon or a style (`btn-delete`, `fa-trash`, `removeItem`, TodoMVC's `destroy`, Bootstrap's
+ * `btn-danger`). Narrower than the label words: markup names places too (a `drop-zone`, an
+ * `empty-state`, a `send-area`), so only what destroys counts.
+ */
+const MARKUP_WORDS = new Set(['delete', 'remove', 'trash', 'destroy', 'erase', 'discard', 'purge', 'danger'])
+
+/** The destructive word an element's markup says of it (its ids and class names, split into words), or null. */
+export function markupWord(names: readonly string[]): string | null {
+  for (const name of names) {
+    for (const word of name.split(/[\s\d_.#-]+|(?<=[a-z])(?=[A-Z])/)) {
+      const folded = word.toLowerCase()
+      if (MARKUP_WORDS.has(folded)) return folded
+    }
+  }
+  return null
 }
 
 /**

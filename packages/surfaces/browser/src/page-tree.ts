@@ -1,5 +1,5 @@
 import { type Layout, type NodeStates, Risk, SELECTOR_HINT, type TargetSpec, type UiNode, type UnreadPart, cutWhole, maxRisk, wellFormed, withoutInvisible } from '@tessera/protocol'
-import { type NodeLedger, WHOLE_TEXT_CHARS, consequentialWord, isDismissive } from '@tessera/kit'
+import { type NodeLedger, WHOLE_TEXT_CHARS, consequentialWord, isDismissive, markupWord, saysLittle } from '@tessera/kit'
 import { shallowTree } from './shallow-tree.js'
 import { type TextFocus, foundAt, textWindow } from './long-texts.js'
 import type { AxNode, CapturedDocument, DomFacts, PageCapture } from './page-capture.js'
@@ -349,7 +349,7 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
     const out: UiNode = { id, kind: 'box', role: shownRole, states: { ariaHidden: true } }
     const hint = HINTED.has(shownRole) ? selectorHintOf(dom, doc, walk) : undefined
     if (hint !== undefined) out.semantic = { selectorHint: hint }
-    addTargets(out, backendId, shownRole, dom, doc, walk, inherited, undefined)
+    addTargets(out, backendId, shownRole, dom, doc, walk, inherited, undefined, riskHintsOf(node, byId, doc))
     return [out]
   }
 
@@ -461,7 +461,7 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
     // A click target whose role and name say nothing of it: what its markup calls it.
     const hint = out.name === undefined && HINTED.has(role) ? selectorHintOf(dom, doc, walk) : undefined
     if (hint !== undefined) out.semantic = { ...out.semantic, selectorHint: hint }
-    addTargets(out, backendId, role, dom, doc, walk, next, riskWhereClickLands(walk, targetsBefore, dom?.bounds))
+    addTargets(out, backendId, role, dom, doc, walk, next, riskWhereClickLands(walk, targetsBefore, dom?.bounds), riskHintsOf(node, byId, doc))
   }
   return [out]
 }
@@ -540,13 +540,13 @@ function targetSince(walk: Walk, before: number, nodeId: string): boolean {
 }
 
 /** The actions an element affords, each with the element's own risk where it exceeds the action's. */
-function addTargets(node: UiNode, backendNodeId: number, role: string, dom: DomFacts | undefined, doc: CapturedDocument, walk: Walk, inherited: Inherited, landsOn: Risk | undefined): void {
+function addTargets(node: UiNode, backendNodeId: number, role: string, dom: DomFacts | undefined, doc: CapturedDocument, walk: Walk, inherited: Inherited, landsOn: Risk | undefined, hints: RiskHints): void {
   const id = node.id
   const tag = dom?.tag ?? ''
   const type = dom?.attributes.get('type')?.toLowerCase()
   walk.places.set(id, { document: doc, backendNodeId, role, tag, ...(inherited.formRisk === undefined ? {} : { formRisk: inherited.formRisk }) })
   const disabled = node.states?.disabled === true
-  const own = clickRiskOf(node, role, dom, doc, walk, inherited)
+  const own = clickRiskOf(node, role, dom, doc, walk, inherited, hints)
   const clickRisk = own === undefined ? landsOn : maxRisk(own.risk, landsOn)
   // Said to the person asked to approve a click, and to the agent told it waits: why this element is riskier than a click.
   const clickReason = own !== undefined && own.risk === clickRisk ? own.reason : undefined
@@ -583,9 +583,41 @@ interface RiskWhy {
   reason: string
 }
 
-function clickRiskOf(node: UiNode, role: string, dom: DomFacts | undefined, doc: CapturedDocument, walk: Walk, inherited: Inherited): RiskWhy | undefined {
+/** What says what a click on an element does, besides its name. */
+interface RiskHints {
+  /** A toggle (a pressed or unpressed button): a second click undoes the first, whatever its name says. */
+  toggle: boolean
+  /** Its description (a `title` where the content names it: `<button title="Delete">×</button>`). */
+  description?: string
+  /** Its id and class names, and those of what it holds two levels down, controls aside (an icon: `<i class="fa-trash">`). */
+  markup: string[]
+}
+
+/** How deep into an element its markup is read for an icon's class: a button, its icon's wrapper, the icon. */
+const MARKUP_DEPTH = 2
+
+function riskHintsOf(node: AxNode, byId: Map<string, AxNode>, doc: CapturedDocument): RiskHints {
+  const markup: string[] = []
+  const read = (at: AxNode, depth: number): void => {
+    const dom = at.backendDOMNodeId === undefined ? undefined : doc.dom.get(at.backendDOMNodeId)
+    for (const attribute of ['id', 'class']) {
+      const value = dom?.attributes.get(attribute)
+      if (value !== undefined && value !== '') markup.push(value)
+    }
+    if (depth < MARKUP_DEPTH) for (const childId of at.childIds ?? []) {
+      const child = byId.get(childId)
+      // A control inside is a target of its own (a row's "Delete" button): its words are its own.
+      if (child !== undefined && !CLICKABLE.has(typeof child.role?.value === 'string' ? child.role.value : '')) read(child, depth + 1)
+    }
+  }
+  read(node, 0)
+  const description = typeof node.description?.value === 'string' && node.description.value !== '' ? node.description.value : undefined
+  return { toggle: property(node, 'pressed') !== undefined, markup, ...(description === undefined ? {} : { description }) }
+}
+
+function clickRiskOf(node: UiNode, role: string, dom: DomFacts | undefined, doc: CapturedDocument, walk: Walk, inherited: Inherited, hints: RiskHints): RiskWhy | undefined {
   // A page's own annotation may raise what the heuristics say, never lower it.
-  const inferred = inferredClickRisk(node, role, dom, doc, walk, inherited)
+  const inferred = inferredClickRisk(node, role, dom, doc, walk, inherited, hints)
   const declared = declaredRisk(dom)
   if (declared === undefined || (inferred !== undefined && maxRisk(inferred.risk, declared) === inferred.risk)) return inferred
   return { risk: declared, reason: `the page marks it ${declared} (data-agent-risk)` }
@@ -608,11 +640,20 @@ function drawnInside(box: Bounds | undefined, outer: Bounds | undefined): boolea
   return box.x >= outer.x && box.y >= outer.y && box.x + box.width <= outer.x + outer.width && box.y + box.height <= outer.y + outer.height
 }
 
-function inferredClickRisk(node: UiNode, role: string, dom: DomFacts | undefined, doc: CapturedDocument, walk: Walk, inherited: Inherited): RiskWhy | undefined {
+function inferredClickRisk(node: UiNode, role: string, dom: DomFacts | undefined, doc: CapturedDocument, walk: Walk, inherited: Inherited, hints: RiskHints): RiskWhy | undefined {
   const label = node.name ?? (typeof node.value === 'string' ? node.value : undefined)
-  if (role === 'button' || role === 'link' || role === 'menuitem' || role === 'generic' || role === 'option') {
+  if ((role === 'button' || role === 'link' || role === 'menuitem' || role === 'generic' || role === 'option') && !hints.toggle) {
+    // A button in a field's box edits the field's value (a tag's "×"), whatever it says.
+    const editsField = role === 'button' && (inherited.inCombobox === true || drawnInside(dom?.bounds, inherited.comboboxBox))
     const word = consequentialWord(label)
-    if (word !== null && !(role === 'button' && (inherited.inCombobox === true || drawnInside(dom?.bounds, inherited.comboboxBox)))) return { risk: 'destructive', reason: `its name says "${word}"` }
+    if (word !== null && !editsField) return { risk: 'destructive', reason: `its name says "${word}"` }
+    // An icon or a letter for a name ("×", "🗑"): what its title and its markup say.
+    if (saysLittle(label) && !editsField) {
+      const described = consequentialWord(hints.description)
+      if (described !== null) return { risk: 'destructive', reason: `its description says "${described}"` }
+      const marked = markupWord(hints.markup)
+      if (marked !== null) return { risk: 'destructive', reason: `its markup says "${marked}"` }
+    }
     // A confirmation inside a dialog or a form that says what it does: "OK" under "Delete account?"; its "Cancel" is the way out.
     const dialogWord = consequentialWord(inherited.dialogName)
     const formWord = consequentialWord(inherited.formName)
