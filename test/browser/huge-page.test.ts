@@ -277,7 +277,18 @@ describe('a huge page, read in parts over MCP', () => {
     // Its ref reads the text as far as any text is read whole.
     const whole = await call('browser_snapshot', { target: `@${holder}` })
     expect(whole).toContain('12:00:59 step 59 ok\\n12:00:00 step 60 ok')
-    expect(whole).toMatch(/…" @t?\d+ \(line 1 of 60000\)\n--- end [0-9a-f]{6} ---$/)
+    // It says which lines it holds, and the offset that reads on from its last (cut) line.
+    const on = /…" @t?\d+ \(lines 1–(\d+) of 60000; offset (\d+) reads on\)\n--- end [0-9a-f]{6} ---$/.exec(whole)
+    expect(on?.[1]).toBeDefined()
+    expect(on?.[2]).toBe(on?.[1])
+    // From any line: line 42,000 is step 41,999.
+    const from = await call('browser_snapshot', { target: `@${holder}`, offset: 42_000 })
+    expect(from).toMatch(/^"12:00:\d\d step 41999 ok\\n12:00:\d\d step 42000 ok\\n/m)
+    expect(from).toMatch(/\(lines 42000–\d+ of 60000; offset \d+ reads on\)\n--- end /)
+    const next = Number(/offset (\d+) reads on/.exec(from)?.[1])
+    expect(await call('browser_snapshot', { target: `@${holder}`, offset: next })).toMatch(new RegExp(`\\(lines ${next}–\\d+ of 60000; offset \\d+ reads on\\)`))
+    // Past the end: its last line.
+    expect(await call('browser_snapshot', { target: `@${holder}`, offset: 99_999 })).toMatch(/^"ERROR: disk full at step 59999" @t?\d+ \(line 60000 of 60000\)$/m)
   })
 
   it('keeps the lines of a long text in view as the page scrolls, and finds words anywhere in it', async () => {
@@ -295,7 +306,7 @@ describe('a huge page, read in parts over MCP', () => {
     const end = await call('browser_press_key', { key: 'End' })
     expect(end).toMatch(/\(line 59\d\d\d of 60000\)/)
     const holder = (/@(t?\d+) \(line/.exec(end) as RegExpExecArray)[1] as string
-    expect(await call('browser_snapshot', { target: `@${holder}` })).toMatch(/ERROR: disk full at step 59999" @t?\d+ \(line 59\d\d\d of 60000\)\n/)
+    expect(await call('browser_snapshot', { target: `@${holder}` })).toMatch(/ERROR: disk full at step 59999" @t?\d+ \(lines 59\d\d\d–60000 of 60000\)\n/)
     expect(await call('browser_snapshot', { find: 'words the log never says' })).toContain('nothing on the page says "words the log never says"')
     await at.client.callTool({ name: 'browser_close', arguments: {} })
   })
@@ -307,6 +318,9 @@ describe('a huge page, read in parts over MCP', () => {
     // Before, a find looked only through the first 16,000 characters, and said the page did not say it.
     expect(await call('browser_snapshot', { find: 'found me' })).toMatch(/"function lastOne\(\) \{ return 'found me' \}[^"]*" @t?\d+ \(line 390 of 400\)$/m)
     expect(await call('browser_find', { regex: '^function lastOne' })).toMatch(/\(line 390 of 400\)$/m)
+    // Read from a line of the agent's choice, though its text came from the tree.
+    const ref = (/@(t?\d+) \(line/.exec(opened) as RegExpExecArray)[1] as string
+    expect(await call('browser_snapshot', { target: `@${ref}`, offset: 200 })).toMatch(/^"const value199 = compute\(199\) \/\/ line 200 of the file\\n[^"]*" @t?\d+ \(lines 200–400 of 400\)$/m)
     await at.client.callTool({ name: 'browser_close', arguments: {} })
   })
 

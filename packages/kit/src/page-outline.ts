@@ -1,6 +1,6 @@
 import { agentPattern, byLines } from './find-pattern.js'
 import { pageFence } from './page-fence.js'
-import { type Bounds, type Frame, RefTable, type Risk, SELECTOR_HINT, TesseraError, type UiNode, type UnreadRequest, cutWhole, frameIndex, maxRisk } from '@tessera/protocol'
+import { type Bounds, type Frame, RefTable, type Risk, SELECTOR_HINT, TesseraError, type TextExcerpt, type UiNode, type UnreadRequest, cutWhole, frameIndex, maxRisk } from '@tessera/protocol'
 
 export interface PageOutlineOptions {
   /** Show this element's whole subtree (an @ref the outline printed), not the viewport. */
@@ -162,6 +162,13 @@ function finderOf(options: PageOutlineOptions): Finder | undefined {
   return { says: (text) => text.toLowerCase().includes(wanted), around: () => wanted, nothing: `says ${quote(options.find)}` }
 }
 
+/** Where a window of a long text read whole lies in it, and the offset that reads on from its last line (whole or cut). */
+function windowSaid(part: TextExcerpt, text: string): string {
+  const last = part.line + (text.match(/\n/g)?.length ?? 0)
+  if (last >= part.lines) return part.line === part.lines ? ` (line ${part.line} of ${part.lines})` : ` (lines ${part.line}–${part.lines} of ${part.lines})`
+  return ` (lines ${part.line}–${last} of ${part.lines}; offset ${last} reads on)`
+}
+
 /** A text's line: quoted, cut to its length (around the words a find asked for) and then followed by its holder's ref. */
 function textLine(item: Item, around?: string): string {
   // A block of code keeps its line breaks (JSON escapes them: still one line of the outline).
@@ -169,7 +176,7 @@ function textLine(item: Item, around?: string): string {
   const chars = item.holder?.chars ?? TEXT_CHARS
   // A window of a longer text says where it is in it, and always how to read on.
   const part = item.node.excerpt
-  const where = part === undefined ? '' : ` (line ${part.line} of ${part.lines})`
+  const where = part === undefined ? '' : chars === WHOLE_TEXT_CHARS ? windowSaid(part, one) : ` (line ${part.line} of ${part.lines})`
   if (one.length <= chars && around === undefined && part === undefined) return JSON.stringify(one)
   const shown = one.length <= chars ? one : excerpt(one, chars, around)
   return `${JSON.stringify(shown)}${item.holder?.ref === undefined ? '' : ` @${item.holder.ref}`}${where}`
@@ -769,9 +776,10 @@ export function unreadShown(frame: Frame, options: PageOutlineOptions = {}): Unr
   const index = frameIndex(frame)
   const all = [...index.nodes.values()]
   const unread = all.some((node) => node.unread !== undefined)
-  // A long text the frame holds a window of is looked through whole by the surface.
+  // A long text the frame holds a window of is looked through whole by the surface, and read from any line by an offset.
   const finding = options.find !== undefined || options.findPattern !== undefined
-  if (!unread && !(finding && all.some((node) => node.excerpt !== undefined))) return undefined
+  const windowed = (finding || (options.expand !== undefined && options.offset !== undefined)) && all.some((node) => node.excerpt !== undefined)
+  if (!unread && !windowed) return undefined
   if (options.find !== undefined) return { text: options.find }
   if (options.findPattern !== undefined) {
     // Refused here, before any part is read, if it is no pattern an agent may give.
@@ -785,6 +793,8 @@ export function unreadShown(frame: Frame, options: PageOutlineOptions = {}): Unr
   // Not in this frame: its element may live in a part unread now (the page scrolled on).
   if (scope === undefined) return { refs: [options.expand] }
   if (scope.unread !== undefined) return { nodes: [scope.id] }
+  // A long text read from a line of the agent's choice: its window starts there.
+  if (scope.excerpt !== undefined && options.offset !== undefined && options.offset !== scope.excerpt.line) return { refs: [options.expand], line: Math.max(1, options.offset) }
   const { children } = expansionItems(scope, ctx)
   const start = Math.min(options.offset ?? 0, children.length)
   const nodes: string[] = []
@@ -818,7 +828,7 @@ export async function outlineReading(
     const next = await read(wanted)
     if (next.id === current.id) break
     current = next
-    if (wanted.text !== undefined || wanted.pattern !== undefined) break
+    if (wanted.text !== undefined || wanted.pattern !== undefined || wanted.line !== undefined) break
   }
   return outline(current, options)
 }

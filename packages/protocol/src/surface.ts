@@ -54,6 +54,8 @@ export interface UnreadRequest {
   pattern?: string
   /** Refs an agent holds that the current frame lacks: parts holding their elements, if those still live, are read again. */
   refs?: readonly string[]
+  /** With one ref of a long text the frame holds a window of: the line (from 1) its window is to start at. */
+  line?: number
 }
 
 /** Refs and texts a delta asks about: in the question, all it wonders about; in the answer, those the surface still holds. */

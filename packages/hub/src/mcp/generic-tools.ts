@@ -22,7 +22,7 @@ export const GENERIC_TOOLS: Tool[] = [
         scope: { type: 'string', description: 'only the subtree at this @ref' },
         max_nodes: { type: 'integer', minimum: 1, description: 'breadth first' },
         expand: { type: 'string', description: 'a folded @ref to show whole' },
-        offset: { type: 'integer', minimum: 0, description: 'with expand: children to skip' },
+        offset: { type: 'integer', minimum: 0, description: 'with expand: children to skip; of a long text, the line to read from' },
       },
       required: ['surface'],
       additionalProperties: false,

@@ -281,7 +281,13 @@ export class BrowserTile implements Surface {
       // An element's id (`12`), or a long text's (`t7`), which an agent expands to read it whole.
       const id = ledgerIdOf(ref)
       const place = id === undefined ? undefined : this.#ledger.locate(id)
-      if (place !== undefined && typeof place.key === 'number' && this.#partsToRead.readHolding(place.scope, place.key)) added = true
+      if (place === undefined || typeof place.key !== 'number') continue
+      if (this.#partsToRead.readHolding(place.scope, place.key)) added = true
+      // A long text read from a line of the agent's choice: the next capture keeps its window from there.
+      if (request.line !== undefined) {
+        this.#textFocus = { line: { at: request.line, of: place.key } }
+        added = true
+      }
     }
     return added
   }

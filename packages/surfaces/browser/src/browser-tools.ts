@@ -216,7 +216,7 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
   facade('browser_navigate_back', 'Go back to the previous page.', schema({}), 'read', (args, ctx, surface) => run(ctx, surface, [{ action: 'back', input: {} }], modeOf(args, 'full'))),
   {
     name: 'browser_snapshot',
-    description: 'The page as an outline: what is in view, @refs to act on, the rest folded — expand a fold or a cut text by the @ref after it (offset pages through long lists), or find elements anywhere on the page by their text.',
+    description: 'The page as an outline: what is in view, @refs to act on, the rest folded — expand a fold or a cut text by the @ref after it (offset pages through long lists, or reads a long text from that line), or find elements anywhere on the page by their text.',
     inputSchema: { type: 'object', properties: { tile, target: { type: 'string', description: '@ref to expand' }, offset: { type: 'integer', minimum: 0 }, find: { type: 'string' }, boxes: { type: 'boolean', description: 'each element to act on says [box=x,y,width,height] from the viewport corner' } }, additionalProperties: false },
     risk: 'read',
     async run(args, ctx) {

@@ -34,10 +34,12 @@ export interface SnapshotTextBoxes {
   start?: number[]
 }
 
-/** What a find looks for in a long text: an agent's words (any case) or its regular expression. */
+/** What a find looks for in a long text: an agent's words (any case) or its regular expression; or a line an agent reads one text from. */
 export interface TextFocus {
   words?: string
   pattern?: RegExp
+  /** A line (from 1) of one text, known by its first text node's backend id (its ref's). */
+  line?: { at: number; of: number }
 }
 
 /** Which lines of a long text a capture keeps: those a find asked for, else those in view. */
@@ -112,7 +114,7 @@ export class LongTexts {
   }
 
   /** Whether a long text says what a find looks for, anywhere in it. */
-  says(focus: TextFocus): boolean {
+  says(focus: Omit<TextFocus, 'line'>): boolean {
     return this.holders.some((holder) => {
       const { text } = this.#wholeText(holder, this.#subtreeEnd(holder))
       return text !== '' && foundAt(text, focus) !== undefined
@@ -128,7 +130,7 @@ export class LongTexts {
   textIn(index: number, end: number, window: TextWindow = {}): HeldText | undefined {
     const { text, first, starts } = this.#wholeText(index, end)
     if (first === undefined) return undefined
-    const at = (window.focus === undefined ? undefined : foundAt(text, window.focus)) ?? (window.view === undefined ? 0 : this.#firstInView(starts, window.view))
+    const at = (window.focus === undefined ? undefined : focusedAt(text, window.focus, first)) ?? (window.view === undefined ? 0 : this.#firstInView(starts, window.view))
     return { ...textWindow(text, at), backendNodeId: first }
   }
 
@@ -195,6 +197,20 @@ export function foundAt(text: string, focus: TextFocus): number | undefined {
   if (words === undefined || words === '') return undefined
   const at = text.toLowerCase().indexOf(words)
   return at < 0 ? undefined : at
+}
+
+/** Where a window of a text starts for a focus: the match of a find, or, in the text a line was asked of, that line (its last, past the end). */
+export function focusedAt(text: string, focus: TextFocus, backendNodeId: number | undefined): number | undefined {
+  if (focus.line === undefined) return foundAt(text, focus)
+  if (focus.line.of !== backendNodeId) return undefined
+  let at = 0
+  for (let line = 1; line < focus.line.at; line++) {
+    const next = text.indexOf('\n', at)
+    // A final line break ends the last line: it starts none.
+    if (next < 0 || next === text.length - 1) break
+    at = next + 1
+  }
+  return at
 }
 
 /** The line (from 1) that holds the character at `at`. */

@@ -1,7 +1,7 @@
 import { type Layout, type NodeStates, Risk, SELECTOR_HINT, type TargetSpec, type UiNode, type UnreadPart, cutWhole, maxRisk, wellFormed, withoutInvisible } from '@tessera/protocol'
 import { type NodeLedger, WHOLE_TEXT_CHARS, consequentialWord, isDismissive, markupWord, saysLittle } from '@tessera/kit'
 import { shallowTree } from './shallow-tree.js'
-import { type TextFocus, foundAt, textWindow } from './long-texts.js'
+import { type TextFocus, focusedAt, textWindow } from './long-texts.js'
 import type { AxNode, CapturedDocument, DomFacts, PageCapture } from './page-capture.js'
 import type { UnreadPlace } from './parts-to-read.js'
 import { PART_LINES } from './ax-parts.js'
@@ -315,7 +315,8 @@ function asOneText(nodes: UiNode[], code: AxNode, byId: Map<string, AxNode>, box
   collect(code.childIds ?? [])
   const raw = runs.join('')
   // A block longer than a frame keeps is held as a window of its lines, as a long text read from the DOM is (whose window it is already).
-  const held = block && first.excerpt === undefined ? textWindow(raw, walk.focus === undefined ? 0 : (foundAt(raw, walk.focus) ?? 0)) : undefined
+  const firstKey = walk.ledger.locate(first.id)?.key
+  const held = block && first.excerpt === undefined ? textWindow(raw, walk.focus === undefined ? 0 : (focusedAt(raw, walk.focus, typeof firstKey === 'number' ? firstKey : undefined) ?? 0)) : undefined
   const joined = block ? linedText(held?.text ?? raw) : text(raw, WHOLE_TEXT_CHARS)
   if (joined === undefined) return nodes
   if (box !== undefined) walk.layout[first.id] = box
