@@ -335,7 +335,12 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(focused).toMatch(/^title "Sign up"$/m)
     expect((await call(client, 'browser_snapshot', { tile: openerTile })).text).toMatch(/^title "Opener"$/m)
     // A tab the new tile opens itself is its own, though the opener's tile is the one that hears of pages in their shared context.
-    const tilesBefore = (JSON.parse((await call(client, 'surfaces_list', {})).text) as { surfaces: unknown[] }).surfaces.length
+    const listed = (JSON.parse((await call(client, 'surfaces_list', {})).text) as { surfaces: Array<{ id: string; title: string }> }).surfaces
+    const tilesBefore = listed.length
+    // The map names a browser tile by its page's site (the address, not the page's words), and a tab's tile by its opener too.
+    const host = new URL(site.origin).host
+    expect(listed.find((tile) => tile.id === openerTile)?.title).toBe(`Browser · ${host}`)
+    expect(listed.find((tile) => tile.id === newTile)?.title).toBe(`Browser · ${host} (opened by ${openerTile})`)
     const tabs = await call(client, 'browser_tabs', { tile: newTile, action: 'new', url: `${site.origin}/login` })
     expect(tabs.text).toMatch(/^\* 1 "Sign in"/m)
     expect((JSON.parse((await call(client, 'surfaces_list', {})).text) as { surfaces: unknown[] }).surfaces.length).toBe(tilesBefore)

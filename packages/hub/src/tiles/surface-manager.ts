@@ -44,6 +44,8 @@ export class SurfaceManager {
   readonly #options: SurfaceManagerOptions
   readonly #detach: () => void
   #counter = 0
+  /** Each tile's surface, whose title is read again with every frame. */
+  readonly #surfaces = new Map<string, Surface>()
 
   constructor(gateway: Gateway, events: HubEvents, options: SurfaceManagerOptions) {
     this.#gateway = gateway
@@ -52,7 +54,9 @@ export class SurfaceManager {
     this.#detach = gateway.frames.onEvent((event) => {
       if (!this.#tiles.has(event.surface)) return
       if (event.kind === 'frame') {
-        this.#update(event.surface, { frameId: event.frame.id, state: 'running' })
+        // A surface's title may follow what it shows (a browser tile's site): the tile's follows it.
+        const title = this.#surfaces.get(event.surface)?.title
+        this.#update(event.surface, { frameId: event.frame.id, state: 'running', ...(title === undefined ? {} : { title }) })
         this.#events.emit('frame', event.frame)
       } else this.#events.emit('changed', event.surface)
     })
@@ -104,6 +108,7 @@ export class SurfaceManager {
 
   async add(surface: Surface, options: AddOptions = {}): Promise<Tile> {
     this.#gateway.addSurface(surface)
+    this.#surfaces.set(surface.id, surface)
     const index = this.#tiles.size
     const width = options.width ?? 1024
     const height = options.height ?? 768
@@ -132,6 +137,7 @@ export class SurfaceManager {
   async remove(id: string): Promise<void> {
     const surface = this.#gateway.removeSurface(id)
     this.#tiles.delete(id)
+    this.#surfaces.delete(id)
     this.#events.emit('tileRemoved', id)
     await surface?.close()
   }

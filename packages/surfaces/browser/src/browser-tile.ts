@@ -71,6 +71,18 @@ export interface BrowserTileOptions {
   app?: AppTarget
   /** A page another tile's context opened: this tile shows it and closes only it. */
   adopted?: { context: BrowserContext; page: Page }
+  /** The tile whose page opened this one's, said in its title. */
+  openedBy?: string
+}
+
+/** A tile's title from its page's address: `Browser · example.org`, or `Browser` where there is no site (a blank page, a `data:` URL). */
+function siteTitle(url: string | undefined): string {
+  try {
+    const { protocol, host } = new URL(url ?? '')
+    return (protocol === 'http:' || protocol === 'https:') && host !== '' ? `Browser · ${host}` : 'Browser'
+  } catch {
+    return 'Browser'
+  }
 }
 
 /** What every page action answers: where the page is, and anything it did besides. */
@@ -113,7 +125,6 @@ interface KeptDownload {
 export class BrowserTile implements Surface {
   readonly id: string
   readonly kind = 'browser' as const
-  readonly title: string
   readonly #options: BrowserTileOptions
   #context: BrowserContext | null = null
   readonly #pages: Page[] = []
@@ -163,7 +174,6 @@ export class BrowserTile implements Surface {
 
   constructor(options: BrowserTileOptions) {
     this.id = options.id
-    this.title = options.title ?? 'Browser'
     this.#options = options
     this.#homeOrigins = [...(options.origins ?? [])]
     if (options.url !== undefined) {
@@ -214,6 +224,13 @@ export class BrowserTile implements Surface {
   }
 
   // ── Surface ────────────────────────────────────────────────────────────────────
+
+  /** What the map calls the tile: its configured title, else the site of its page (from the address, never the page's own words). */
+  get title(): string {
+    const url = this.#pages[this.#current]?.url()
+    const base = this.#options.title ?? siteTitle(url)
+    return this.#options.openedBy === undefined ? base : `${base} (opened by ${this.#options.openedBy})`
+  }
 
   async snapshot(): Promise<Frame> {
     if (this.#context !== null && this.#pages.length === 0) {
@@ -925,7 +942,7 @@ export class BrowserTile implements Surface {
     const { openBeside, url: _url, ...rest } = this.#options
     const context = this.#contextOrThrow()
     try {
-      const id = await openBeside((id) => new BrowserTile({ ...rest, id, title: `${this.title} (opened by ${this.id})`, adopted: { context, page } }).open())
+      const id = await openBeside((id) => new BrowserTile({ ...rest, id, openedBy: this.id, adopted: { context, page } }).open())
       this.#note = this.#popups.said(`the page opened ${id}, a new browser tile (now focused)`)
     } catch {
       this.#adopt(page, true)
