@@ -169,6 +169,8 @@ export class BrowserTile implements Surface {
   readonly #navigating = new WeakMap<Page, Map<Request, number>>()
   /** Each page's console and requests, kept as they happen. */
   readonly #journals = new WeakMap<Page, PageJournal>()
+  /** Each page's title as its last capture read it. */
+  readonly #titles = new WeakMap<Page, string>()
   #stopScreencast: (() => Promise<void>) | undefined
   #homeOrigins: string[]
 
@@ -242,7 +244,9 @@ export class BrowserTile implements Surface {
     const state = this.#state(page)
     if (dialog !== null) {
       // A page with a dialog open runs no script, so nothing else of it can be read or done.
-      const tree: UiNode = { id: 'page', kind: 'box', role: 'document', children: [{ id: 'dialog', kind: 'box', role: 'alertdialog', name: `${dialog.type()}: ${cutWhole(dialog.message(), 2000)}` }] }
+      // Its title as the last capture read it (the page cannot be asked): a dialog is no new page.
+      const title = this.#titles.get(page)
+      const tree: UiNode = { id: 'page', kind: 'box', role: 'document', ...(title === undefined ? {} : { name: title }), children: [{ id: 'dialog', kind: 'box', role: 'alertdialog', name: `${dialog.type()}: ${cutWhole(dialog.message(), 2000)}` }] }
       return sealFrame({ surface: this.id, route: page.url(), tree, state, contracts: [BROWSER_ACTIONS.contract('handle_dialog'), BROWSER_ACTIONS.contract('tabs')] })
     }
     if (this.#crashed.has(page)) return brokenFrame(this.id, page.url(), state, `${CRASHED}; browser_navigate opens a new tab in its place`)
@@ -267,6 +271,8 @@ export class BrowserTile implements Surface {
     this.#pageTools = new Map(tools.map((tool) => [tool.id, tool]))
     if (tools.length > 0) state.pageTools = tools.map((tool) => ({ id: tool.id, description: tool.description, input: Object.keys((tool.inputSchema.properties ?? {}) as JsonObject), ...(tool.consequential ? { consequential: true } : {}) }))
     const built = buildPageTree(capture, this.#ledger, this.#named, focus)
+    if (built.tree.name === undefined) this.#titles.delete(page)
+    else this.#titles.set(page, built.tree.name)
     this.#ledger.keepScopes(built.liveDocuments)
     for (const key of this.#named.keys()) if (!built.liveDocuments.has(key)) this.#named.delete(key)
     this.#places = built.places
