@@ -354,10 +354,14 @@ describe('the browser surface over MCP, through the gateway', () => {
     const openerTile = String((made.result?.output as { tile: string }).tile)
     const before = (await call(client, 'browser_snapshot', { tile: openerTile })).text
     const clicked = await call(client, 'browser_click', { tile: openerTile, element: 'Show all offers', target: refOf(before, 'button', 'Show all offers') })
-    expect(clicked.text).toMatch(/the page opened browser-\d+, a new browser tile \(now focused\); 15 more windows it opened within a minute were closed as they opened \(at most 5 stay\)/)
+    const said = /the page opened ((?:browser-\d+, ){4}browser-\d+), new browser tiles \((browser-\d+) now focused\); 15 more windows it opened within a minute were closed as they opened \(at most 5 stay\)/.exec(clicked.text)
+    expect(said, clicked.text).not.toBeNull()
     const listed = JSON.parse((await call(client, 'surfaces_list', {})).text) as { surfaces: Array<{ id: string; title: string }> }
     const opened = listed.surfaces.filter((tile) => tile.title.includes(`opened by ${openerTile}`)).map((tile) => tile.id)
     expect(opened).toHaveLength(5)
+    // Every tile the click opened is named, not only the last.
+    expect(said?.[1]?.split(', ').sort()).toEqual([...opened].sort())
+    expect(said?.[1]?.endsWith(said?.[2] ?? '-')).toBe(true)
     for (const tile of [...opened, openerTile]) await call(client, 'browser_close', { tile })
   })
 

@@ -169,6 +169,8 @@ export class BrowserTile implements Surface {
   readonly #navigating = new WeakMap<Page, Map<Request, number>>()
   /** Each page's console and requests, kept as they happen. */
   readonly #journals = new WeakMap<Page, PageJournal>()
+  /** The tiles made of windows the page opened since the last answer. */
+  #tilesOpened: string[] = []
   /** Each page's title as its last capture read it. */
   readonly #titles = new WeakMap<Page, string>()
   #stopScreencast: (() => Promise<void>) | undefined
@@ -936,7 +938,7 @@ export class BrowserTile implements Surface {
     if ((tabsBeingOpened.get(page.context()) ?? 0) > 0) return
     if (!this.#popups.take()) {
       void page.close({ runBeforeUnload: false }).catch(() => undefined)
-      this.#note = this.#popups.said(`the page opened more than ${MAX_POPUPS} windows within a minute`)
+      this.#note = this.#popups.said(this.#tilesOpenedNote() ?? `the page opened more than ${MAX_POPUPS} windows within a minute`)
       this.#popupArrivals.shift()?.()
       return
     }
@@ -949,7 +951,8 @@ export class BrowserTile implements Surface {
     const context = this.#contextOrThrow()
     try {
       const id = await openBeside((id) => new BrowserTile({ ...rest, id, openedBy: this.id, adopted: { context, page } }).open())
-      this.#note = this.#popups.said(`the page opened ${id}, a new browser tile (now focused)`)
+      this.#tilesOpened.push(id)
+      this.#note = this.#popups.said(this.#tilesOpenedNote() as string)
     } catch {
       this.#adopt(page, true)
     }
@@ -1112,9 +1115,17 @@ export class BrowserTile implements Surface {
     return { url: this.#gone?.url ?? 'about:blank', note: this.#gone?.said ?? 'the tile has no page open' }
   }
 
+  /** What the tiles the page opened since the last answer are, every one named: the last is focused. */
+  #tilesOpenedNote(): string | undefined {
+    const [last, ...before] = [...this.#tilesOpened].reverse()
+    if (last === undefined) return undefined
+    return before.length === 0 ? `the page opened ${last}, a new browser tile (now focused)` : `the page opened ${[...before.reverse(), last].join(', ')}, new browser tiles (${last} now focused)`
+  }
+
   #where(page: Page): PageAnswer {
     const note = this.#note
     this.#note = undefined
+    this.#tilesOpened = []
     return { url: page.url(), ...(note === undefined ? {} : { note }) }
   }
 
