@@ -75,5 +75,11 @@ describe('LongTexts', () => {
     expect(long.says({ words: 'line 3001' })).toBe(false)
     // Past the end of the text, the window is its last line.
     expect(long.textIn(1, 3, { view: { x: 0, y: 90_000, width: 800, height: 600 } })?.text).toBe('line 3000')
+    // A line an agent asked of this text (known by its first text node): the window starts there, its last line past the end.
+    const of = top?.backendNodeId as number
+    expect(long.textIn(1, 3, { view: { x: 0, y: 0, width: 800, height: 600 }, focus: { line: { at: 2500, of } } })?.excerpt).toEqual({ line: 2500, lines: 3000 })
+    expect(long.textIn(1, 3, { focus: { line: { at: 99_999, of } } })?.text).toBe('line 3000')
+    // A line asked of another text leaves this one's window where the view puts it.
+    expect(long.textIn(1, 3, { view: { x: 0, y: 0, width: 800, height: 600 }, focus: { line: { at: 2500, of: of + 1 } } })?.excerpt).toEqual({ line: 1, lines: 3000 })
   })
 })
