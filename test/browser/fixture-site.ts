@@ -248,8 +248,9 @@ render()
 const ICONS = `<main><h1>Inbox</h1><ul>
 <li>Invoice 1041 <button title="Delete">×</button></li>
 <li>Invoice 1042 <button class="destroy" style="width:20px;height:20px"></button></li>
-<li>Invoice 1043 <button class="btn btn-outline-danger" style="width:20px;height:20px"><i class="bi bi-trash3"></i></button></li>
+<li>Invoice 1043 <button class="btn btn-sm" style="width:20px;height:20px"><i class="bi bi-trash3"></i></button></li>
 <li>Invoice 1044 <button>🗑</button></li>
+<li>Invoice 1046 <button class="btn" data-bs-original-title="Delete invoice" style="width:20px;height:20px"><svg></svg></button></li>
 </ul>
 <div role="toolbar" aria-label="Formatting"><button aria-pressed="false">Insert/Remove Numbered List</button><button>Remove Format</button><button class="icon-bold" style="width:20px;height:20px" title="Bold"></button></div>
 <nav><a href="#orders">Orders</a> <a href="#history">Order history</a></nav>

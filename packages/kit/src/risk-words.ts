@@ -20,10 +20,10 @@ export const RISK_WORD_LANGUAGES = Object.keys(CONSEQUENTIAL_WORDS)
 /**
  * Phrases where a consequential word means nothing consequential: "sort order", "order by",
  * "check out this article"; a list of one's orders or payments to look at ("Orders", "Order
- * history"); an editor's formatting ("Remove Format", "Insert/Remove Numbered List": a pair
+ * history"); an editor's formatting ("Remove Format", "Remove link", "Insert/Remove Numbered List": a pair
  * of verbs names one toggle).
  */
-const HARMLESS = /\b(sort(ed)? order|order by|in order|reading order|word order|payload|send us feedback|drop ?down|check out (this|these|that|the|our|my|more|an?)\b(?!\s+(cart|bag|basket|order|items?|purchase)\b)|orders? (history|status|details|summary|tracking|number)|remove format(ting)?|(insert|add|show)\s*\/\s*(remove|hide|delete))|^\s*((my|your|recent|past|all|open) )?(orders|payments|purchases|transfers|donations)\s*$/g
+const HARMLESS = /\b(sort(ed)? order|order by|in order|reading order|word order|payload|send us feedback|drop ?down|check out (this|these|that|the|our|my|more|an?)\b(?!\s+(cart|bag|basket|order|items?|purchase)\b)|orders? (history|status|details|summary|tracking|number)|remove (format(ting)?|link|hyperlink|indent|highlight)|(insert|add|show)\s*\/\s*(remove|hide|delete))|^\s*((my|your|recent|past|all|open) )?(orders|payments|purchases|transfers|donations)\s*$/g
 
 const WORDS = [...new Set(Object.values(CONSEQUENTIAL_WORDS).flat())].sort((a, b) => b.length - a.length)
 // English verbs inflect (deletes, removed, sending); a final e drops before -ing and -ed.

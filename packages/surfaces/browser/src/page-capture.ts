@@ -40,6 +40,8 @@ export interface DomFacts {
   contentDocument?: number
   /** An input's value as it is now (what a person sees in it), where the page set aria-valuenow, which may lag it. */
   inputValue?: string
+  /** The class names of what it holds two levels down, controls aside: the icon a button draws (`<i class="fa-trash">`), which the accessibility tree leaves out. */
+  heldMarkup?: string[]
 }
 
 /** One document of the page: the top one or an iframe's, with its accessibility tree and DOM facts. */
@@ -97,8 +99,34 @@ interface Snapshot {
   strings: string[]
 }
 
+/** Where pages keep a tooltip's words instead of `title` (Bootstrap moves `title` to the second or third once its tooltip is set up). */
+export const TOOLTIP_ATTRIBUTES = ['data-tooltip', 'data-original-title', 'data-bs-original-title', 'data-title']
+
+/** Elements that are controls of their own: the markup inside one is its own, not its holder's. */
+const CONTROL_TAGS = new Set(['button', 'a', 'input', 'select', 'textarea'])
+/** How far down an element's markup is read: a button, its icon's wrapper, the icon. */
+const HELD_MARKUP_DEPTH = 2
+
+/** Gives each element the class names of what it holds, HELD_MARKUP_DEPTH levels down, controls aside. */
+function holdMarkup(facts: ReadonlyMap<number, DomFacts>, backendIds: readonly number[], parents: readonly number[]): void {
+  const at = (index: number): DomFacts | undefined => facts.get(backendIds[index] as number)
+  for (let i = 0; i < backendIds.length; i++) {
+    const own = at(i)
+    const classes = own?.attributes.get('class')
+    if (own === undefined || classes === undefined || classes.trim() === '' || CONTROL_TAGS.has(own.tag)) continue
+    let holderIndex = parents[i] ?? -1
+    for (let depth = 1; depth <= HELD_MARKUP_DEPTH && holderIndex >= 0; depth++) {
+      const holder = at(holderIndex)
+      if (holder === undefined) break
+      ;(holder.heldMarkup ??= []).push(classes)
+      if (CONTROL_TAGS.has(holder.tag)) break
+      holderIndex = parents[holderIndex] ?? -1
+    }
+  }
+}
+
 /** Attributes the frame reads; the rest of an element's attributes are never copied out of the snapshot. */
-const KEPT_ATTRIBUTES = new Set(['role', 'type', 'name', 'id', 'class', 'autocomplete', 'href', 'action', 'formaction', 'method', 'target', 'data-agent-action', 'data-agent-risk', 'data-agent-title', 'data-agent-sensitive', 'download', 'draggable', 'accept', 'multiple', 'inputmode', 'contenteditable', 'tabindex', 'aria-sort', 'aria-haspopup', 'aria-valuenow'])
+const KEPT_ATTRIBUTES = new Set(['role', 'type', 'name', 'id', 'class', 'autocomplete', 'href', 'action', 'formaction', 'method', 'target', 'data-agent-action', 'data-agent-risk', 'data-agent-title', 'data-agent-sensitive', 'download', 'draggable', 'accept', 'multiple', 'inputmode', 'contenteditable', 'tabindex', 'aria-sort', 'aria-haspopup', 'aria-valuenow', ...TOOLTIP_ATTRIBUTES])
 
 function loaderIds(tree: FrameTree, into = new Map<string, { loaderId: string; url: string }>()): Map<string, { loaderId: string; url: string }> {
   into.set(tree.frame.id, { loaderId: tree.frame.loaderId, url: tree.frame.url })
@@ -159,6 +187,7 @@ function domFacts(snapshot: Snapshot, offset: { x: number; y: number }): Array<{
       const inputValue = typed === undefined ? undefined : snapshot.strings[typed]
       facts.set(backendIds[i] as number, { tag: tag.toLowerCase(), attributes: attrs, clickable: clickable.has(i), ...(pointers.has(i) ? { pointer: true as const } : {}), ...(contentDocument === undefined ? {} : { contentDocument }), ...(inputValue === undefined ? {} : { inputValue }) })
     }
+    holdMarkup(facts, backendIds, doc.nodes.parentIndex ?? [])
     return { doc, facts, byIndex: backendIds }
   })
   // Bounds: each document's own; a child document is placed inside its iframe element below.

@@ -2,7 +2,7 @@ import { type Layout, type NodeStates, Risk, SELECTOR_HINT, type TargetSpec, typ
 import { type NodeLedger, WHOLE_TEXT_CHARS, consequentialWord, isDismissive, markupWord, saysLittle } from '@tessera/kit'
 import { shallowTree } from './shallow-tree.js'
 import { type TextFocus, focusedAt, textWindow } from './long-texts.js'
-import type { AxNode, CapturedDocument, DomFacts, PageCapture } from './page-capture.js'
+import { type AxNode, type CapturedDocument, type DomFacts, type PageCapture, TOOLTIP_ATTRIBUTES } from './page-capture.js'
 import type { UnreadPlace } from './parts-to-read.js'
 import { PART_LINES } from './ax-parts.js'
 import { SECRET_NAME } from './secret-names.js'
@@ -350,7 +350,7 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
     const out: UiNode = { id, kind: 'box', role: shownRole, states: { ariaHidden: true } }
     const hint = HINTED.has(shownRole) ? selectorHintOf(dom, doc, walk) : undefined
     if (hint !== undefined) out.semantic = { selectorHint: hint }
-    addTargets(out, backendId, shownRole, dom, doc, walk, inherited, undefined, riskHintsOf(node, byId, doc))
+    addTargets(out, backendId, shownRole, dom, doc, walk, inherited, undefined, riskHintsOf(node, dom))
     return [out]
   }
 
@@ -462,7 +462,7 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
     // A click target whose role and name say nothing of it: what its markup calls it.
     const hint = out.name === undefined && HINTED.has(role) ? selectorHintOf(dom, doc, walk) : undefined
     if (hint !== undefined) out.semantic = { ...out.semantic, selectorHint: hint }
-    addTargets(out, backendId, role, dom, doc, walk, next, riskWhereClickLands(walk, targetsBefore, dom?.bounds), riskHintsOf(node, byId, doc))
+    addTargets(out, backendId, role, dom, doc, walk, next, riskWhereClickLands(walk, targetsBefore, dom?.bounds), riskHintsOf(node, dom))
   }
   return [out]
 }
@@ -588,32 +588,17 @@ interface RiskWhy {
 interface RiskHints {
   /** A toggle (a pressed or unpressed button): a second click undoes the first, whatever its name says. */
   toggle: boolean
-  /** Its description (a `title` where the content names it: `<button title="Delete">×</button>`). */
+  /** Its description (a `title` where the content names it: `<button title="Delete">×</button>`), or its tooltip's words. */
   description?: string
-  /** Its id and class names, and those of what it holds two levels down, controls aside (an icon: `<i class="fa-trash">`). */
+  /** Its id and class names, and those of what it holds two levels down, controls aside (DomFacts.heldMarkup). */
   markup: string[]
 }
 
-/** How deep into an element its markup is read for an icon's class: a button, its icon's wrapper, the icon. */
-const MARKUP_DEPTH = 2
-
-function riskHintsOf(node: AxNode, byId: Map<string, AxNode>, doc: CapturedDocument): RiskHints {
-  const markup: string[] = []
-  const read = (at: AxNode, depth: number): void => {
-    const dom = at.backendDOMNodeId === undefined ? undefined : doc.dom.get(at.backendDOMNodeId)
-    for (const attribute of ['id', 'class']) {
-      const value = dom?.attributes.get(attribute)
-      if (value !== undefined && value !== '') markup.push(value)
-    }
-    if (depth < MARKUP_DEPTH) for (const childId of at.childIds ?? []) {
-      const child = byId.get(childId)
-      // A control inside is a target of its own (a row's "Delete" button): its words are its own.
-      if (child !== undefined && !CLICKABLE.has(typeof child.role?.value === 'string' ? child.role.value : '')) read(child, depth + 1)
-    }
-  }
-  read(node, 0)
-  const description = typeof node.description?.value === 'string' && node.description.value !== '' ? node.description.value : undefined
-  return { toggle: property(node, 'pressed') !== undefined, markup, ...(description === undefined ? {} : { description }) }
+function riskHintsOf(node: AxNode, dom: DomFacts | undefined): RiskHints {
+  const markup = [dom?.attributes.get('id'), dom?.attributes.get('class'), ...(dom?.heldMarkup ?? [])].filter((value): value is string => value !== undefined && value !== '')
+  // A title where the content names the element (the tree's description), or a tooltip's words kept elsewhere.
+  const said = [node.description?.value, ...TOOLTIP_ATTRIBUTES.map((name) => dom?.attributes.get(name))].filter((value): value is string => typeof value === 'string' && value.trim() !== '')
+  return { toggle: property(node, 'pressed') !== undefined, markup, ...(said.length === 0 ? {} : { description: said.join(' · ') }) }
 }
 
 function clickRiskOf(node: UiNode, role: string, dom: DomFacts | undefined, doc: CapturedDocument, walk: Walk, inherited: Inherited, hints: RiskHints): RiskWhy | undefined {
