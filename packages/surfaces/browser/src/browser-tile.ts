@@ -19,6 +19,7 @@ import {
   TesseraError,
   cutWhole,
   ledgerIdOf,
+  type FrameParts,
   sealFrame,
   maxRisk,
 } from '@tessera/protocol'
@@ -171,8 +172,8 @@ export class BrowserTile implements Surface {
   readonly #journals = new WeakMap<Page, PageJournal>()
   /** The tiles made of windows the page opened since the last answer. */
   #tilesOpened: string[] = []
-  /** Each page's title as its last capture read it. */
-  readonly #titles = new WeakMap<Page, string>()
+  /** What each page's last capture made of it: what a dialog opened over it covers. */
+  readonly #lastFrames = new WeakMap<Page, FrameParts>()
   #stopScreencast: (() => Promise<void>) | undefined
   #homeOrigins: string[]
 
@@ -245,11 +246,15 @@ export class BrowserTile implements Surface {
     const dialog = this.#dialog
     const state = this.#state(page)
     if (dialog !== null) {
-      // A page with a dialog open runs no script, so nothing else of it can be read or done.
-      // Its title as the last capture read it (the page cannot be asked): a dialog is no new page.
-      const title = this.#titles.get(page)
-      const tree: UiNode = { id: 'page', kind: 'box', role: 'document', ...(title === undefined ? {} : { name: title }), children: [{ id: 'dialog', kind: 'box', role: 'alertdialog', name: `${dialog.type()}: ${cutWhole(dialog.message(), 2000)}` }] }
-      return sealFrame({ surface: this.id, route: page.url(), tree, state, contracts: [BROWSER_ACTIONS.contract('handle_dialog'), BROWSER_ACTIONS.contract('tabs')] })
+      // A page with a dialog open runs no script, so it cannot be read: it stands as its last
+      // frame showed it, the dialog over it (an action on it is refused until the dialog is
+      // answered). So the answer that opened the dialog says only that, and the one that
+      // answers it says only what changed since.
+      const shown: UiNode = { id: 'dialog', kind: 'box', role: 'alertdialog', name: `${dialog.type()}: ${cutWhole(dialog.message(), 2000)}` }
+      const last = this.#lastFrames.get(page)
+      const under = last?.route === page.url() ? last : undefined
+      const tree: UiNode = under === undefined ? { id: 'page', kind: 'box', role: 'document', children: [shown] } : { ...under.tree, children: [shown, ...(under.tree.children ?? [])] }
+      return sealFrame({ ...under, surface: this.id, route: page.url(), tree, state, contracts: [...(under?.contracts ?? [BROWSER_ACTIONS.contract('tabs')]), BROWSER_ACTIONS.contract('handle_dialog')] })
     }
     if (this.#crashed.has(page)) return brokenFrame(this.id, page.url(), state, `${CRASHED}; browser_navigate opens a new tab in its place`)
     // A page known to have stopped answering is asked again, briefly, before a capture waits on it.
@@ -273,8 +278,6 @@ export class BrowserTile implements Surface {
     this.#pageTools = new Map(tools.map((tool) => [tool.id, tool]))
     if (tools.length > 0) state.pageTools = tools.map((tool) => ({ id: tool.id, description: tool.description, input: Object.keys((tool.inputSchema.properties ?? {}) as JsonObject), ...(tool.consequential ? { consequential: true } : {}) }))
     const built = buildPageTree(capture, this.#ledger, this.#named, focus)
-    if (built.tree.name === undefined) this.#titles.delete(page)
-    else this.#titles.set(page, built.tree.name)
     this.#ledger.keepScopes(built.liveDocuments)
     for (const key of this.#named.keys()) if (!built.liveDocuments.has(key)) this.#named.delete(key)
     this.#places = built.places
@@ -286,7 +289,9 @@ export class BrowserTile implements Surface {
     const contracts = BROWSER_ACTIONS.contracts.filter((contract) => (ELEMENT_ACTIONS.has(contract.id) ? used.has(contract.id) || (contract.id === 'upload' && this.#chooser !== null) : contract.id !== 'handle_dialog'))
     const targets: TargetSpec[] = [...built.targets]
     if (this.#chooser !== null && used.has('upload')) targets.push({ contract: 'upload' })
-    return sealFrame({ surface: this.id, route: capture.url, tree: built.tree, layout: built.layout, state, contracts: [...contracts, ...tools.map(pageToolContract)], targets, capabilities: { screenshot: true } as JsonObject })
+    const parts: FrameParts = { surface: this.id, route: capture.url, tree: built.tree, layout: built.layout, state, contracts: [...contracts, ...tools.map(pageToolContract)], targets, capabilities: { screenshot: true } as JsonObject }
+    this.#lastFrames.set(page, parts)
+    return sealFrame(parts)
   }
 
   /** Reads parts of a huge page the last frame left unread (see PartsToRead). */
