@@ -210,7 +210,9 @@ describe('the browser surface over MCP, through the gateway', () => {
     // What no person sees is not passed on: words hidden in tag characters, a run of zero-width spaces.
     expect(text).toContain('"Quiet words"')
     expect(text).toMatch(/"Filled ?in"|"Filled" "in"|"Filled"\n\s*"in"/)
-    expect(text).not.toMatch(/[\u200b\u{e0000}-\u{e007f}]/u)
+    expect(text).not.toMatch(/[\u200b\u202a-\u202e\u2066-\u2069\u{e0000}-\u{e007f}]/u)
+    // Without the override, a person reviewing a click reads the name as the agent does.
+    expect(text).toMatch(/button "Keep eteleD" @/)
     expect(text).not.toContain('""')
   })
 
