@@ -171,8 +171,8 @@ function windowSaid(part: TextExcerpt, text: string): string {
 
 /** A text's line: quoted, cut to its length (around the words a find asked for) and then followed by its holder's ref. */
 function textLine(item: Item, around?: string): string {
-  // A block of code keeps its line breaks (JSON escapes them: still one line of the outline).
-  const one = item.node.role === 'code' ? (item.node.text ?? '').trim() : squeeze(item.node.text ?? '')
+  // A block of code keeps its line breaks (JSON escapes them: still one line of the outline), and its first line's indent: a window read from a line inside a block starts there.
+  const one = item.node.role === 'code' ? (item.node.text ?? '').replace(/^\s*\n/, '').trimEnd() : squeeze(item.node.text ?? '')
   const chars = item.holder?.chars ?? TEXT_CHARS
   // A window of a longer text says where it is in it, and always how to read on.
   const part = item.node.excerpt

@@ -50,6 +50,17 @@ describe('a page as the agent reads it', () => {
     expect(outlinePage(frame)).toContain(`\nbutton "Go" @${go}\n`)
   })
 
+  it('reads a window of a long block of code whole, its first line indented as on the page, and says how to read on', () => {
+    const layout: Layout = { page: { x: 0, y: 0, width: 800, height: 600 }, pre: { x: 0, y: 0, width: 800, height: 600 } }
+    const code = '    "x": 18180\n  },\n  {'
+    const tree: UiNode = { id: 'page', kind: 'box', role: 'document', children: [{ id: 'pre', kind: 'box', role: 'generic', children: [{ id: 't1', kind: 'text', role: 'code', text: code, excerpt: { line: 100_000, lines: 220_002 } }] }] }
+    const frame = sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/big.json', tree, layout, state: {}, contracts: [], targets: [] })
+    const whole = outlinePage(frame, { expand: `@${RefTable.forFrame(frame).refOf('t1')}` }).split('\n').slice(2, -1)
+    expect(whole).toHaveLength(1)
+    expect(whole[0]?.startsWith(`${JSON.stringify(code)} @`)).toBe(true)
+    expect(whole[0]?.endsWith(' (lines 100000–100002 of 220002; offset 100002 reads on)')).toBe(true)
+  })
+
   it('says a name once: a logo link\'s image of the same name goes, and a heading holding a link of its name prints bare', () => {
     const layout: Layout = { page: { x: 0, y: 0, width: 800, height: 600 }, logo: { x: 0, y: 0, width: 90, height: 30 }, post: { x: 0, y: 40, width: 300, height: 20 } }
     const tree: UiNode = {
