@@ -297,6 +297,7 @@ describe('a huge page, read in parts over MCP', () => {
     expect(found).toMatch(/^"…?ERROR: disk full at step 59999" @t?\d+ \(line 60000 of 60000\)$/m)
     const byPattern = await call('browser_find', { regex: 'step 3000[0-9] ok' })
     expect(byPattern).toMatch(/^"12:00:00 step 30000 ok\\n12:00:01 step 30001 ok[^"]*" @t?\d+ \(line 30001 of 60000\)$/m)
+    expect(await call('browser_find', { regex: '^\\d\\d:\\d\\d:\\d\\d step 41999 ok$' })).toMatch(/^"12:00:\d\d step 41999 ok\\n[^"]*" @t?\d+ \(line 42000 of 60000\)$/m)
     // Scrolling moves the window: the key's answer says what came into view.
     const down = await call('browser_press_key', { key: 'PageDown' })
     expect(down).toMatch(/"12:00:\d\d step (\d+) ok\\n[^"]*" @t?\d+ \(line \d+ of 60000\)/)
@@ -318,6 +319,8 @@ describe('a huge page, read in parts over MCP', () => {
     // Before, a find looked only through the first 16,000 characters, and said the page did not say it.
     expect(await call('browser_snapshot', { find: 'found me' })).toMatch(/"function lastOne\(\) \{ return 'found me' \}[^"]*" @t?\d+ \(line 390 of 400\)$/m)
     expect(await call('browser_find', { regex: '^function lastOne' })).toMatch(/\(line 390 of 400\)$/m)
+    // `$` ends a line of the block as `^` starts one: the find does not read the block as one line.
+    expect(await call('browser_find', { regex: "return 'found me' \\}$" })).toMatch(/\(line 390 of 400\)$/m)
     // Read from a line of the agent's choice, though its text came from the tree.
     const ref = (/@(t?\d+) \(line/.exec(opened) as RegExpExecArray)[1] as string
     expect(await call('browser_snapshot', { target: `@${ref}`, offset: 200 })).toMatch(/^"const value199 = compute\(199\) \/\/ line 200 of the file\\n[^"]*" @t?\d+ \(lines 200–400 of 400\)$/m)

@@ -169,10 +169,19 @@ function windowSaid(part: TextExcerpt, text: string): string {
   return ` (lines ${part.line}–${last} of ${part.lines}; offset ${last} reads on)`
 }
 
+/**
+ * A text as its line prints it and a find searches it: a block of code keeps its line breaks
+ * (JSON escapes them: still one line of the outline), so a pattern's `^` and `$` mark its
+ * lines' ends, and its first line's indent: a window read from a line inside a block starts
+ * there. Any other text is its words.
+ */
+function textSaid(node: UiNode): string {
+  return node.role === 'code' ? (node.text ?? '').replace(/^\s*\n/, '').trimEnd() : squeeze(node.text ?? '')
+}
+
 /** A text's line: quoted, cut to its length (around the words a find asked for) and then followed by its holder's ref. */
 function textLine(item: Item, around?: string): string {
-  // A block of code keeps its line breaks (JSON escapes them: still one line of the outline), and its first line's indent: a window read from a line inside a block starts there.
-  const one = item.node.role === 'code' ? (item.node.text ?? '').replace(/^\s*\n/, '').trimEnd() : squeeze(item.node.text ?? '')
+  const one = textSaid(item.node)
   const chars = item.holder?.chars ?? TEXT_CHARS
   // A window of a longer text says where it is in it, and always how to read on.
   const part = item.node.excerpt
@@ -868,10 +877,11 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
       for (const item of items) {
         // A text is searched whole and shows where it says the words, with the ref that reads it whole.
         const text = item.node.kind === 'text'
-        const line = text ? textLine(item, finder.around(squeeze(item.node.text ?? ''))) : inline(item)
-        // What it says: a text's words; an element's line, and its name and value alone (what a pattern's ^ and $ mean).
+        const line = text ? textLine(item, finder.around(textSaid(item.node))) : inline(item)
+        // What it says: a text's words (a block of code's lines); an element's line, and its name and value alone (what a pattern's ^ and $ mean; a value of many lines keeps them).
         const name = squeeze(item.node.name ?? '')
-        const says = text ? [squeeze(item.node.text ?? '')] : [line, name, ...(typeof item.node.value === 'string' ? [squeeze(item.node.value)] : [])]
+        const value = typeof item.node.value === 'string' ? [item.node.value.replace(/[^\S\n]+/g, ' ').replace(/ *\n */g, '\n').trim()] : []
+        const says = text ? [textSaid(item.node)] : [line, name, ...value]
         // A line with nothing to act on that does not print the name that matched (a heading named by the link it holds, an iframe by its title) shows nothing found.
         const bare = !text && item.actions === undefined && !finder.says(line) && !(name !== '' && line.includes(name) && finder.says(name))
         if (item.node.role !== PART && !bare && says.some((said) => finder.says(said))) (item.actions !== undefined ? actionable : other).push(line)

@@ -206,7 +206,7 @@ export class DomRanges {
 
   /**
    * Whether an agent's regular expression matches a text of the subtree of `index`, in the
-   * page's own case with white space as single spaces: a text node, label, title, alt text,
+   * page's own case with white space as single spaces and line breaks kept: a text node, label, title, alt text,
    * placeholder or value alone (as one line of a find says it), or all of them read as one
    * text (as a line that joins a sentence's texts and links says it).
    */
@@ -215,7 +215,8 @@ export class DomRanges {
     const end = this.#end[index] as number
     const words: string[] = []
     const said = (text: string): boolean => {
-      const one = text.replace(/\s+/g, ' ').trim()
+      // Line breaks stay (a pattern's ^ and $ mark the ends of a block's lines): finding a part a pattern then misses only reads it.
+      const one = text.replace(/[^\S\n]+/g, ' ').replace(/ *\n */g, '\n').trim()
       words.push(one)
       return pattern.test(one)
     }

@@ -472,6 +472,17 @@ describe('a page as the agent reads it', () => {
     expect(outlinePage(linked, { find: 'editor' }).split('\n').slice(2, -1)).toEqual([`link "Editor sample" @${RefTable.forFrame(linked).refOf('a')}`])
   })
 
+  it('finds a line of a block of code by a pattern whose ^ and $ mark the ends of its lines', () => {
+    const code = sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/', layout: {}, state: {}, contracts: [], targets: [], tree: {
+      id: 'page', kind: 'box', role: 'document', children: [{ id: 'pre', kind: 'text', role: 'code', text: 'alpha\n  beta\ngamma' }, { id: 'p', kind: 'text', text: 'beta\nis a letter' }] } })
+    // Before, the block was searched as one line of words ("alpha beta gamma"): `beta$` found nothing.
+    expect(outlinePage(code, { findPattern: 'beta$' })).toContain('"alpha\\n  beta\\ngamma"')
+    expect(outlinePage(code, { findPattern: '^\\s+beta$' })).toContain('"alpha\\n  beta\\ngamma"')
+    expect(outlinePage(code, { findPattern: '^gamma$' })).toContain('"alpha\\n  beta\\ngamma"')
+    // Prose is its words: a line break the page's source happens to hold is no line end.
+    expect(outlinePage(code, { findPattern: '^is a' })).toContain('nothing on the page matches "^is a"')
+  })
+
   it('answers an action with the lines that changed, fenced like the page', () => {
     const before = outlinePage(page())
     const after = outlinePage(page(40, 'ada'))
