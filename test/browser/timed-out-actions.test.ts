@@ -38,13 +38,15 @@ describe('a browser tile after an action that ran out of time, a dialog after a 
   it('answers a dialog that opens the next one at once, with the next one open', async () => {
     const page = (await call(client, 'browser_navigate', { url: `${site.origin}/two-alerts` })).text
     const first = await call(client, 'browser_click', { element: 'Two alerts', target: refOf(page, 'button', 'Two alerts') })
-    expect(first.text).toMatch(/alert.*"one"/)
+    expect(first.text).toMatch(/^\+ alertdialog "alert: one"$/m)
     // Before, the answer waited for the page to settle, which it cannot while an alert is open: it ran out of time, and the tile stayed taken.
     const second = await call(client, 'browser_handle_dialog', { accept: true })
-    expect(second.text).toContain('alert \\"one\\" accepted')
-    expect(second.text).toContain('note: the page opened an alert dialog: "two"; answer it with handle_dialog')
+    // The hub names the dialog by its kind: its message is the page's words, said inside the fence.
+    expect(second.text).toContain('dialog: "alert accepted"')
+    expect(second.text).toContain('note: the page opened an alert dialog; answer it with handle_dialog')
+    expect(second.text).toMatch(/^--- changes [0-9a-f]{6} \(untrusted\) ---\n~ alertdialog "alert: two"\n--- end /m)
     const done = await call(client, 'browser_handle_dialog', { accept: true })
-    expect(done.text).toContain('alert \\"two\\" accepted')
+    expect(done.text).toContain('dialog: "alert accepted"')
     expect(done.text).not.toContain('dialog is open')
     await pressWorks()
   })
@@ -76,7 +78,7 @@ describe('a browser tile after an action that ran out of time, a dialog after a 
   it('says a dialog is open when a selector names an element under it, and that an empty target names none', async () => {
     const page = (await call(client, 'browser_snapshot', {})).text
     await call(client, 'browser_click', { element: 'Two alerts', target: refOf(page, 'button', 'Two alerts') })
-    expect((await call(client, 'browser_click', { element: 'Press', target: 'text=Press' })).text).toMatch(/conflict.*an? alert dialog is open \("one"\); answer it with browser_handle_dialog first/)
+    expect((await call(client, 'browser_click', { element: 'Press', target: 'text=Press' })).text).toMatch(/conflict.*an alert dialog is open; answer it with browser_handle_dialog first/)
     await call(client, 'browser_handle_dialog', { accept: true })
     await call(client, 'browser_handle_dialog', { accept: true })
     expect((await call(client, 'browser_click', { element: 'Press', target: '' })).text).toMatch(/invalid_input.*expected "target": a ref from the snapshot \(@12\) or a selector, found ""/)

@@ -119,6 +119,14 @@ interface Context {
   titles: Array<{ name: string; said: boolean }>
 }
 
+/**
+ * A dialog as the hub speaks of it, outside a page's fence: by its kind alone (`an alert
+ * dialog`). Its message is the page's words, which the page's alertdialog line says inside.
+ */
+export function aDialog(type: string): string {
+  return `${/^[aeiou]/i.test(type) ? 'an' : 'a'} ${type} dialog`
+}
+
 /** Roles whose name is their title, printed on their line: the title's own text inside them says it again. */
 const TITLED = new Set(['dialog', 'alertdialog'])
 
@@ -910,7 +918,7 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
   if (state.downloads !== undefined) ctx.out.push(`downloads: ${state.downloads.map((d) => `${quote(d.file)} (${d.state})`).join(', ')}`)
   lines.push(...ctx.out, fence.close)
   if ((state.pageTools ?? []).length > 0) lines.push(`page tools run with action_request {surface: "${frame.surface}", action, input}`)
-  if (state.dialog !== undefined) lines.push(`a ${state.dialog.type} dialog is open — answer with browser_handle_dialog`)
+  if (state.dialog !== undefined) lines.push(`${aDialog(state.dialog.type)} is open — answer with browser_handle_dialog`)
   if (state.fileChooser !== undefined) lines.push('file chooser open — answer with browser_file_upload')
   if (state.tabs !== undefined) lines.push(`tabs: ${state.tabs.count}, current ${state.tabs.current} — browser_tabs`)
   return lines.join('\n')

@@ -24,7 +24,7 @@ import {
   maxRisk,
 } from '@tessera/protocol'
 import type { BrowserContext, Dialog, Download, FileChooser, Page, Request } from 'playwright-core'
-import { NodeLedger, agentPattern, consequentialWord } from '@tessera/kit'
+import { NodeLedger, aDialog, agentPattern, consequentialWord } from '@tessera/kit'
 import { ARIA_ROLES, type WaitRequest, elementByRole } from './page-waits.js'
 import { BROWSER_ACTIONS, ELEMENT_ACTIONS } from './browser-actions.js'
 import type { BrowserHost } from './browser-host.js'
@@ -787,7 +787,8 @@ export class BrowserTile implements Surface {
     const dialog = this.#dialog
     if (dialog === null) throw new TesseraError('not_found', 'no dialog is open', { expected: 'an open alert, confirm, prompt or beforeunload', found: null })
     this.#dialog = null
-    const said = `${dialog.type()} "${cutWhole(dialog.message(), 200)}" ${accept ? 'accepted' : 'dismissed'}`
+    // Its kind alone: the message was the page's words, said inside the fence the frame drew.
+    const said = `${dialog.type()} ${accept ? 'accepted' : 'dismissed'}`
     // As any input: the page settles, or opens the next dialog (two alerts in a row), which ends the wait.
     const answer = await this.#acting(() => (accept ? dialog.accept(promptText) : dialog.dismiss()))
     this.#changed()
@@ -1141,7 +1142,7 @@ export class BrowserTile implements Surface {
    */
   async #acting(act: (page: Page) => Promise<unknown>, signal?: AbortSignal): Promise<PageAnswer> {
     const page = this.#page()
-    if (this.#dialog !== null) throw new TesseraError('conflict', `a ${this.#dialog.type()} dialog is open (${JSON.stringify(cutWhole(this.#dialog.message(), 120))}); answer it with handle_dialog first`, { found: this.#dialog.type() })
+    if (this.#dialog !== null) throw new TesseraError('conflict', `${aDialog(this.#dialog.type())} is open; answer it with handle_dialog first`, { found: this.#dialog.type() })
     let release = (): void => undefined
     const dialogOpened = new Promise<void>((done) => {
       release = () => done()
@@ -1171,7 +1172,7 @@ export class BrowserTile implements Surface {
     // The act may have opened a dialog meanwhile (TypeScript cannot know the field changed).
     const opened = this.#dialog as Dialog | null
     // The page's words quoted as one string: a line break in them cannot start a line that poses as the hub's.
-    if (opened !== null) this.#note = `the page opened ${opened.type() === 'alert' ? 'an' : 'a'} ${opened.type()} dialog: ${JSON.stringify(cutWhole(opened.message(), 200))}; answer it with handle_dialog`
+    if (opened !== null) this.#note = `the page opened ${aDialog(opened.type())}; answer it with handle_dialog`
     return this.#where(now)
   }
 

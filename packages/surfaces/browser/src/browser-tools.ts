@@ -1,6 +1,6 @@
 import type { z } from 'zod'
-import { type FacadeTool, type ToolAnswer, type ToolContext, outlinePage, outlineReading, pageFence, stringArg } from '@tessera/kit'
-import { type Frame, type JsonObject, type JsonValue, RefTable, TesseraError, cutWhole, findNode, isRef, ledgerIdOf } from '@tessera/protocol'
+import { type FacadeTool, type ToolAnswer, type ToolContext, aDialog, outlinePage, outlineReading, pageFence, stringArg } from '@tessera/kit'
+import { type Frame, type JsonObject, type JsonValue, RefTable, TesseraError, findNode, isRef, ledgerIdOf } from '@tessera/protocol'
 import { withActedNews } from './acted-news.js'
 import { pageDelta, presenceIn } from './page-delta.js'
 import { withScheme } from './web-address.js'
@@ -40,7 +40,7 @@ async function elementOf(ctx: ToolContext, surface: string, args: JsonObject, ke
   if (isRef(named)) return ledgerIdOf(named) ?? named.replace(/^@/, '')
   // A page under an open dialog runs no script, so no selector can be looked up on it: say so, not that it has no such action.
   const dialog = ((await ctx.frame(surface)).state as JsonObject).dialog as JsonObject | undefined
-  if (dialog !== undefined) throw new TesseraError('conflict', `a ${String(dialog.type)} dialog is open (${JSON.stringify(cutWhole(String(dialog.message), 120))}); answer it with browser_handle_dialog first`, { found: dialog.type ?? null })
+  if (dialog !== undefined) throw new TesseraError('conflict', `${aDialog(String(dialog.type))} is open; answer it with browser_handle_dialog first`, { found: dialog.type ?? null })
   const located = await ctx.request({ surface, action: 'locate', input: { selector: named, ...(reach === 'target' ? {} : { reach }) } })
   // The page's own answer, with its code: a malformed selector is invalid input, two matches a conflict.
   if (located.status !== 'completed') throw new TesseraError(located.error?.code ?? 'not_found', located.error?.message ?? `the selector ${named} names no element`, { found: named })
