@@ -344,7 +344,8 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
     const result = await ctx.request({ surface, action: 'tabs', input })
     if (result.status !== 'completed') return { result }
     const tabs = ((result.output as JsonObject).tabs ?? []) as JsonObject[]
-    return { text: tabs.map((tab) => `${tab.current === true ? '*' : ' '} ${String(tab.index)} ${JSON.stringify(tab.title)} ${String(tab.url)}`).join('\n') }
+    // Each tab's title and address are its page's words: fenced, as a page's title is.
+    return { text: fenced(tabs.map((tab) => `${tab.current === true ? '*' : ' '} ${String(tab.index)} ${JSON.stringify(tab.title)} ${oneWord(String(tab.url))}`)).join('\n') }
   }),
   facade('browser_handle_dialog', 'Accept or dismiss the open dialog (alert, confirm, prompt).', schema({ accept: { type: 'boolean' }, promptText: { type: 'string' } }, ['accept']), 'write', async (args, ctx, surface) => {
     const input: JsonObject = { accept: args.accept === true }
