@@ -386,6 +386,24 @@ describe('the browser surface over MCP, through the gateway', () => {
     await call(client, 'browser_close', { tile })
   }, 60_000)
 
+  it('says a window whose opener stopped answering stopped answering too, though nothing it did stopped it', async () => {
+    const made = await call(client, 'action_request', { surface: 'map', action: 'open', input: { kind: 'browser', config: { url: `${site.origin}/busy-opener` } } })
+    const tile = String((made.result?.output as { tile: string }).tile)
+    const opener = (await call(client, 'browser_snapshot', { tile })).text
+    const opened = await call(client, 'browser_click', { tile, element: 'Open sign-in', target: refOf(opener, 'button', 'Open sign-in') })
+    const popup = /the page opened (browser-\d+)/.exec(opened.text)?.[1] ?? ''
+    expect(popup).not.toBe('')
+    expect((await call(client, 'browser_snapshot', { tile: popup })).text).toContain('heading "Sign in"')
+    expect((await call(client, 'browser_click', { tile, element: 'Recalculate', target: refOf(opener, 'button', 'Recalculate') })).text).toContain('the page stopped answering for 15 s')
+    // Before, a selector in the window waited on its page until the gateway gave up on the call (30 s), and the window's snapshot stayed its last frame.
+    const clicked = await call(client, 'browser_click', { tile: popup, element: 'Sign in', target: 'role=button[name="Sign in"]' })
+    expect(clicked.isError).toBe(true)
+    expect(clicked.text).toContain('error [timed_out]: the page stopped answering for 15 s')
+    expect((await call(client, 'browser_snapshot', { tile: popup })).text).toContain('"the page is not answering (its thread is busy); browser_navigate opens a new tab in its place"')
+    await call(client, 'browser_close', { tile: popup })
+    await call(client, 'browser_close', { tile })
+  }, 90_000)
+
   it('says a page whose renderer crashed, and opens a new tab in its place on a navigation', async () => {
     const made = await call(client, 'action_request', { surface: 'map', action: 'open', input: { kind: 'browser', config: { url: `${site.origin}/login` } } })
     const tile = String((made.result?.output as { tile: string }).tile)

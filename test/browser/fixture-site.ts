@@ -108,6 +108,9 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     case '/busy':
       // A handler that never yields: the page's thread is taken for good.
       return send(page('Busy', '<button onclick="for (;;) {}">Recalculate</button><p>ready</p>'))
+    case '/busy-opener':
+      // A window it opens shares its thread (same site, one renderer): once the opener's handler never yields, the window stops answering too.
+      return send(page('Busy opener', `<button onclick="window.open('/login')">Open sign-in</button><button onclick="for (;;) {}">Recalculate</button>`))
     case '/many-windows':
       return send(page('Offers', `<button onclick="for (let i = 0; i < 20; i++) window.open('/signed-up?' + i)">Show all offers</button>`))
     case '/sign-in-window':

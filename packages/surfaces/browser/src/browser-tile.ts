@@ -46,7 +46,7 @@ import { type AppTarget, type AttachedApp, attachApp, endApp } from './app-attac
 import { type PageTool, callPageTool, discoverPageTools, pageToolContract } from './webmcp-bridge.js'
 import { type ConsoleLevel, type JournalMessage, type JournalRequest, PageJournal } from './page-journal.js'
 import { RESULT_CHARS, runElementScript, runPageScript } from './page-script.js'
-import { PageStuck, QUICK_ANSWER_MS, answersWithin, askingSession, whileAnswering } from './page-answers.js'
+import { PageStuck, QUICK_ANSWER_MS, answersWithin, askingSession, stuckPage, whileAnswering } from './page-answers.js'
 import { MAX_POPUPS, PopupBudget } from './popup-budget.js'
 import { CRASHED, STUCK, brokenFrame, pagelessFrame } from './broken-frames.js'
 import { DROP_ON_ELEMENT, droppedFiles } from './page-drop.js'
@@ -827,7 +827,18 @@ export class BrowserTile implements Surface {
    */
   async locate(selector: string, reach: 'target' | 'any' | 'pointer' = 'target'): Promise<{ target: string }> {
     const page = this.#page()
-    const backendNodeId = await backendNodeOf(page, await this.#sessionsOf(page).main(), selector)
+    if (this.#stuck === page && !(await answersWithin(this.#sessionsOf(page).main(), QUICK_ANSWER_MS))) throw stuckPage(page.url())
+    let backendNodeId: number
+    try {
+      backendNodeId = await whileAnswering((async () => backendNodeOf(page, await this.#sessionsOf(page).main(), selector))(), this.#asking(page), () => page.url())
+    } catch (error) {
+      // A page can stop answering without any action of this tile: a window it opened shares its opener's thread.
+      if (error instanceof PageStuck) {
+        this.#stuck = page
+        this.#changed()
+      }
+      throw error
+    }
     const placed = (): string | undefined => [...this.#places].find(([, place]) => place.document.owner === undefined && place.backendNodeId === backendNodeId)?.[0]
     let target = placed()
     // In a part of a huge page not read yet: read it (from now on) and look again.
