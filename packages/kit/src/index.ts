@@ -4,7 +4,7 @@ export { defineKind, type KindEnvironment, type OutlineRequest, type SurfaceKind
 export { actionFacade, type ActionFacadeOptions, type FacadeTool, type TileSummary, type ToolAnswer, type ToolContext } from './facade-tool.js'
 export { leanFields, leanForm, outputFields, withoutFinalNewline, type LeanFieldsOptions, type LeanForm } from './lean-form.js'
 export { NodeLedger } from './node-ledger.js'
-export { RISK_WORD_LANGUAGES, consequentialWord, isDismissive, markupWord, saysLittle } from './risk-words.js'
+export { RISK_WORD_LANGUAGES, consequentialWord, isDismissive, markupWord, namesAPlace, saysLittle } from './risk-words.js'
 export { targetNodeOf } from './target-node.js'
 export { stringArg } from './string-arg.js'
 export { pageFence } from './page-fence.js'

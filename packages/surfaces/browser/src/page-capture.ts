@@ -40,7 +40,9 @@ export interface DomFacts {
   contentDocument?: number
   /** An input's value as it is now (what a person sees in it), where the page set aria-valuenow, which may lag it. */
   inputValue?: string
-  /** The class names of what it holds two levels down, controls aside: the icon a button draws (`<i class="fa-trash">`), which the accessibility tree leaves out. */
+  /** The file or symbol an image or an SVG `<use>` draws, by its name (`trash` of `/img/trash.png`, `icon-trash` of `#icon-trash`): what an icon says when no class does. */
+  icon?: string
+  /** The class names and icons of what it holds two levels down, controls aside: the icon a button draws (`<i class="fa-trash">`, `<use href="#icon-trash">`), which the accessibility tree leaves out. */
   heldMarkup?: string[]
 }
 
@@ -107,13 +109,26 @@ const CONTROL_TAGS = new Set(['button', 'a', 'input', 'select', 'textarea'])
 /** How far down an element's markup is read: a button, its icon's wrapper, the icon. */
 const HELD_MARKUP_DEPTH = 2
 
-/** Gives each element the class names of what it holds, HELD_MARKUP_DEPTH levels down, controls aside. */
+/** Elements that draw an icon from a file or a symbol, and the attributes that name it. */
+const ICON_SOURCES: Readonly<Record<string, readonly string[]>> = { img: ['src'], input: ['src'], image: ['href', 'xlink:href'], use: ['href', 'xlink:href'] }
+/** The most of an icon's name kept: a file's name, not a data URL's payload. */
+const ICON_NAME_CHARS = 80
+
+/** The name of the icon an address draws: a symbol's fragment, or a file's name less its extension; none for inline data. */
+export function iconName(address: string): string | undefined {
+  if (/^\s*data:/i.test(address)) return undefined
+  const fragment = /#([^#]+)$/.exec(address)?.[1]
+  const file = fragment ?? /([^/?#]+?)(?:\.[a-z0-9]{1,5})?(?:[?#].*)?$/i.exec(address)?.[1]
+  return file === undefined || file === '' ? undefined : file.slice(0, ICON_NAME_CHARS)
+}
+
+/** Gives each element the class names and icons of what it holds, HELD_MARKUP_DEPTH levels down, controls aside. */
 function holdMarkup(facts: ReadonlyMap<number, DomFacts>, backendIds: readonly number[], parents: readonly number[]): void {
   const at = (index: number): DomFacts | undefined => facts.get(backendIds[index] as number)
   for (let i = 0; i < backendIds.length; i++) {
     const own = at(i)
-    const classes = own?.attributes.get('class')
-    if (own === undefined || classes === undefined || classes.trim() === '' || CONTROL_TAGS.has(own.tag)) continue
+    const classes = [own?.attributes.get('class'), own?.icon].filter((name) => name !== undefined && name.trim() !== '').join(' ')
+    if (own === undefined || classes === '' || CONTROL_TAGS.has(own.tag)) continue
     let holderIndex = parents[i] ?? -1
     for (let depth = 1; depth <= HELD_MARKUP_DEPTH && holderIndex >= 0; depth++) {
       const holder = at(holderIndex)
@@ -177,15 +192,18 @@ function domFacts(snapshot: Snapshot, offset: { x: number; y: number }): Array<{
       if (tag.startsWith('#') && tag !== '#text') continue
       const attrs = new Map<string, string>()
       const flat = attributes[i] ?? []
+      const iconAttributes = ICON_SOURCES[tag.toLowerCase()]
+      let icon: string | undefined
       for (let a = 0; a + 1 < flat.length; a += 2) {
         const key = (snapshot.strings[flat[a] as number] ?? '').toLowerCase()
         if (KEPT_ATTRIBUTES.has(key)) attrs.set(key, snapshot.strings[flat[a + 1] as number] ?? '')
+        if (iconAttributes?.includes(key) === true) icon = iconName(snapshot.strings[flat[a + 1] as number] ?? '') ?? icon
       }
       const contentDocument = contentDocs.get(i)
       // A spin button's aria-valuenow is what the page last said of it; typing into it changes the value first (jQuery UI's spinner).
       const typed = attrs.has('aria-valuenow') ? inputValues.get(i) : undefined
       const inputValue = typed === undefined ? undefined : snapshot.strings[typed]
-      facts.set(backendIds[i] as number, { tag: tag.toLowerCase(), attributes: attrs, clickable: clickable.has(i), ...(pointers.has(i) ? { pointer: true as const } : {}), ...(contentDocument === undefined ? {} : { contentDocument }), ...(inputValue === undefined ? {} : { inputValue }) })
+      facts.set(backendIds[i] as number, { tag: tag.toLowerCase(), attributes: attrs, clickable: clickable.has(i), ...(icon === undefined ? {} : { icon }), ...(pointers.has(i) ? { pointer: true as const } : {}), ...(contentDocument === undefined ? {} : { contentDocument }), ...(inputValue === undefined ? {} : { inputValue }) })
     }
     holdMarkup(facts, backendIds, doc.nodes.parentIndex ?? [])
     return { doc, facts, byIndex: backendIds }

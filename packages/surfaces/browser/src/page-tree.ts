@@ -1,5 +1,5 @@
 import { type Layout, type NodeStates, Risk, SELECTOR_HINT, type TargetSpec, type UiNode, type UnreadPart, cutWhole, maxRisk, wellFormed, withoutInvisible } from '@tessera/protocol'
-import { type NodeLedger, WHOLE_TEXT_CHARS, consequentialWord, isDismissive, markupWord, saysLittle } from '@tessera/kit'
+import { type NodeLedger, WHOLE_TEXT_CHARS, consequentialWord, isDismissive, markupWord, namesAPlace, saysLittle } from '@tessera/kit'
 import { shallowTree } from './shallow-tree.js'
 import { type TextFocus, focusedAt, textWindow } from './long-texts.js'
 import { type AxNode, type CapturedDocument, type DomFacts, type PageCapture, TOOLTIP_ATTRIBUTES } from './page-capture.js'
@@ -590,12 +590,12 @@ interface RiskHints {
   toggle: boolean
   /** Its description (a `title` where the content names it: `<button title="Delete">×</button>`), or its tooltip's words. */
   description?: string
-  /** Its id and class names, and those of what it holds two levels down, controls aside (DomFacts.heldMarkup). */
+  /** Its id, class names and icon, and those of what it holds two levels down, controls aside (DomFacts.heldMarkup). */
   markup: string[]
 }
 
 function riskHintsOf(node: AxNode, dom: DomFacts | undefined): RiskHints {
-  const markup = [dom?.attributes.get('id'), dom?.attributes.get('class'), ...(dom?.heldMarkup ?? [])].filter((value): value is string => value !== undefined && value !== '')
+  const markup = [dom?.attributes.get('id'), dom?.attributes.get('class'), dom?.icon, ...(dom?.heldMarkup ?? [])].filter((value): value is string => value !== undefined && value !== '')
   // A title where the content names the element (the tree's description), or a tooltip's words kept elsewhere.
   const said = [node.description?.value, ...TOOLTIP_ATTRIBUTES.map((name) => dom?.attributes.get(name))].filter((value): value is string => typeof value === 'string' && value.trim() !== '')
   return { toggle: property(node, 'pressed') !== undefined, markup, ...(said.length === 0 ? {} : { description: said.join(' · ') }) }
@@ -631,7 +631,8 @@ function inferredClickRisk(node: UiNode, role: string, dom: DomFacts | undefined
   if ((role === 'button' || role === 'link' || role === 'menuitem' || role === 'generic' || role === 'option') && !hints.toggle) {
     // A button in a field's box edits the field's value (a tag's "×"), whatever it says.
     const editsField = role === 'button' && (inherited.inCombobox === true || drawnInside(dom?.bounds, inherited.comboboxBox))
-    const word = consequentialWord(label)
+    // A link named for a folder ("Trash (3)") opens it: its name is a place, not a verb.
+    const word = role === 'link' && namesAPlace(label) ? null : consequentialWord(label)
     if (word !== null && !editsField) return { risk: 'destructive', reason: `its name says "${word}"` }
     // An icon or a letter for a name ("×", "🗑"): what its title and its markup say.
     if (saysLittle(label) && !editsField) {
