@@ -150,6 +150,9 @@ describe('the browser surface over MCP, through the gateway', () => {
     const icon = /"Invoice 1043" button \.btn-sm (@[n1-9][0-9a-z.]*)/.exec(page)?.[1] ?? ''
     const marked = await call(client, 'browser_click', { element: 'delete 1043', target: icon })
     expect(marked.text).toMatch(/needs a human approval \(its markup says "trash"\)/)
+    // A link to inline data leads nowhere; one to another scheme leaves the page by it (before, both "led to null").
+    expect(line(/link "Save note"/)).not.toContain('!')
+    expect(line(/link "Email billing"/)).toMatch(/ !external$/)
     for (const asked of [held, marked]) await api(t.hub, `/api/approvals/${asked.result?.approvalId}/deny`, { token: t.adminToken, body: {} })
   })
 

@@ -259,7 +259,7 @@ const ICONS = `<main><h1>Inbox</h1><ul>
 </ul>
 <div role="toolbar" aria-label="Formatting"><button aria-pressed="false">Insert/Remove Numbered List</button><button>Remove Format</button><button class="icon-bold" style="width:20px;height:20px" title="Bold"></button></div>
 <nav><a href="#orders">Orders</a> <a href="#history">Order history</a> <a href="#trash">Trash (3)</a> <a href="#deleted">Deleted Items</a> <a href="#payments">Payment methods</a></nav>
-<button>Browse or drop files</button> <a href="#feedback">Send feedback</a>
+<button>Browse or drop files</button> <a href="#feedback">Send feedback</a> <a href="data:text/plain,hello" download="note.txt">Save note</a> <a href="mailto:billing@example.com">Email billing</a>
 <div class="card" style="cursor:pointer" onclick="this.dataset.opened = 'yes'"><span>Invoice 1045</span> <button>Delete</button></div>
 </main>`
 

@@ -136,11 +136,23 @@ function isSecret(dom: DomFacts | undefined): boolean {
   return SECRET_NAME.test(named.trim())
 }
 
+/** The page's own origin, `null` as a string for a blank or inline page: a link from it to any site leaves it. */
+function pageOriginOf(url: string): string | null {
+  try {
+    return new URL(url).origin
+  } catch {
+    return null
+  }
+}
+
+/** Where a link or a form's address leads, as the origin a click would leave the page for; none for a script or inline data. */
 function originOf(url: string | undefined, base: string): string | null {
   if (url === undefined) return null
   try {
     const parsed = new URL(url, base)
     if (parsed.protocol === 'javascript:') return null
+    // An address with no origin of its own: inline data (a download made in the page) goes nowhere; another scheme (mailto:, an app's own) leaves the page by that scheme.
+    if (parsed.origin === 'null') return parsed.protocol === 'data:' || parsed.protocol === 'about:' ? null : parsed.protocol
     return parsed.origin
   } catch {
     return null
@@ -208,7 +220,7 @@ export function buildPageTree(capture: PageCapture, ledger: NodeLedger, named: R
   const documents = new Map(capture.documents.map((doc) => [doc.key, doc]))
   const children = new Map<string, CapturedDocument>()
   for (const doc of capture.documents) if (doc.owner !== undefined) children.set(`${doc.owner.documentKey}#${doc.owner.backendNodeId}`, doc)
-  const walk: Walk = { capture, ledger, documents, children, layout: {}, targets: [], places: new Map(), unread: new Map(), pageOrigin: originOf(capture.url, capture.url), named, active: new Map(), classCounts: new Map(), focus, cutTexts: [] }
+  const walk: Walk = { capture, ledger, documents, children, layout: {}, targets: [], places: new Map(), unread: new Map(), pageOrigin: pageOriginOf(capture.url), named, active: new Map(), classCounts: new Map(), focus, cutTexts: [] }
   const top = capture.documents[0]
   const rootId = 'page'
   walk.layout[rootId] = capture.viewport
