@@ -161,7 +161,8 @@ describe('the browser surface over MCP, through the gateway', () => {
     const next = refOf(page, 'button', 'Next')
     const bad: Array<[string, Record<string, unknown>, RegExp]> = [
       ['browser_click', {}, /invalid_input.*expected "target"/],
-      ['browser_click', { target: '@nzzzz' }, /not_found.*no element @nzzzz is on it now; take a new snapshot/],
+      ['browser_click', { target: '@nzzzz' }, /not_found.*no element @nzzzz is on the frame now; take a new snapshot/],
+      ['browser_navigate', {}, /invalid_input.*expected "url": a web address \(https:\/\/example\.com, 127\.0\.0\.1:8080\/path\), found none/],
       ['browser_select_option', { target: next, values: ['x'] }, new RegExp(`not_found.*@${next.replace(/^@/, '')} takes (?:"\\w+", )*"click"`)],
       // A local file is the file surface's: the browser never opens one, nor a script or a browser-internal page, nor asks a person to.
       ['browser_navigate', { url: 'file:///etc/passwd' }, /invalid_input.*expected a web address .*found "file:\/\/\/etc\/passwd"/],
@@ -186,7 +187,9 @@ describe('the browser surface over MCP, through the gateway', () => {
       ['browser_tabs', { action: 'select', index: 99 }, /not_found.*no tab 99/],
       ['browser_handle_dialog', { accept: true }, /not_found.*no dialog is open: handle_dialog answers/],
       ['browser_file_upload', { paths: ['a.txt'] }, /not_found.*no file chooser is open/],
-      ['browser_press_key', { key: 'Shift+Hyper' }, /invalid_input.*found "Hyper" in "Shift\+Hyper"/],
+      ['browser_press_key', { key: 'Shift+Hyper' }, /^error \[invalid_input\]: expected a key name .*found "Hyper" in "Shift\+Hyper"/],
+      ['browser_type', { target: '@nzzzz', text: 'hi' }, /not_found.*no element @nzzzz is on the frame now; take a new snapshot/],
+      ['browser_snapshot', { offset: 3 }, /invalid_input.*expected "offset" with a "target"/],
     ]
     for (const [tool, args, expected] of bad) {
       const answer = await call(client, tool, args)
@@ -200,6 +203,10 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect((await call(client, 'surfaces_list', {})).isError).toBe(false)
     // An address written without its scheme is made whole as Playwright MCP makes it: a loopback host gets http://.
     expect((await call(client, 'browser_navigate', { url: `${site.origin.replace('http://', '')}/list` })).text).toContain('button "Shuffle"')
+    // A password in an address is never said back: not in the header, the tabs, the frame's route.
+    const signedIn = await call(client, 'browser_navigate', { url: `${site.origin.replace('http://', 'http://alice:s3cret@')}/list` })
+    expect(signedIn.text).toContain(`${site.origin}/list frame `)
+    expect(signedIn.text + (await call(client, 'browser_tabs', { action: 'list' })).text + JSON.stringify((await call(client, 'surfaces_list', {})).text)).not.toContain('s3cret')
   })
 
   it('keeps page text inside the fence: a page cannot close it or pose as the hub', async () => {

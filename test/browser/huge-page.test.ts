@@ -274,6 +274,11 @@ describe('a huge page, read in parts over MCP', () => {
     const opened = await call('browser_navigate', { url: `${site.origin}/log.txt` })
     expect(opened).toMatch(/^"12:00:00 step 0 ok\\n12:00:01 step 1 ok\\n12:00:02 step 2 ok\\n[^"]*…" @(t?\d+) \(line 1 of 60000\)$/m)
     const holder = (/…" @(t?\d+) \(line/m.exec(opened) as RegExpExecArray)[1] as string
+    // A find inside an element no longer there fails, and moves no window (before, the text showed the match from then on).
+    await expect(call('browser_snapshot', { target: '@t99999', find: 'step 30005 ok' })).rejects.toThrow(/not_found/)
+    expect(await call('browser_snapshot', {})).toMatch(/^"12:00:00 step 0 ok\\n[^"]*…" @t?\d+ \(line 1 of 60000\)$/m)
+    // An offset reads on from a line of a text or a list's item: alone it names neither.
+    await expect(call('browser_snapshot', { offset: 200 })).rejects.toThrow(/invalid_input.*"offset" reads from a line of the "target"/)
     // Its ref reads the text as far as any text is read whole.
     const whole = await call('browser_snapshot', { target: `@${holder}` })
     expect(whole).toContain('12:00:59 step 59 ok\\n12:00:00 step 60 ok')

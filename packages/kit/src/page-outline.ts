@@ -797,18 +797,18 @@ export function unreadShown(frame: Frame, options: PageOutlineOptions = {}): Unr
   const finding = options.find !== undefined || options.findPattern !== undefined
   const windowed = (finding || (options.expand !== undefined && options.offset !== undefined)) && all.some((node) => node.excerpt !== undefined)
   if (!unread && !windowed) return undefined
+  const ctx = contextFor(frame, options)
+  const id = options.expand === undefined ? undefined : ctx.refs.resolve(options.expand)
+  const scope = id === undefined ? undefined : index.nodes.get(id)
+  // Not in this frame: its element may live in a part unread now (the page scrolled on). Looked for before a find inside it moves any long text's window.
+  if (options.expand !== undefined && scope === undefined) return { refs: [options.expand] }
   if (options.find !== undefined) return { text: options.find }
   if (options.findPattern !== undefined) {
     // Refused here, before any part is read, if it is no pattern an agent may give.
     agentPattern(options.findPattern, 'regex')
     return { pattern: options.findPattern }
   }
-  if (options.expand === undefined) return undefined
-  const ctx = contextFor(frame, options)
-  const id = ctx.refs.resolve(options.expand)
-  const scope = id === undefined ? undefined : index.nodes.get(id)
-  // Not in this frame: its element may live in a part unread now (the page scrolled on).
-  if (scope === undefined) return { refs: [options.expand] }
+  if (options.expand === undefined || scope === undefined) return undefined
   if (scope.unread !== undefined) return { nodes: [scope.id] }
   // A long text read from a line of the agent's choice: its window starts there.
   if (scope.excerpt !== undefined && options.offset !== undefined && options.offset !== scope.excerpt.line) return { refs: [options.expand], line: Math.max(1, options.offset) }

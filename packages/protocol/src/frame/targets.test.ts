@@ -77,7 +77,9 @@ describe('resolving a request to a target', () => {
     const b = frame.targets[1]!
     expect(() => resolveTarget(frame, 'refresh', `@${b.ref}`)).toThrow(expect.objectContaining({ code: 'not_found', message: `action "refresh" has no target "${b.ref}" in this frame; @${b.ref} takes "remove"` }))
     expect(() => resolveTarget(frame, 'remove', '@row-b')).toThrow(expect.objectContaining({ message: 'action "remove" has no target "row-b" in this frame; @row-b takes no action' }))
-    expect(() => resolveTarget(frame, 'remove', '@e99999')).toThrow(expect.objectContaining({ message: 'action "remove" has no target "e99999" in this frame; no element @e99999 is on it now; take a new snapshot' }))
+    expect(() => resolveTarget(frame, 'remove', '@e99999')).toThrow(expect.objectContaining({ message: 'no element @e99999 is on the frame now; take a new snapshot' }))
+    // Before what the frame offers: an action it has none of, on a ref that went, says the ref went.
+    expect(() => resolveTarget(frame, 'select', '@e99999')).toThrow(expect.objectContaining({ message: 'no element @e99999 is on the frame now; take a new snapshot' }))
     // An action no element of the frame offers says the same of the ref.
     expect(() => resolveTarget(frame, 'select', `@${b.ref}`)).toThrow(expect.objectContaining({ message: `the frame has no action "select"; @${b.ref} takes "remove"` }))
   })

@@ -94,6 +94,8 @@ function answersTo(frame: Frame, wanted: string): (target: ActionTarget) => bool
 export function resolveTarget(frame: Frame, action: string, ref?: string): ResolvedTarget {
   const contract = contractOf(frame, action)
   const wanted = ref === undefined ? undefined : ref.startsWith('@') ? ref.slice(1) : ref
+  // A ref that names nothing on the frame says so first: what the frame offers is beside the point once the element went.
+  if (wanted !== undefined && namesNothing(frame, wanted)) throw new TesseraError('not_found', `no element @${wanted} is on the frame now; take a new snapshot`, { expected: 'a ref of the current frame', found: `@${wanted}` })
   if (contract === undefined) {
     const about = wanted === undefined ? '' : `; ${whatRefIs(frame, wanted)}`
     throw new TesseraError('not_found', `the frame has no action "${action}"${about}`, { expected: frame.contracts.map((c) => c.id), found: action })
@@ -126,17 +128,18 @@ function withoutRef(candidates: readonly ActionTarget[]): ActionTarget[] {
 }
 
 /**
- * What a ref that names no target of an action is: an element that offers other actions
- * (said, so the agent picks one of them), one that offers none, or no element of the frame
- * at all — it went, or never was — where the answer is a new look, never a guess at what
- * holds its place now.
+ * Whether a ref names no element of the frame and no target at all: the element went, or
+ * never was, and the answer is a new look, never a guess at what holds its place now.
  */
+function namesNothing(frame: Frame, wanted: string): boolean {
+  const index = frameIndex(frame)
+  return !index.nodes.has(wanted) && index.refs.resolve(wanted) === undefined && !frame.targets.some(answersTo(frame, wanted))
+}
+
+/** What a ref of the frame that names no target of an action is: an element that offers other actions (said, so the agent picks one of them), or one that offers none. */
 function whatRefIs(frame: Frame, wanted: string): string {
   const offers = [...new Set(frame.targets.filter(answersTo(frame, wanted)).map((target) => target.contract))]
-  if (offers.length > 0) return `@${wanted} takes ${offers.map((id) => `"${id}"`).join(', ')}`
-  const index = frameIndex(frame)
-  if (index.nodes.has(wanted) || index.refs.resolve(wanted) !== undefined) return `@${wanted} takes no action`
-  return `no element @${wanted} is on it now; take a new snapshot`
+  return offers.length > 0 ? `@${wanted} takes ${offers.map((id) => `"${id}"`).join(', ')}` : `@${wanted} takes no action`
 }
 
 /**

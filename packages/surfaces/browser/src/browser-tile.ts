@@ -51,6 +51,7 @@ import { MAX_POPUPS, PopupBudget } from './popup-budget.js'
 import { CRASHED, STUCK, brokenFrame, pagelessFrame } from './broken-frames.js'
 import { DROP_ON_ELEMENT, droppedFiles } from './page-drop.js'
 import { type DetailPart, type RequestDetail, detailOf, requestNotFound } from './request-detail.js'
+import { shownAddress } from './web-address.js'
 
 export interface BrowserTileOptions {
   id: string
@@ -252,13 +253,13 @@ export class BrowserTile implements Surface {
       // answers it says only what changed since.
       const shown: UiNode = { id: 'dialog', kind: 'box', role: 'alertdialog', name: `${dialog.type()}: ${cutWhole(dialog.message(), 2000)}` }
       const last = this.#lastFrames.get(page)
-      const under = last?.route === page.url() ? last : undefined
+      const under = last?.route === shownAddress(page.url()) ? last : undefined
       const tree: UiNode = under === undefined ? { id: 'page', kind: 'box', role: 'document', children: [shown] } : { ...under.tree, children: [shown, ...(under.tree.children ?? [])] }
-      return sealFrame({ ...under, surface: this.id, route: page.url(), tree, state, contracts: [...(under?.contracts ?? [BROWSER_ACTIONS.contract('tabs')]), BROWSER_ACTIONS.contract('handle_dialog')] })
+      return sealFrame({ ...under, surface: this.id, route: shownAddress(page.url()), tree, state, contracts: [...(under?.contracts ?? [BROWSER_ACTIONS.contract('tabs')]), BROWSER_ACTIONS.contract('handle_dialog')] })
     }
-    if (this.#crashed.has(page)) return brokenFrame(this.id, page.url(), state, `${CRASHED}; browser_navigate opens a new tab in its place`)
+    if (this.#crashed.has(page)) return brokenFrame(this.id, shownAddress(page.url()), state, `${CRASHED}; browser_navigate opens a new tab in its place`)
     // A page known to have stopped answering is asked again, briefly, before a capture waits on it.
-    if (this.#stuck === page && !(await answersWithin(this.#sessionsOf(page).main(), QUICK_ANSWER_MS))) return brokenFrame(this.id, page.url(), state, STUCK)
+    if (this.#stuck === page && !(await answersWithin(this.#sessionsOf(page).main(), QUICK_ANSWER_MS))) return brokenFrame(this.id, shownAddress(page.url()), state, STUCK)
     this.#stuck = null
     const plan = this.#partsToRead.plan()
     const focus = this.#textFocus
@@ -270,10 +271,10 @@ export class BrowserTile implements Surface {
       ;[capture, tools] = await whileAnswering(Promise.all([capturePage(page, this.#sessionsOf(page), wanted), discoverPageTools(page)]), this.#asking(page), () => page.url())
     } catch (error) {
       this.#sessionsOf(page).forget()
-      if (this.#crashed.has(page)) return brokenFrame(this.id, page.url(), state, `${CRASHED}; browser_navigate opens a new tab in its place`)
+      if (this.#crashed.has(page)) return brokenFrame(this.id, shownAddress(page.url()), state, `${CRASHED}; browser_navigate opens a new tab in its place`)
       if (!(error instanceof PageStuck)) throw error
       this.#stuck = page
-      return brokenFrame(this.id, page.url(), state, STUCK)
+      return brokenFrame(this.id, shownAddress(page.url()), state, STUCK)
     }
     this.#pageTools = new Map(tools.map((tool) => [tool.id, tool]))
     if (tools.length > 0) state.pageTools = tools.map((tool) => ({ id: tool.id, description: tool.description, input: Object.keys((tool.inputSchema.properties ?? {}) as JsonObject), ...(tool.consequential ? { consequential: true } : {}) }))
@@ -289,7 +290,7 @@ export class BrowserTile implements Surface {
     const contracts = BROWSER_ACTIONS.contracts.filter((contract) => (ELEMENT_ACTIONS.has(contract.id) ? used.has(contract.id) || (contract.id === 'upload' && this.#chooser !== null) : contract.id !== 'handle_dialog'))
     const targets: TargetSpec[] = [...built.targets]
     if (this.#chooser !== null && used.has('upload')) targets.push({ contract: 'upload' })
-    const parts: FrameParts = { surface: this.id, route: capture.url, tree: built.tree, layout: built.layout, state, contracts: [...contracts, ...tools.map(pageToolContract)], targets, capabilities: { screenshot: true } as JsonObject }
+    const parts: FrameParts = { surface: this.id, route: shownAddress(capture.url), tree: built.tree, layout: built.layout, state, contracts: [...contracts, ...tools.map(pageToolContract)], targets, capabilities: { screenshot: true } as JsonObject }
     this.#lastFrames.set(page, parts)
     return sealFrame(parts)
   }
@@ -815,7 +816,7 @@ export class BrowserTile implements Surface {
       }
     }
     this.#changed()
-    return { tabs: await Promise.all(this.#pages.map(async (page, index) => ({ index, url: page.url(), title: await page.title().catch(() => ''), current: index === this.#current }))) }
+    return { tabs: await Promise.all(this.#pages.map(async (page, index) => ({ index, url: shownAddress(page.url()), title: await page.title().catch(() => ''), current: index === this.#current }))) }
   }
 
   /**
@@ -1054,7 +1055,7 @@ export class BrowserTile implements Surface {
       this.#changed()
     })
     page.on('close', () => {
-      if (this.#pages.length === 1 && this.#pages[0] === page) this.#gone = { said: 'the page closed its window, the tile\'s last', url: page.url() }
+      if (this.#pages.length === 1 && this.#pages[0] === page) this.#gone = { said: 'the page closed its window, the tile\'s last', url: shownAddress(page.url()) }
       const index = this.#pages.indexOf(page)
       if (index >= 0) this.#pages.splice(index, 1)
       if (this.#current >= this.#pages.length) this.#current = Math.max(0, this.#pages.length - 1)
@@ -1118,7 +1119,7 @@ export class BrowserTile implements Surface {
   }
 
   #state(page: Page): JsonObject {
-    const state: JsonObject = { url: page.url() }
+    const state: JsonObject = { url: shownAddress(page.url()) }
     if (this.#dialog !== null) state.dialog = { type: this.#dialog.type(), message: cutWhole(this.#dialog.message(), 2000), ...(this.#dialog.defaultValue() ? { default: this.#dialog.defaultValue() } : {}) }
     if (this.#chooser !== null) state.fileChooser = { multiple: this.#chooser.isMultiple() }
     if (this.#downloads.length > 0) state.downloads = this.#downloads.slice(-10).map((d) => ({ ...d }))
@@ -1143,7 +1144,7 @@ export class BrowserTile implements Surface {
     const note = this.#note
     this.#note = undefined
     this.#tilesOpened = []
-    return { url: page.url(), ...(note === undefined ? {} : { note }) }
+    return { url: shownAddress(page.url()), ...(note === undefined ? {} : { note }) }
   }
 
   /**

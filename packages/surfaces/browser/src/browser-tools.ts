@@ -4,6 +4,7 @@ import { type Frame, type JsonObject, type JsonValue, RefTable, TesseraError, fi
 import { withActedNews } from './acted-news.js'
 import { pageDelta, presenceIn } from './page-delta.js'
 import { withScheme } from './web-address.js'
+import { keyChord } from './key-names.js'
 import { ClassChange, PageOutput, SHOT_MAX_HEIGHT, WAIT_STATES } from './browser-schemas.js'
 import { type BodyLeft, DETAIL_PARTS, type RequestDetail } from './request-detail.js'
 import type { JournalRequest } from './page-journal.js'
@@ -202,7 +203,9 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
     inputSchema: schema({ url: { type: 'string' } }, ['url']),
     risk: 'external',
     async run(args, ctx) {
-      const url = withScheme(stringArg(args, 'url') ?? '')
+      const given = stringArg(args, 'url')
+      if (given === undefined || given.trim() === '') throw new TesseraError('invalid_input', `expected "url": a web address (https://example.com, 127.0.0.1:8080/path), found ${given === undefined ? 'none' : JSON.stringify(given)}`, { expected: 'url', found: given ?? null })
+      const url = withScheme(given)
       const mode = modeOf(args, 'full')
       if (ctx.tiles(KIND).length === 0) {
         const opened = await ctx.request({ surface: 'map', action: 'open', input: { kind: KIND, config: { url } } })
@@ -223,6 +226,7 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
       const surface = ctx.tile(KIND, stringArg(args, 'tile'))
       const expand = stringArg(args, 'target') ?? stringArg(args, 'expand')
       const offset = typeof args.offset === 'number' ? args.offset : undefined
+      if (offset !== undefined && expand === undefined) throw new TesseraError('invalid_input', `expected "offset" with a "target": "offset" reads from a line of the "target" (a long text's @ref) or from an item of it (a list's @ref), found an offset of ${offset} and no target`, { expected: 'target', found: null })
       const options = { expand, offset, find: stringArg(args, 'find'), boxes: args.boxes === true }
       return { text: await outlineReading(await ctx.frame(surface), options, (request) => ctx.frame(surface, request)) }
     },
@@ -296,7 +300,12 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
   facade('browser_select_option', 'Choose options of a select element, or of a list the page draws (combobox, listbox; an autocomplete gets the value typed, then its option clicked): by value or label.', schema({ element, target, values: { type: 'array', items: { type: 'string' } } }, ['target', 'values']), 'write', async (args, ctx, surface) =>
     run(ctx, surface, [{ action: 'select', input: { values: (Array.isArray(args.values) ? args.values : []) as JsonValue[] } as JsonObject, target: await elementOf(ctx, surface, args) }], modeOf(args, 'delta')),
   ),
-  facade('browser_press_key', 'Press a key (Enter, ArrowDown, Control+a, or a character) in the focused element.', schema({ key: { type: 'string' } }, ['key']), 'external', (args, ctx, surface) => run(ctx, surface, [{ action: 'press', input: { key: stringArg(args, 'key') ?? '' } }], modeOf(args, 'delta'))),
+  facade('browser_press_key', 'Press a key (Enter, ArrowDown, Control+a, or a character) in the focused element.', schema({ key: { type: 'string' } }, ['key']), 'external', (args, ctx, surface) => {
+    const key = stringArg(args, 'key') ?? ''
+    // A key no keyboard has is the agent's mistake, said before any request is made (not as an action that failed).
+    keyChord(key)
+    return run(ctx, surface, [{ action: 'press', input: { key } }], modeOf(args, 'delta'))
+  }),
   facade('browser_hover', 'Move the pointer over an element.', schema({ element, target }, ['target']), 'read', async (args, ctx, surface) => run(ctx, surface, [{ action: 'hover', input: {}, target: await elementOf(ctx, surface, args, 'target', 'ref', 'pointer') }], modeOf(args, 'delta'))),
   facade('browser_drag', 'Drag one element onto another.', schema({ startElement: element, startTarget: target, endElement: element, endTarget: target }, ['startTarget', 'endTarget']), 'write', async (args, ctx, surface) => {
     const from = await elementOf(ctx, surface, args, 'startTarget', 'startRef', 'pointer')

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { WebAddress, webAddressProblem, withScheme } from './web-address.js'
+import { WebAddress, shownAddress, webAddressProblem, withScheme } from './web-address.js'
 
 describe('web addresses a browser tile opens', () => {
   it('opens the web, a blank page and a page written inline; no local file, script or browser page', () => {
@@ -23,5 +23,11 @@ describe('web addresses a browser tile opens', () => {
     expect(withScheme('https://example.org')).toBe('https://example.org')
     expect(withScheme('file:///etc/passwd')).toBe('file:///etc/passwd')
     expect(withScheme('not a url')).toBe('not a url')
+  })
+
+  it('reports an address without the user name and password it may carry', () => {
+    expect(shownAddress('https://alice:s3cret@example.org:8443/a?b#c')).toBe('https://example.org:8443/a?b#c')
+    expect(shownAddress('http://alice@127.0.0.1/')).toBe('http://127.0.0.1/')
+    for (const url of ['https://example.org/', 'about:blank', 'data:text/html,<p>a@b</p>', 'not a url']) expect(shownAddress(url)).toBe(url)
   })
 })

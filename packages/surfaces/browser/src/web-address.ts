@@ -45,3 +45,17 @@ export function withScheme(url: string): string {
   if (URL.canParse(url)) return url
   return URL.canParse(`https://${url}`) ? `https://${url}` : url
 }
+
+/**
+ * An address as the tile reports it (a frame's route, a tab, an answer): without the user name
+ * and password an address may carry (`https://user:secret@host/`), which would otherwise be
+ * in every header the agent reads, the console and the trace.
+ */
+export function shownAddress(url: string): string {
+  if (!URL.canParse(url)) return url
+  const parsed = new URL(url)
+  if (parsed.username === '' && parsed.password === '') return url
+  parsed.username = ''
+  parsed.password = ''
+  return parsed.href
+}
