@@ -108,6 +108,9 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     case '/busy':
       // A handler that never yields: the page's thread is taken for good.
       return send(page('Busy', '<button onclick="for (;;) {}">Recalculate</button><p>ready</p>'))
+    case '/reload-alert':
+      // Each load counts itself; the second says so in an alert as it loads: the page under that alert is the new one, not yet drawn.
+      return send(page('Visits', `<p id="visit"></p><button onclick="location.reload()">Reload</button><script>const n = Number(sessionStorage.visits || 0) + 1; sessionStorage.visits = n; document.getElementById('visit').textContent = 'visit ' + n; if (n === 2) alert('welcome back')</script>`))
     case '/busy-opener':
       // A window it opens shares its thread (same site, one renderer): once the opener's handler never yields, the window stops answering too.
       return send(page('Busy opener', `<button onclick="window.open('/login')">Open sign-in</button><button onclick="for (;;) {}">Recalculate</button>`))

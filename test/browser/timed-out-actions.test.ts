@@ -75,6 +75,17 @@ describe('a browser tile after an action that ran out of time, a dialog after a 
     await pressWorks()
   })
 
+  it('shows nothing of the page before a reload under a dialog the reloaded page opens as it loads', async () => {
+    const page = (await call(client, 'browser_navigate', { url: `${site.origin}/reload-alert` })).text
+    expect(page).toContain('"visit 1"')
+    const reloaded = await call(client, 'browser_click', { element: 'Reload', target: refOf(page, 'button', 'Reload') })
+    expect(reloaded.text).toContain('note: the page opened an alert dialog')
+    // Before, the frame under it was the page that went (same address): "visit 1" still stood.
+    expect((await call(client, 'browser_snapshot', {})).text).not.toContain('visit 1')
+    const answered = await call(client, 'browser_handle_dialog', { accept: true })
+    expect(answered.text).toContain('"visit 2"')
+  })
+
   it('says a dialog is open when a selector names an element under it, and that an empty target names none', async () => {
     const page = (await call(client, 'browser_snapshot', {})).text
     await call(client, 'browser_click', { element: 'Two alerts', target: refOf(page, 'button', 'Two alerts') })

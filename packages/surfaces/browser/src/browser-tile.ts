@@ -1046,6 +1046,8 @@ export class BrowserTile implements Surface {
       navigating.clear()
       // A file chooser goes with the document that opened it.
       if (this.#chooser?.page() === page) this.#chooser = null
+      // So does what the last capture showed: a dialog the new document opens as it loads (a reload to the same address) stands over nothing of the old one.
+      this.#lastFrames.delete(page)
       this.#changed()
     })
     // Its renderer ended (out of memory, killed): Playwright refuses everything on the page from then on.
