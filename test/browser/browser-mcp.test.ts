@@ -839,6 +839,10 @@ describe('the browser surface over MCP, through the gateway', () => {
     const archived = await call(client, 'browser_select_option', { element: 'With the selected', target: refOf((await call(client, 'browser_snapshot', {})).text, 'combobox', 'With the selected'), values: ['Archive'] })
     expect(archived.isError, archived.text).toBe(false)
     expect(archived.text).toContain('"done: 2"')
+    // Chosen by its label, the answer names it in the agent's words; by its value, in the page's: fenced.
+    expect(archived.text).toMatch(/^selected: \["Archive"\]$/m)
+    const byValue = await call(client, 'browser_select_option', { element: 'With the selected', target: refOf((await call(client, 'browser_snapshot', {})).text, 'combobox', 'With the selected'), values: ['2'] })
+    expect(byValue.text).toMatch(/^selected:\n--- page [0-9a-f]{6} \(untrusted\) ---\n\["Archive"\]\n--- end [0-9a-f]{6} ---$/m)
   })
 
   it('reads the text of a field back whole, line breaks and all, by expanding the field its line cuts', async () => {

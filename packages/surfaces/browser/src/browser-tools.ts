@@ -59,9 +59,10 @@ function modeOf(args: JsonObject, fallback: 'delta' | 'full' | 'none'): 'delta' 
  * its own answer (the options chosen, the dialog answered). Where the page follows, its
  * header says where it is; with `snapshot: none` this line does.
  */
-function said(output: JsonValue | undefined, withUrl: boolean): string | undefined {
+function said(output: JsonValue | undefined, withUrl: boolean, asked: JsonObject): string | undefined {
   const o = (output ?? {}) as JsonObject
-  const parts = ['selected', 'dialog', 'waitedMs'].filter((key) => o[key] !== undefined).map((key) => `${key}: ${JSON.stringify(o[key])}`)
+  const parts = ['dialog', 'waitedMs'].filter((key) => o[key] !== undefined).map((key) => `${key}: ${JSON.stringify(o[key])}`)
+  if (Array.isArray(o.selected) && sameWords(o.selected, asked.values)) parts.unshift(`selected: ${JSON.stringify(o.selected)}`)
   if (typeof o.note === 'string') parts.push(`note: ${o.note}`)
   if (withUrl) parts.unshift(`done${o.url === undefined ? '' : ` — at ${String(o.url)}`}`)
   return parts.length === 0 ? undefined : parts.join('; ')
@@ -71,6 +72,12 @@ interface Step {
   action: string
   input: JsonObject
   target?: string
+}
+
+/** Whether the options a choice names are the agent's own words, as it asked for them (any case): then they are no page's words to fence. */
+function sameWords(selected: readonly JsonValue[], asked: JsonValue | undefined): boolean {
+  const wanted = new Set((Array.isArray(asked) ? asked : []).map((value) => String(value).trim().toLowerCase()))
+  return selected.every((name) => wanted.has(String(name).trim().toLowerCase()))
 }
 
 /** Runs steps through the gateway on one tile and answers with what the agent chose to see. */
@@ -91,8 +98,10 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
     const page = ClassChange.safeParse(output?.pageClasses)
     if (page.success) pageClasses = page.data
     held = PageOutput.shape.held.safeParse(output?.held).data ?? []
-    const line = said(result.output, mode === 'none')
+    const line = said(result.output, mode === 'none', step.input)
     if (line !== undefined) lines.push(line)
+    // Options chosen by a value, or by words the page labels otherwise, are named in the page's words: fenced.
+    if (Array.isArray(output?.selected) && !sameWords(output.selected, step.input.values)) lines.push('selected:', ...fenced([JSON.stringify(output.selected)]))
     // What a script returned is the page's to say: fenced, as one line of JSON.
     if (output !== undefined && output.result !== undefined) lines.push('result:', ...fenced([JSON.stringify(output.result)]))
   }
