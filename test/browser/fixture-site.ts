@@ -105,6 +105,11 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
       res.end(Array.from({ length: 60_000 }, (_, i) => (i === 59_999 ? 'ERROR: disk full at step 59999' : `12:00:${String(i % 60).padStart(2, '0')} step ${i} ok`)).join('\n'))
       return
+    case '/items.json':
+      // An API's answer as a browser shows it: minified JSON, one line of 200,000 characters.
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify(Array.from({ length: 6000 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a', 'b'] }))))
+      return
     case '/busy':
       // A handler that never yields: the page's thread is taken for good.
       return send(page('Busy', '<button onclick="for (;;) {}">Recalculate</button><p>ready</p>'))

@@ -317,6 +317,15 @@ describe('a huge page, read in parts over MCP', () => {
     await at.client.callTool({ name: 'browser_close', arguments: {} })
   })
 
+  it('finds words far along one line longer than what a frame keeps of a text (a minified JSON), and shows them', async () => {
+    await at.client.callTool({ name: 'browser_close', arguments: {} })
+    await call('browser_navigate', { url: `${site.origin}/items.json` })
+    // Before, the window started at the line's start: the match lay past it, and the find said nothing matched.
+    expect(await call('browser_find', { text: '"item 5500"' })).toMatch(/^"….*\\"name\\":\\"item 5500\\".*" @t?\d+ \(line 1 of 1\)$/m)
+    expect(await call('browser_find', { regex: '"id":5999,' })).toMatch(/^"….*\\"id\\":5999,.*" @t?\d+ \(line 1 of 1\)$/m)
+    await at.client.callTool({ name: 'browser_close', arguments: {} })
+  })
+
   it('finds words past what the frame keeps of a block of code read from the tree, and shows the lines of the match', async () => {
     await at.client.callTool({ name: 'browser_close', arguments: {} })
     const opened = await call('browser_navigate', { url: `${site.origin}/source` })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LONG_TEXT_BOXES, LongTexts } from './long-texts.js'
+import { LONG_TEXT_BOXES, LongTexts, textWindow } from './long-texts.js'
 
 /** A DOM snapshot's document in its table form: nodes in document order, each with its parent, name and value. */
 function snapshotOf(nodes: Array<{ parent: number; name: string; value?: string; boxes?: number }>) {
@@ -46,6 +46,25 @@ describe('LongTexts', () => {
     expect(long.needsParts).toBe(true)
     const few = snapshotOf([{ parent: -1, name: 'BODY' }, { parent: 0, name: '#text', value: 'x', boxes: 3 }])
     expect(LongTexts.of(few.table, few.layout, few.textBoxes, few.strings).needsParts).toBe(false)
+  })
+
+  it('keeps a window of a line longer than a window around what a find found in it', () => {
+    // A minified JSON: one line of 100,000 characters; the match is far past what a window keeps.
+    const json = `[${Array.from({ length: 5000 }, (_, i) => `{"id":${i},"name":"item ${i}"}`).join(',')}]`
+    expect(json.length).toBeGreaterThan(100_000)
+    const at = json.indexOf('"item 4500"')
+    const held = textWindow(json, at)
+    expect(held.text.startsWith('…')).toBe(true)
+    expect(held.text).toContain('"item 4500"')
+    expect(held.text.indexOf('"item 4500"')).toBeLessThan(250)
+    expect(held.excerpt).toEqual({ line: 1, lines: 1 })
+    // Near the line's start, the window starts with it, as before.
+    expect(textWindow(json, 100).text.startsWith('[{"id":0,')).toBe(true)
+    // Never half a character: an emoji just where the lead would cut it.
+    const emoji = `${'x'.repeat(30_000)}😀${'y'.repeat(200)}z${'w'.repeat(20_000)}`
+    const cut = textWindow(emoji, emoji.indexOf('😀') + 1 + 200)
+    expect(cut.text.startsWith('…😀y')).toBe(true)
+    expect(cut.text.isWellFormed()).toBe(true)
   })
 
   it('keeps the window of a long text that is in view, or that a find asked for, and says where it is', () => {

@@ -179,13 +179,22 @@ export class LongTexts {
   }
 }
 
+/** Of a line longer than a window, the characters kept before `at`: what leads up to the match or the view. */
+const LINE_LEAD_CHARS = 200
+
 /**
  * What a frame keeps of a text: all of it, or, past what an expansion prints, a window from
- * the line that holds `at`, with where that line is in the text.
+ * the line that holds `at`, with where that line is in the text. A line longer than the
+ * window (a minified JSON of one line) is kept from just before `at`, after an ellipsis: else
+ * what a find found there, or the part in view, would lie past the window's end.
  */
 export function textWindow(text: string, at = 0): { text: string; excerpt?: TextExcerpt } {
-  const from = at <= 0 ? 0 : text.lastIndexOf('\n', at - 1) + 1
-  const kept = cutWhole(text.slice(from), KEPT_CHARS)
+  const lineStart = at <= 0 ? 0 : text.lastIndexOf('\n', at - 1) + 1
+  const inLine = at - lineStart > KEPT_CHARS - LINE_LEAD_CHARS
+  // Never between the halves of a character.
+  const lead = at - LINE_LEAD_CHARS
+  const from = inLine ? (/[\uDC00-\uDFFF]/.test(text[lead] ?? '') ? lead - 1 : lead) : lineStart
+  const kept = inLine ? `…${cutWhole(text.slice(from), KEPT_CHARS - 1)}` : cutWhole(text.slice(from), KEPT_CHARS)
   if (from === 0 && kept.length === text.length) return { text }
   return { text: kept, excerpt: { line: lineOf(text, from), lines: lineOf(text, text.endsWith('\n') ? text.length - 1 : text.length) } }
 }
