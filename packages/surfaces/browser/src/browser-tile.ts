@@ -268,7 +268,7 @@ export class BrowserTile implements Surface {
     let capture: PageCapture
     let tools: PageTool[]
     try {
-      ;[capture, tools] = await whileAnswering(Promise.all([capturePage(page, this.#sessionsOf(page), wanted), discoverPageTools(page)]), this.#asking(page), () => page.url())
+      ;[capture, tools] = await whileAnswering(Promise.all([capturePage(page, this.#sessionsOf(page), wanted), discoverPageTools(page)]), this.#asking(page), () => shownAddress(page.url()))
     } catch (error) {
       this.#sessionsOf(page).forget()
       if (this.#crashed.has(page)) return brokenFrame(this.id, shownAddress(page.url()), state, `${CRASHED}; browser_navigate opens a new tab in its place`)
@@ -712,7 +712,7 @@ export class BrowserTile implements Surface {
     const answers = askingSession(() => this.#sessionsOf(page).main(), () => this.#dialog !== null)
     return async () => {
       // Calls pending on a crashed page may never be answered, nor refused.
-      if (this.#crashed.has(page)) throw new TesseraError('conflict', `${CRASHED} while the call waited on it; browser_navigate opens a new tab in its place`, { found: page.url() })
+      if (this.#crashed.has(page)) throw new TesseraError('conflict', `${CRASHED} while the call waited on it; browser_navigate opens a new tab in its place`, { found: shownAddress(page.url()) })
       return answers()
     }
   }
@@ -828,10 +828,10 @@ export class BrowserTile implements Surface {
    */
   async locate(selector: string, reach: 'target' | 'any' | 'pointer' = 'target'): Promise<{ target: string }> {
     const page = this.#page()
-    if (this.#stuck === page && !(await answersWithin(this.#sessionsOf(page).main(), QUICK_ANSWER_MS))) throw stuckPage(page.url())
+    if (this.#stuck === page && !(await answersWithin(this.#sessionsOf(page).main(), QUICK_ANSWER_MS))) throw stuckPage(shownAddress(page.url()))
     let backendNodeId: number
     try {
-      backendNodeId = await whileAnswering((async () => backendNodeOf(page, await this.#sessionsOf(page).main(), selector))(), this.#asking(page), () => page.url())
+      backendNodeId = await whileAnswering((async () => backendNodeOf(page, await this.#sessionsOf(page).main(), selector))(), this.#asking(page), () => shownAddress(page.url()))
     } catch (error) {
       // A page can stop answering without any action of this tile: a window it opened shares its opener's thread.
       if (error instanceof PageStuck) {
@@ -1171,8 +1171,8 @@ export class BrowserTile implements Surface {
       // A dialog can leave the input pending until it is answered: whatever it ends with then is no one's to hear.
       acting.catch(() => undefined)
       // An input whose handler never yields leaves every wait on the page pending: the page is asked whether it still answers.
-      await whileAnswering(Promise.race([acting, dialogOpened, ended.promise]), this.#asking(page), () => page.url())
-      if (this.#dialog === null && this.#pages.length > 0) await whileAnswering(Promise.race([this.#settle(this.#page()), dialogOpened, ended.promise]), this.#asking(this.#page()), () => page.url())
+      await whileAnswering(Promise.race([acting, dialogOpened, ended.promise]), this.#asking(page), () => shownAddress(page.url()))
+      if (this.#dialog === null && this.#pages.length > 0) await whileAnswering(Promise.race([this.#settle(this.#page()), dialogOpened, ended.promise]), this.#asking(this.#page()), () => shownAddress(page.url()))
       await Promise.race([Promise.all(this.#opening), ended.promise])
     } catch (error) {
       if (error instanceof PageStuck) this.#stuck = page
