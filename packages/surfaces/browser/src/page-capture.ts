@@ -115,7 +115,7 @@ const ICON_SOURCES: Readonly<Record<string, readonly string[]>> = { img: ['src']
 const ICON_NAME_CHARS = 80
 
 /** The name of the icon an address draws: a symbol's fragment, or a file's name less its extension; none for inline data. */
-export function iconName(address: string): string | undefined {
+function iconName(address: string): string | undefined {
   if (/^\s*data:/i.test(address)) return undefined
   const fragment = /#([^#]+)$/.exec(address)?.[1]
   const file = fragment ?? /([^/?#]+?)(?:\.[a-z0-9]{1,5})?(?:[?#].*)?$/i.exec(address)?.[1]
