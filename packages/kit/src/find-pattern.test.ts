@@ -20,6 +20,10 @@ describe('an agent\'s regular expression', () => {
     expect(() => agentPattern('(', 'regex')).toThrow(/expected "regex" to be a regular expression, found "\(": /)
     expect(() => agentPattern('(a+)+$', 'filter', false)).toThrow(/expected "filter" to be a regular expression without nested repetition/)
     expect(() => agentPattern('/(x*)*y/', 'regex')).toThrow(/nested repetition/)
+    // A lookbehind is no repetition: taken, though the checker cannot read it; one that holds a nested repetition is not.
+    expect(agentPattern('(?<!a)b', 'regex').test('cb')).toBe(true)
+    expect(agentPattern('(?<=\\$)\\d+', 'regex').test('$12')).toBe(true)
+    expect(() => agentPattern('(?<!a)(b+)+$', 'regex')).toThrow(/nested repetition/)
     expect(() => agentPattern('a'.repeat(501), 'regex')).toThrow(/at most 500 characters, found 501/)
   })
 
