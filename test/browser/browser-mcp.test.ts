@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, callTool, connectHttpClient, resultText, useTestHub } from '../support/hub.js'
 import { type FixtureSite, startFixtureSite } from './fixture-site.js'
-import { refOf } from '../support/outline-refs.js'
+import { refOf, wordsBelow } from '../support/outline-refs.js'
 
 const call = callTool
 
@@ -617,7 +617,9 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(chosen.text).not.toContain('"Overnight"')
     const unknown = await call(client, 'browser_select_option', { element: 'Speed', target: speed, values: ['Warp'] })
     expect(unknown.isError).toBe(true)
-    expect(unknown.text).toContain('no option "Warp"; options are "Standard", "Express", "Overnight", "Delete my address"')
+    // The options are the page's words: fenced after the error, one quoted string a line; the error says how many.
+    expect(unknown.text).toContain('no option "Warp"; its 4 options are below')
+    expect(wordsBelow(unknown.text)).toEqual(['Standard', 'Express', 'Overnight', 'Delete my address'])
     // An option that says it deletes waits for a person, as a button that says so does.
     const deleting = await call(client, 'browser_select_option', { element: 'Speed', target: speed, values: ['delete my address'] })
     expect(deleting.result?.status).toBe('awaiting_approval')
@@ -641,7 +643,8 @@ describe('the browser surface over MCP, through the gateway', () => {
     // A page's option of 5,000 characters is cut in the refusal, which stays short; the hub answers on.
     const long = await call(client, 'browser_select_option', { element: 'Notes', target: refOf(page, 'listbox', 'Notes'), values: ['short'] })
     expect(long.isError).toBe(true)
-    expect(long.text).toContain(`no option "short"; options are "${'long '.repeat(15)}long…"`)
+    expect(long.text).toContain('no option "short"; its option is below')
+    expect(wordsBelow(long.text)).toEqual([`${'long '.repeat(15)}long…`])
     expect(long.text.length).toBeLessThan(1000)
     expect((await call(client, 'browser_snapshot', {})).isError).toBe(false)
   })
@@ -654,7 +657,8 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(chosen.isError, chosen.text).toBe(false)
     expect(chosen.text).toContain('"country: Spain"')
     const unknown = await call(client, 'browser_select_option', { element: 'Country', target: country, values: ['Atlantis'] })
-    expect(unknown.text).toContain('no option "Atlantis"; options are "France", "Germany", "Portugal", "Spain", "Sweden"')
+    expect(unknown.text).toContain('no option "Atlantis"; its 5 options are below')
+    expect(wordsBelow(unknown.text)).toEqual(['France', 'Germany', 'Portugal', 'Spain', 'Sweden'])
     const colours = /"Colours"\ncombobox[^@\n]*@(\d+)/.exec(page)?.[1] as string
     const two = await call(client, 'browser_select_option', { element: 'Colours', target: colours, values: ['green', 'Blue'] })
     expect(two.isError, two.text).toBe(false)
@@ -679,7 +683,7 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(region.isError, region.text).toBe(false)
     expect(region.text).toContain('"region: ap"')
     const mars = await call(client, 'browser_select_option', { element: 'Region', target: refOf(page, 'combobox', 'Region'), values: ['Mars'] })
-    expect(mars.text).toContain('no option "Mars"; options are "Europe", "United States", "Asia Pacific"')
+    expect(wordsBelow(mars.text)).toEqual(['Europe', 'United States', 'Asia Pacific'])
     // A select of many keeps its field behind its own box: a click there is no click on a cover. Its list says it takes many.
     const tags = await call(client, 'browser_select_option', { element: 'Tags', target: refOf(page, 'combobox', 'Tags'), values: ['Beta', 'Gamma'] })
     expect(tags.isError, tags.text).toBe(false)
@@ -773,8 +777,9 @@ describe('the browser surface over MCP, through the gateway', () => {
     const add = refOf(page, 'button', 'Add to cart')
     const covered = await call(client, 'browser_click', { element: 'Add to cart', target: add })
     expect(covered.isError).toBe(true)
-    // The banner as a whole, not the paragraph hit; its words one quoted string, on the error's line.
-    expect(covered.text).toContain('error [conflict]: the button is covered by div#consent "We use \\"cookies\\". Ignore this Accept all"; close or answer that first')
+    // The banner as a whole, not the paragraph hit; its words the page's, fenced after the error.
+    expect(covered.text).toContain('error [conflict]: the button is covered by div#consent, whose words are below; close or answer that first')
+    expect(wordsBelow(covered.text)).toEqual(['We use "cookies". Ignore this Accept all'])
     expect((await call(client, 'browser_snapshot', {})).text).toContain('"in the cart: 0"')
     await call(client, 'browser_click', { element: 'Accept all', target: refOf(page, 'button', 'Accept all') })
     expect((await call(client, 'browser_click', { element: 'Add to cart', target: add })).text).toContain('"in the cart: 1"')
@@ -787,7 +792,8 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(chosen.isError, chosen.text).toBe(false)
     expect(chosen.text).toContain('"currency: GBP"')
     const unknown = await call(client, 'browser_select_option', { element: 'Currency', target: currency, values: ['Sw'] })
-    expect(unknown.text).toContain('no option "Sw"; the combobox offered "Swiss franc", "Swedish krona" when "Sw" was typed')
+    expect(unknown.text).toContain('no option "Sw"; what the combobox offered when "Sw" was typed: its 2 options are below')
+    expect(wordsBelow(unknown.text)).toEqual(['Swiss franc', 'Swedish krona'])
     expect((await call(client, 'browser_snapshot', {})).text).toContain('"currency: GBP"')
     // A box of many: each value typed and its option clicked in turn.
     const also = await call(client, 'browser_select_option', { element: 'Also pay in', target: refOf(page, 'combobox', 'Also pay in'), values: ['Euro', 'US dollar'] })
@@ -806,7 +812,7 @@ describe('the browser surface over MCP, through the gateway', () => {
     // "par" is typed, and the server offers two cities, neither of them "par".
     const some = await call(client, 'browser_select_option', { element: 'City', target: city, values: ['par'] })
     expect(some.isError).toBe(true)
-    expect(some.text).toContain('no option "par"; the combobox offered "Paris", "Parma" when "par" was typed')
+    expect(wordsBelow(some.text)).toEqual(['Paris', 'Parma'])
     const none = await call(client, 'browser_select_option', { element: 'City', target: city, values: ['Oslo'] })
     expect(none.text).toContain('no option "Oslo"; the combobox offered no options when "Oslo" was typed')
     // Each refusal gave the field its text back and closed the list.

@@ -22,3 +22,10 @@ export function refNear(text: string, words: string, role: string): string {
   }
   throw new Error(`no ${role} at "${words}" in:\n${text}`)
 }
+
+/** The page's words an error is about (the options a list offers, a banner's words), read from the fence right after its `error [code]:` line. */
+export function wordsBelow(text: string): string[] {
+  const fenced = /^error \[\w+\]: .*\n--- page ([0-9a-f]{6}) \(untrusted\) ---\n([^]*?)\n--- end \1 ---$/m.exec(text)
+  if (fenced === null) throw new Error(`no page words fenced after an error in:\n${text}`)
+  return (fenced[2] as string).split('\n').map((line) => JSON.parse(line) as string)
+}

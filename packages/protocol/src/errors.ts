@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { ERROR_CODES } from './tessera-error.js'
 
-export { ERROR_CODES, TesseraError, isTesseraError } from './tessera-error.js'
+export { ERROR_CODES, PAGE_WORDS, TesseraError, isTesseraError, pageWordsOf } from './tessera-error.js'
 
 /** The schemas of tessera-error.ts's codes and shape, for messages that carry an error. */
 export const ErrorCode = z.enum(ERROR_CODES)

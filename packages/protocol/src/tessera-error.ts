@@ -48,6 +48,19 @@ export class TesseraError extends Error {
   }
 }
 
+/**
+ * The key of an error's details that holds the words of a page or an app the error is about
+ * (the options a list offers, the words of a banner over a button). They are the page's, not
+ * the hub's: an agent reads them fenced as untrusted, so the message never quotes them.
+ */
+export const PAGE_WORDS = 'pageWords'
+
+/** The page's words an error's details hold (PAGE_WORDS), if any. */
+export function pageWordsOf(details: Record<string, unknown> | undefined): string[] | undefined {
+  const words = details?.[PAGE_WORDS]
+  return Array.isArray(words) && words.length > 0 ? words.map(String) : undefined
+}
+
 export function isTesseraError(value: unknown): value is TesseraError {
   return value instanceof TesseraError
 }

@@ -29,7 +29,7 @@ import { MAP_ENTRY } from '../tiles/map-surface.js'
 import { awaitDecision, decisionMessage, settledResult } from './await-decision.js'
 import { checkFacadeArgs } from './facade-args.js'
 import { type CallProgress, startCallProgress } from './call-progress.js'
-import { isToolError, resultText } from './result-text.js'
+import { errorLines, isToolError, resultText } from './result-text.js'
 import { serverInstructions } from './server-instructions.js'
 import { ToolScope } from './tool-scope.js'
 import { wholeText } from './whole-text.js'
@@ -101,8 +101,8 @@ function decodedSegment(segment: string, uri: string): string {
 
 function errorResult(error: unknown): CallToolResult {
   const shape =
-    error instanceof TesseraError ? error.toJSON() : { code: 'internal', message: error instanceof Error ? error.message : String(error) }
-  return { isError: true, content: [{ type: 'text', text: `error [${shape.code}]: ${shape.message}` }], structuredContent: { error: shape } }
+    error instanceof TesseraError ? error.toJSON() : { code: 'internal' as const, message: error instanceof Error ? error.message : String(error) }
+  return { isError: true, content: [{ type: 'text', text: errorLines(shape).join('\n') }], structuredContent: { error: shape } }
 }
 
 /**

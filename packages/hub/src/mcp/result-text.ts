@@ -1,5 +1,6 @@
-import { cutWhole, outlineDelta } from '@tessera/protocol'
-import type { ActionResult, Frame } from '@tessera/protocol'
+import { pageFence } from '@tessera/kit'
+import { cutWhole, outlineDelta, pageWordsOf } from '@tessera/protocol'
+import type { ActionResult, ErrorShape, Frame } from '@tessera/protocol'
 
 /** What a result's text may say beyond the result itself. */
 export interface ResultContext {
@@ -21,11 +22,24 @@ export function resultText(result: ActionResult, { consoleUrl, after, approvalRe
       `A person must approve this first${approvalReason === undefined ? '' : `: ${approvalReason}`}. Approval ${result.approvalId} is pending; it can be resolved in the console (${consoleUrl}), with \`tessera approvals approve ${result.approvalId}\`, or over the HTTP API by an approver. This session gets a log message when it is decided, and approval_status tells; do not retry the action.`,
     )
   }
-  if (result.error) lines.push(`error [${result.error.code}]: ${result.error.message}`)
+  if (result.error) lines.push(...errorLines(result.error))
   if (result.delta) lines.push(outlineDelta(result.delta, after ? { after } : {}))
   if (result.nextFrameId) lines.push(`frame ${result.nextFrameId.slice(0, 12)}`)
   if (result.output !== undefined) lines.push(`output: ${cutWhole(JSON.stringify(result.output), 4000)}`)
   return lines.join('\n')
+}
+
+/**
+ * An error as a model reads it: `error [code]: message`, then the page's words it is about
+ * (PAGE_WORDS: the options a list offers, a banner's words), one quoted string a line inside
+ * a page fence, as any words of a page are.
+ */
+export function errorLines(error: ErrorShape): string[] {
+  const words = pageWordsOf(error.details)
+  const head = `error [${error.code}]: ${error.message}`
+  if (words === undefined) return [head]
+  const fence = pageFence()
+  return [head, fence.open, ...words.map((word) => JSON.stringify(word)), fence.close]
 }
 
 /** Statuses where the agent did nothing wrong: not reported as tool errors. */

@@ -41,7 +41,7 @@ import { type ClassesAround, classNewsBetween, readClassesAround } from './class
 import { keyChord } from './key-names.js'
 import { type ClassChange, type MediaInput, SHOT_MAX_HEIGHT } from './browser-schemas.js'
 import { backendNodeOf } from './selector-target.js'
-import { chooseFromList } from './list-choice.js'
+import { chooseFromList, unmatchedOptions } from './list-choice.js'
 import { type AppTarget, type AttachedApp, attachApp, endApp } from './app-attach.js'
 import { type PageTool, callPageTool, discoverPageTools, pageToolContract } from './webmcp-bridge.js'
 import { type ConsoleLevel, type JournalMessage, type JournalRequest, PageJournal } from './page-journal.js'
@@ -582,8 +582,11 @@ export class BrowserTile implements Surface {
         selected = await chooseFromList(place, values, { page, settle: () => this.#settle(page), type: (field, text) => this.#typeInto(page, field, { text }) })
         return
       }
-      const answer = await callOn<{ error?: string; selected?: string[] }>(place, SELECT_OPTIONS, values)
-      if (answer.error !== undefined) throw new TesseraError('invalid_input', `cannot choose ${JSON.stringify(values)}: ${answer.error}`, { found: values })
+      const answer = await callOn<{ error?: string; options?: string[]; selected?: string[] }>(place, SELECT_OPTIONS, values)
+      if (answer.error !== undefined) {
+        const offered = answer.options === undefined ? undefined : unmatchedOptions(answer.options)
+        throw new TesseraError('invalid_input', `cannot choose ${JSON.stringify(values)}: ${answer.error}${offered === undefined ? '' : `; ${offered.said}`}`, { found: values, ...offered?.details })
+      }
       selected = answer.selected ?? []
     })
     return { ...out, selected }

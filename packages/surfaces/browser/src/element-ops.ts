@@ -1,4 +1,4 @@
-import { TesseraError } from '@tessera/protocol'
+import { PAGE_WORDS, TesseraError } from '@tessera/protocol'
 import type { Page } from 'playwright-core'
 import type { ElementPlace } from './page-tree.js'
 
@@ -108,15 +108,21 @@ function area(quad: number[]): number {
   return Math.abs((x1 - x0) * (y2 - y0) - (y1 - y0) * (x2 - x0))
 }
 
+/** What covers an element: its tag and id (`div#consent`), and the words a person reads there (up to 60 characters). */
+export interface Cover {
+  element: string
+  words: string
+}
+
 /**
  * What a click at the point would hit instead of the element, or null when it hits the
  * element, something inside it or a box around it (through open shadow roots). A click never lands on an
  * overlay that covers its element: it fails and says what covers it.
  */
-export async function coveredBy(place: ElementPlace, point: Point): Promise<string | null> {
+export async function coveredBy(place: ElementPlace, point: Point): Promise<Cover | null> {
   // Only the top document measures in the viewport's coordinates; iframes are trusted to their boxes.
   if (place.document.owner !== undefined) return null
-  return callOn<string | null>(
+  return callOn<Cover | null>(
     place,
     `function (x, y) {
       let hit = document.elementFromPoint(x, y)
@@ -139,20 +145,21 @@ export async function coveredBy(place: ElementPlace, point: Point): Promise<stri
         const said = texts.currentNode.data.replace(/\\s+/g, ' ').trim()
         if (said) { words.push(said); length += said.length + 1 }
       }
-      // The page's words, quoted as a string: they cannot end the quote or start a line of their own.
       const label = (cover.getAttribute('aria-label') || words.join(' ')).replace(/\\s+/g, ' ').trim().slice(0, 60)
       const id = /^[\\w-]{1,40}$/.test(cover.id) ? '#' + cover.id : ''
-      return cover.tagName.toLowerCase() + id + (label ? ' ' + JSON.stringify(label) : '')
+      return { element: cover.tagName.toLowerCase() + id, words: label }
     }`,
     point.x,
     point.y,
   )
 }
 
-/** Fails where a click at the point would land on something covering the element (coveredBy), saying what covers it. */
+/** Fails where a click at the point would land on something covering the element (coveredBy), saying what covers it: its tag and id, and its words as the page's (fenced). */
 export async function refuseIfCovered(place: ElementPlace, point: Point): Promise<void> {
   const cover = await coveredBy(place, point)
-  if (cover !== null) throw new TesseraError('conflict', `the ${place.role} is covered by ${cover}; close or answer that first`, { found: cover })
+  if (cover === null) return
+  const words = cover.words === '' ? {} : { [PAGE_WORDS]: [cover.words] }
+  throw new TesseraError('conflict', `the ${place.role} is covered by ${cover.element}${cover.words === '' ? '' : ', whose words are below'}; close or answer that first`, { found: cover.element, ...words })
 }
 
 /**
@@ -255,7 +262,7 @@ export const SELECT_OPTIONS = `function (wanted) {
   const picked = []
   for (const want of wanted) {
     const option = options.find((o) => o.value === want) || options.find((o) => o.label === want || o.textContent.trim() === want)
-    if (!option) return { error: 'no option ' + JSON.stringify(want) + '; options are ' + options.map((o) => JSON.stringify(o.label || o.value)).join(', ') }
+    if (!option) return { error: 'no option ' + JSON.stringify(want), options: options.map((o) => o.label || o.value) }
     picked.push(option)
   }
   if (picked.length > 1 && !this.multiple) return { error: 'the list takes one value, found ' + picked.length }

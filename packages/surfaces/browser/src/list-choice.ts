@@ -1,4 +1,4 @@
-import { TesseraError } from '@tessera/protocol'
+import { PAGE_WORDS, TesseraError } from '@tessera/protocol'
 import type { Page } from 'playwright-core'
 import { callOn, centerOf, objectOf, refuseIfCovered } from './element-ops.js'
 import type { ElementPlace } from './page-tree.js'
@@ -15,6 +15,17 @@ import type { ElementPlace } from './page-tree.js'
 /** At most this many options are named in the answer to a value that matches none, each cut to so many characters. */
 const NAMED_OPTIONS = 30
 const NAME_CHARS = 80
+
+/**
+ * The options a value matched none of, as an error names them: the page's words, so in its
+ * details (PAGE_WORDS, read fenced), the first NAMED_OPTIONS cut to NAME_CHARS; the message
+ * says how many there are.
+ */
+export function unmatchedOptions(names: readonly string[]): { said: string; details: Record<string, unknown> } {
+  const named = names.slice(0, NAMED_OPTIONS).map((name) => (name.length > NAME_CHARS ? `${name.slice(0, NAME_CHARS - 1)}…` : name))
+  const more = names.length > NAMED_OPTIONS ? `, the first ${NAMED_OPTIONS} of ${names.length}` : ''
+  return { said: `its ${names.length === 1 ? 'option is' : `${names.length} options are`} below${more}`, details: { expected: named, [PAGE_WORDS]: named } }
+}
 
 /** One option the list shows now. */
 interface Choice {
@@ -148,11 +159,10 @@ export async function chooseFromList(place: ElementPlace, wanted: readonly strin
       const option = matching(options, want)
       if (option === undefined) {
         await undo()
-        const named = options.slice(0, NAMED_OPTIONS).map((o) => JSON.stringify(o.name.length > NAME_CHARS ? `${o.name.slice(0, NAME_CHARS - 1)}…` : o.name))
-        const more = options.length > NAMED_OPTIONS ? `, and ${options.length - NAMED_OPTIONS} more` : ''
         const when = typed === undefined ? '' : ` when ${JSON.stringify(typed)} was typed`
-        const said = options.length === 0 ? `the ${place.role} ${typed === undefined ? 'showed' : 'offered'} no options${when}` : typed === undefined ? `options are ${named.join(', ')}${more}` : `the ${place.role} offered ${named.join(', ')}${more}${when}`
-        throw new TesseraError('invalid_input', `no option ${JSON.stringify(want)}; ${said}`, { expected: options.slice(0, NAMED_OPTIONS).map((o) => o.name.slice(0, NAME_CHARS)), found: want })
+        const offered = unmatchedOptions(options.map((o) => o.name))
+        const said = options.length === 0 ? `the ${place.role} ${typed === undefined ? 'showed' : 'offered'} no options${when}` : typed === undefined ? offered.said : `what the ${place.role} offered${when}: ${offered.said}`
+        throw new TesseraError('invalid_input', `no option ${JSON.stringify(want)}; ${said}`, { ...(options.length === 0 ? {} : offered.details), found: want })
       }
       const optionPlace = await shown.placeOf(option)
       if (wanted.length > 1 && chosen.length === 0 && !(await callOn<boolean>(optionPlace, TAKES_MANY))) {
