@@ -836,7 +836,7 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(held.result?.status).toBe('awaiting_approval')
     // The person deciding reads why.
     const asked = await api<{ approval: { reason: string } }>(t.hub, `/api/approvals/${held.result?.approvalId}`, { token: t.adminToken })
-    expect(asked.json.approval.reason).toContain('the option "Delete for good" says "delete"')
+    expect(asked.json.approval.reason).toContain('the label of the option "3" says "delete"')
     expect((await call(client, 'browser_snapshot', {})).text).toContain('"nothing done"')
     const approved = await api<{ result: ActionResult }>(t.hub, `/api/approvals/${held.result?.approvalId}/approve`, { token: t.adminToken, body: {} })
     expect(approved.json.result.status).toBe('completed')

@@ -392,10 +392,13 @@ export class BrowserTile implements Surface {
       const values = ((call.input as JsonObject).values ?? []) as string[]
       const place = this.#places.get(call.target.nodeId)
       const labels = place === undefined ? [] : await callOn<string[]>(place, CHOSEN_LABELS, values)
-      for (const said of [...values, ...labels]) {
-        const word = consequentialWord(said)
-        if (word !== null) raise('destructive', `the option ${JSON.stringify(said)} says "${word}"`)
-      }
+      // Said by the agent's value alone: the label is the page's words, which the reason (in the agent's answer) never quotes.
+      values.forEach((value, i) => {
+        const named = consequentialWord(value)
+        const labelled = consequentialWord(labels[i])
+        if (named !== null) raise('destructive', `the option ${JSON.stringify(value)} says "${named}"`)
+        else if (labelled !== null) raise('destructive', `the label of the option ${JSON.stringify(value)} says "${labelled}"`)
+      })
     }
     if (call.contract.id === 'fill' && (call.input as JsonObject).submit === true) {
       const formRisk = call.target.nodeId === undefined ? undefined : this.#places.get(call.target.nodeId)?.formRisk
