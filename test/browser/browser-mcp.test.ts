@@ -142,6 +142,8 @@ describe('the browser surface over MCP, through the gateway', () => {
     // An SVG symbol's name and an image's file name say it too.
     expect(line(/"Invoice 1047" button \.tool /)).toMatch(/ !destructive$/)
     expect(line(/"Invoice 1048" button \.tool /)).toMatch(/ !destructive$/)
+    // So does the name a page gives it for its tests.
+    expect(line(/"Invoice 1049" button \.tool /)).toMatch(/ !destructive$/)
     // A toggle undoes itself; formatting and a list of orders destroy nothing; nor does a card that holds a "Delete" of its own.
     for (const words of [/button "Insert\/Remove Numbered List"/, /button "Remove Format"/, /button "Bold"/, /link "Orders"/, /link "Order history"/, /link "Trash \(3\)"/, /link "Deleted Items"/, /link "Payment methods"/, /button "Browse or drop files"/, /link "Send feedback"/]) expect(line(words)).not.toContain('!destructive')
     expect(page).toMatch(/^clickable \.card @[n1-9][0-9a-z.]*: "Invoice 1045" button "Delete" @[n1-9][0-9a-z.]* !destructive$/m)

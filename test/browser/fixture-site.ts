@@ -264,6 +264,7 @@ const ICONS = `<main><h1>Inbox</h1><ul>
 <li>Invoice 1046 <button class="btn" data-bs-original-title="Delete invoice" style="width:20px;height:20px"><svg></svg></button></li>
 <li>Invoice 1047 <button class="tool" style="width:20px;height:20px"><svg width="16" height="16"><use href="#icon-trash"></use></svg></button></li>
 <li>Invoice 1048 <button class="tool" style="width:20px;height:20px"><img src="/img/wastebasket.png?v=3" alt="" width="16" height="16"></button></li>
+<li>Invoice 1049 <button class="tool" data-testid="invoice-delete-button" style="width:20px;height:20px"></button></li>
 </ul>
 <div role="toolbar" aria-label="Formatting"><button aria-pressed="false">Insert/Remove Numbered List</button><button>Remove Format</button><button class="icon-bold" style="width:20px;height:20px" title="Bold"></button></div>
 <nav><a href="#orders">Orders</a> <a href="#history">Order history</a> <a href="#trash">Trash (3)</a> <a href="#deleted">Deleted Items</a> <a href="#payments">Payment methods</a></nav>

@@ -2,7 +2,7 @@ import { type Layout, type NodeStates, Risk, SELECTOR_HINT, type TargetSpec, typ
 import { type NodeLedger, WHOLE_TEXT_CHARS, consequentialWord, isDismissive, markupWord, namesAPlace, saysLittle } from '@tessera/kit'
 import { shallowTree } from './shallow-tree.js'
 import { type TextFocus, focusedAt, textWindow } from './long-texts.js'
-import { type AxNode, type CapturedDocument, type DomFacts, type PageCapture, TOOLTIP_ATTRIBUTES } from './page-capture.js'
+import { type AxNode, type CapturedDocument, type DomFacts, type PageCapture, NAMING_ATTRIBUTES, TOOLTIP_ATTRIBUTES } from './page-capture.js'
 import type { UnreadPlace } from './parts-to-read.js'
 import { PART_LINES } from './ax-parts.js'
 import { SECRET_NAME } from './secret-names.js'
@@ -602,12 +602,12 @@ interface RiskHints {
   toggle: boolean
   /** Its description (a `title` where the content names it: `<button title="Delete">×</button>`), or its tooltip's words. */
   description?: string
-  /** Its id, class names and icon, and those of what it holds two levels down, controls aside (DomFacts.heldMarkup). */
+  /** Its id, class names, name and the names pages give it for their own code (NAMING_ATTRIBUTES), its icon, and the class names and icons of what it holds two levels down, controls aside (DomFacts.heldMarkup). */
   markup: string[]
 }
 
 function riskHintsOf(node: AxNode, dom: DomFacts | undefined): RiskHints {
-  const markup = [dom?.attributes.get('id'), dom?.attributes.get('class'), dom?.icon, ...(dom?.heldMarkup ?? [])].filter((value): value is string => value !== undefined && value !== '')
+  const markup = [dom?.attributes.get('id'), dom?.attributes.get('class'), ...NAMING_ATTRIBUTES.map((name) => dom?.attributes.get(name)), dom?.attributes.get('name'), dom?.icon, ...(dom?.heldMarkup ?? [])].filter((value): value is string => value !== undefined && value !== '')
   // A title where the content names the element (the tree's description), or a tooltip's words kept elsewhere.
   const said = [node.description?.value, ...TOOLTIP_ATTRIBUTES.map((name) => dom?.attributes.get(name))].filter((value): value is string => typeof value === 'string' && value.trim() !== '')
   return { toggle: property(node, 'pressed') !== undefined, markup, ...(said.length === 0 ? {} : { description: said.join(' · ') }) }
