@@ -205,6 +205,12 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect((await call(client, 'surfaces_list', {})).isError).toBe(false)
     // An address written without its scheme is made whole as Playwright MCP makes it: a loopback host gets http://.
     expect((await call(client, 'browser_navigate', { url: `${site.origin.replace('http://', '')}/list` })).text).toContain('button "Shuffle"')
+    // An argument the tool does not read is said back as left out, not dropped without a word: a mistyped find is no snapshot of the whole page passed off as an answer.
+    const mistyped = await call(client, 'browser_snapshot', { fnd: 'Shuffle' })
+    expect(mistyped.text.split('\n')[0]).toBe('note: "fnd" left out: this tool takes tile, target, offset, find, boxes')
+    // Playwright MCP's older names are read as they were, without a note.
+    const byOldName = await call(client, 'browser_snapshot', { expand: `@${refOf(mistyped.text, 'button', 'Shuffle')}` })
+    expect(byOldName.text).not.toContain('left out')
     // A password in an address is never said back: not in the header, the tabs, the frame's route.
     const signedIn = await call(client, 'browser_navigate', { url: `${site.origin.replace('http://', 'http://alice:s3cret@')}/list` })
     expect(signedIn.text).toContain(`${site.origin}/list frame `)

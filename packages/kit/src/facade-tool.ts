@@ -61,6 +61,13 @@ export interface FacadeTool {
    * envelope instead.
    */
   text?: (output: JsonValue) => string
+  /**
+   * Set where the schema's properties are every argument the tool reads: these are the older
+   * names it reads too (Playwright MCP's `ref` for `target`). Any other argument is then said
+   * back to the agent as left out (a mistyped `find` is not a snapshot of the whole page
+   * without a word); without it, arguments the schema does not list pass unremarked.
+   */
+  olderNames?: readonly string[]
   run(args: JsonObject, ctx: ToolContext): Promise<ToolAnswer>
 }
 

@@ -17,6 +17,19 @@ export function checkFacadeArgs(tool: string, schema: JsonObject, args: JsonObje
   throw new TesseraError('invalid_input', `${tool}: ${where === '' || where === '(input)' ? 'its arguments' : `"${where}"`} ${first.message}`, { expected: schema, issues: problems as unknown as JsonValue })
 }
 
+/**
+ * The arguments a tool that knows every name it reads (FacadeTool.olderNames) was given and
+ * does not read: said back as left out, never refused (a prompt written for a peer may pass
+ * a name the tool has no use for).
+ */
+export function unreadArgs(schema: JsonObject, olderNames: readonly string[] | undefined, args: JsonObject): string | undefined {
+  if (olderNames === undefined) return undefined
+  const properties = schema.properties !== null && typeof schema.properties === 'object' && !Array.isArray(schema.properties) ? Object.keys(schema.properties) : []
+  const unread = Object.keys(args).filter((name) => !properties.includes(name) && !olderNames.includes(name))
+  if (unread.length === 0) return undefined
+  return `note: ${unread.map((name) => JSON.stringify(name.slice(0, 60))).join(', ')} left out: this tool takes ${properties.join(', ')}`
+}
+
 /** A schema without what says which names must or must not be there, at any depth. */
 function kindsOnly(schema: JsonValue): JsonValue {
   if (Array.isArray(schema)) return schema.map(kindsOnly)

@@ -27,7 +27,7 @@ import {
 import type { HubContext } from '../startup/hub-context.js'
 import { MAP_ENTRY } from '../tiles/map-surface.js'
 import { awaitDecision, decisionMessage, settledResult } from './await-decision.js'
-import { checkFacadeArgs } from './facade-args.js'
+import { checkFacadeArgs, unreadArgs } from './facade-args.js'
 import { type CallProgress, startCallProgress } from './call-progress.js'
 import { errorLines, isToolError, resultText } from './result-text.js'
 import { serverInstructions } from './server-instructions.js'
@@ -97,6 +97,15 @@ function decodedSegment(segment: string, uri: string): string {
   } catch {
     throw new McpError(ErrorCode.InvalidParams, `malformed percent-encoding in the resource URI ${JSON.stringify(uri.slice(0, 200))}`, { uri })
   }
+}
+
+/** An answer with a note of the hub's first, on its text's first line. */
+function withNote(answer: CallToolResult, note: string | undefined): CallToolResult {
+  if (note === undefined) return answer
+  const at = answer.content.findIndex((part) => part.type === 'text')
+  const part = answer.content[at]
+  if (part === undefined || part.type !== 'text') return { ...answer, content: [...answer.content, { type: 'text', text: note }] }
+  return { ...answer, content: answer.content.map((one, i) => (i === at ? { ...part, text: `${note}\n${part.text}` } : one)) }
 }
 
 function errorResult(error: unknown): CallToolResult {
@@ -224,7 +233,8 @@ export class McpSession {
           this.#inScope(name, this.#ctx.tools.kindOf(name))
           this.#requireActing()
           checkFacadeArgs(name, facade.inputSchema, args as JsonObject)
-          return this.#facadeAnswer(facade, await facade.run(args as JsonObject, this.#toolContext(scope)), scope.wantsFull)
+          const answer = await this.#facadeAnswer(facade, await facade.run(args as JsonObject, this.#toolContext(scope)), scope.wantsFull)
+          return withNote(answer, unreadArgs(facade.inputSchema, facade.olderNames, args as JsonObject))
         }
         const tool = await this.#ctx.toolList.actionTool(name)
         if (tool === undefined) {

@@ -184,8 +184,11 @@ async function offered(ctx: ToolContext, surface: string, action: string, why: s
   if (!frame.contracts.some((contract) => contract.id === action)) throw new TesseraError('not_found', why, { expected: action, found: null })
 }
 
+/** Names of arguments Playwright MCP took before `target`, which the tools still read. */
+const OLDER_NAMES = ['ref', 'startRef', 'endRef']
+
 function facade(name: string, description: string, inputSchema: JsonObject, risk: FacadeTool['risk'], body: (args: JsonObject, ctx: ToolContext, surface: string) => Promise<ToolAnswer>): FacadeTool {
-  return { name, description, inputSchema, risk, run: (args, ctx) => body(args, ctx, ctx.tile(KIND, stringArg(args, 'tile'))) }
+  return { name, description, inputSchema, risk, olderNames: OLDER_NAMES, run: (args, ctx) => body(args, ctx, ctx.tile(KIND, stringArg(args, 'tile'))) }
 }
 
 /** The media features browser_emulate_media sets, with their values (MediaInput checks them). */
@@ -211,6 +214,7 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
     description: 'Open a URL in the browser tile (opens one if none is). Answers with the page.',
     inputSchema: schema({ url: { type: 'string' } }, ['url']),
     risk: 'external',
+    olderNames: [],
     async run(args, ctx) {
       const given = stringArg(args, 'url')
       if (given === undefined || given.trim() === '') throw new TesseraError('invalid_input', `expected "url": a web address (https://example.com, 127.0.0.1:8080/path), found ${given === undefined ? 'none' : JSON.stringify(given)}`, { expected: 'url', found: given ?? null })
@@ -231,6 +235,7 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
     description: 'The page as an outline: what is in view, @refs to act on, the rest folded — expand a fold or a cut text by the @ref after it (offset pages through long lists, or reads a long text from that line), or find elements anywhere on the page by their text.',
     inputSchema: { type: 'object', properties: { tile, target: { type: 'string', description: '@ref to expand' }, offset: { type: 'integer', minimum: 0 }, find: { type: 'string' }, boxes: { type: 'boolean', description: 'each element to act on says [box=x,y,width,height] from the viewport corner' } }, additionalProperties: false },
     risk: 'read',
+    olderNames: ['expand'],
     async run(args, ctx) {
       const surface = ctx.tile(KIND, stringArg(args, 'tile'))
       const expand = stringArg(args, 'target') ?? stringArg(args, 'expand')
@@ -338,7 +343,8 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
     for (const key of ['text', 'textGone', 'role', 'name', 'state', 'gone', 'time'] as const) if (args[key] !== undefined) input[key] = args[key] as JsonValue
     return run(ctx, surface, [{ action: 'wait_for', input }], modeOf(args, 'delta'))
   }),
-  facade(
+  // Playwright MCP's `filename` is read too: the answer says the image is in it, no file written.
+  { ...facade(
     'browser_take_screenshot',
     'An image of the visible page, the whole page (fullPage) or one element (target). For reading or acting, browser_snapshot.',
     { type: 'object', properties: { element, target, type: { type: 'string', enum: ['png', 'jpeg'] }, fullPage: { type: 'boolean' }, tile }, additionalProperties: false },
@@ -354,7 +360,7 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
       const notes = [...(cut === undefined ? [] : [`its top ${SHOT_MAX_HEIGHT.toLocaleString('en')} px of ${cut.toLocaleString('en')}; scroll, or name an element, for the rest`]), ...(args.filename === undefined ? [] : ['in this answer; no file is written'])]
       return { image: { data: Buffer.from(image).toString('base64'), mimeType: `image/${format}` }, text: `screenshot of ${what}${notes.length === 0 ? '' : ` (${notes.join('; ')})`}` }
     },
-  ),
+  ), olderNames: [...OLDER_NAMES, 'filename'] },
   facade('browser_tabs', 'List, open, select or close tabs.', schema({ action: { type: 'string', enum: ['list', 'new', 'close', 'select'] }, index: { type: 'integer', minimum: 0 }, url: { type: 'string' } }, ['action']), 'external', async (args, ctx, surface) => {
     const input: JsonObject = { action: stringArg(args, 'action') ?? 'list' }
     if (typeof args.index === 'number') input.index = args.index
