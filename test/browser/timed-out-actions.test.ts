@@ -82,12 +82,27 @@ describe('a browser tile after an action that ran out of time, a dialog after a 
     expect(reloaded.text).toContain('note: the page opened an alert dialog')
     // Before, the frame under it was the page that went (same address): "visit 1" still stood.
     expect((await call(client, 'browser_snapshot', {})).text).not.toContain('visit 1')
+    // Going elsewhere meanwhile says the dialog is open (it said the frame had no action "navigate").
+    const away = await call(client, 'browser_navigate', { url: `${site.origin}/login` })
+    expect(away.text).toMatch(/conflict.*an alert dialog is open; answer it with handle_dialog first/)
     const answered = await call(client, 'browser_handle_dialog', { accept: true })
     expect(answered.text).toContain('"visit 2"')
   })
 
+  it('lets a dialog go with the tab that opened it', async () => {
+    const page = (await call(client, 'browser_navigate', { url: `${site.origin}/two-alerts` })).text
+    await call(client, 'browser_click', { element: 'Two alerts', target: refOf(page, 'button', 'Two alerts') })
+    await call(client, 'browser_tabs', { action: 'new', url: `${site.origin}/login` })
+    await call(client, 'browser_tabs', { action: 'close', index: 0 })
+    // Before, the tab left stood under the closed tab's alert, and every action was a conflict.
+    const left = (await call(client, 'browser_snapshot', {})).text
+    expect(left).toContain('heading "Sign in"')
+    expect(left).not.toContain('alertdialog')
+    expect((await call(client, 'browser_handle_dialog', { accept: true })).text).toContain('no dialog is open')
+  })
+
   it('says a dialog is open when a selector names an element under it, and that an empty target names none', async () => {
-    const page = (await call(client, 'browser_snapshot', {})).text
+    const page = (await call(client, 'browser_navigate', { url: `${site.origin}/two-alerts` })).text
     await call(client, 'browser_click', { element: 'Two alerts', target: refOf(page, 'button', 'Two alerts') })
     expect((await call(client, 'browser_click', { element: 'Press', target: 'text=Press' })).text).toMatch(/conflict.*an alert dialog is open; answer it with browser_handle_dialog first/)
     await call(client, 'browser_handle_dialog', { accept: true })

@@ -255,7 +255,9 @@ export class BrowserTile implements Surface {
       const last = this.#lastFrames.get(page)
       const under = last?.route === shownAddress(page.url()) ? last : undefined
       const tree: UiNode = under === undefined ? { id: 'page', kind: 'box', role: 'document', children: [shown] } : { ...under.tree, children: [shown, ...(under.tree.children ?? [])] }
-      return sealFrame({ ...under, surface: this.id, route: shownAddress(page.url()), tree, state, contracts: [...(under?.contracts ?? [BROWSER_ACTIONS.contract('tabs')]), BROWSER_ACTIONS.contract('handle_dialog')] })
+      // Over no frame of the page (a dialog it opened as it loaded), the page's own actions stand still: a navigation then says a dialog is open, not that there is no such action.
+      const pageActions = BROWSER_ACTIONS.contracts.filter((contract) => !ELEMENT_ACTIONS.has(contract.id) && contract.id !== 'handle_dialog')
+      return sealFrame({ ...under, surface: this.id, route: shownAddress(page.url()), tree, state, contracts: [...(under?.contracts ?? pageActions), BROWSER_ACTIONS.contract('handle_dialog')] })
     }
     if (this.#crashed.has(page)) return brokenFrame(this.id, shownAddress(page.url()), state, `${CRASHED}; browser_navigate opens a new tab in its place`)
     // A page known to have stopped answering is asked again, briefly, before a capture waits on it.
@@ -1067,6 +1069,8 @@ export class BrowserTile implements Surface {
       const index = this.#pages.indexOf(page)
       if (index >= 0) this.#pages.splice(index, 1)
       if (this.#current >= this.#pages.length) this.#current = Math.max(0, this.#pages.length - 1)
+      // Its dialog goes with it: else the tile's other tabs stood under a dialog no one can answer.
+      if (this.#dialog?.page() === page) this.#dialog = null
       this.#changed()
     })
   }
