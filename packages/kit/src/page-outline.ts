@@ -877,6 +877,8 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
   // The title is the page's words like any other: inside the fence, never in the hub's header; the page's first line, not an expansion's or a find's.
   const titled = frame.tree.name !== undefined && options.expand === undefined && finder === undefined
   const lines: string[] = [header, fence.open, ...(titled ? [`title ${quote(frame.tree.name ?? '')}`] : [])]
+  // The hub's own words after the fence: that a find found nothing (the words quoted are the agent's).
+  const after: string[] = []
   if (finder !== undefined) {
     // Elements an agent can act on first, then the rest (headings, texts) that say the words.
     const actionable: string[] = []
@@ -901,7 +903,7 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
     const found = [...actionable, ...other].slice(0, MAX_FOUND)
     ctx.out.push(...found)
     if (total > found.length) ctx.out.push(`… ${total - found.length} more matches`)
-    if (total === 0) ctx.out.push(`nothing on the page ${finder.nothing}`)
+    if (total === 0) after.push(`nothing on the page ${finder.nothing}`)
   } else if (options.expand === undefined) emitChildren(top(), 0, ctx, refs.refOf(frame.tree.id), true)
   else {
     // The element itself when it is a line of its own; else (pure structure) just what it holds.
@@ -911,12 +913,18 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
   }
   const state = frame.state as {
     pageTools?: Array<{ id: string; description: string; input: string[]; consequential?: boolean }>
-    dialog?: { type: string; message: string }; downloads?: Array<{ file: string; state: string }>; fileChooser?: unknown; tabs?: { count: number; current: number } }
+    dialog?: { type: string; message: string }; downloads?: Array<{ file: string; state: string }>; fileChooser?: unknown; tabs?: { count: number; current: number }
+    /** What the surface says of a page it cannot read (stopped answering, crashed, gone): the hub's words, outside the fence. */
+    said?: string }
   // The page's own tools (WebMCP): their descriptions are the page's words, so inside the fence.
   for (const tool of state.pageTools ?? []) ctx.out.push(`page tool ${tool.id} {${tool.input.join(', ')}}: ${quote(tool.description)}${tool.consequential === true ? ' (needs a person)' : ''}`)
   // A download's file name is the page's word too (a dialog's message is in the tree: the dialog is what the page shows).
   if (state.downloads !== undefined) ctx.out.push(`downloads: ${state.downloads.map((d) => `${quote(d.file)} (${d.state})`).join(', ')}`)
-  lines.push(...ctx.out, fence.close)
+  // Nothing of the page to show (a page that cannot be read, a find that found nothing): no fence around nothing.
+  if (ctx.out.length === 0 && !titled) lines.splice(lines.indexOf(fence.open), 1)
+  else lines.push(...ctx.out, fence.close)
+  if (state.said !== undefined) lines.push(state.said)
+  lines.push(...after)
   if ((state.pageTools ?? []).length > 0) lines.push(`page tools run with action_request {surface: "${frame.surface}", action, input}`)
   if (state.dialog !== undefined) lines.push(`${aDialog(state.dialog.type)} is open — answer with browser_handle_dialog`)
   if (state.fileChooser !== undefined) lines.push('file chooser open — answer with browser_file_upload')

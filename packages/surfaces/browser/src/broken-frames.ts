@@ -4,10 +4,10 @@ import { BROWSER_ACTIONS } from './browser-actions.js'
 export const STUCK = 'the page is not answering (its thread is busy); browser_navigate opens a new tab in its place'
 export const CRASHED = 'the page crashed (its renderer ended: out of memory, or killed)'
 
-/** A frame of one text and the actions that lead away: what a tile shows when nothing of its page can be read. */
+/** A frame of nothing of the page, what the tile says of it (`state.said`, the hub's words, which an outline prints outside the page's fence) and the actions that lead away. */
 function saying(surface: string, route: string, state: JsonObject, said: string, actions: readonly string[]): Frame {
-  const tree: UiNode = { id: 'page', kind: 'box', role: 'document', children: [{ id: 'said', kind: 'text', text: said }] }
-  return sealFrame({ surface, route, tree, state, contracts: actions.map((id) => BROWSER_ACTIONS.contract(id)) })
+  const tree: UiNode = { id: 'page', kind: 'box', role: 'document' }
+  return sealFrame({ surface, route, tree, state: { ...state, said }, contracts: actions.map((id) => BROWSER_ACTIONS.contract(id)) })
 }
 
 /** The frame of a page that stopped answering or crashed: only leaving it (or another tab) can be done, and its journal read. */
