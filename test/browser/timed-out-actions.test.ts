@@ -92,6 +92,8 @@ describe('a browser tile after an action that ran out of time, a dialog after a 
   it('lets a dialog go with the tab that opened it', async () => {
     const page = (await call(client, 'browser_navigate', { url: `${site.origin}/two-alerts` })).text
     await call(client, 'browser_click', { element: 'Two alerts', target: refOf(page, 'button', 'Two alerts') })
+    // Its title, though the page under the dialog runs no script (it read "").
+    expect((await call(client, 'browser_tabs', { action: 'list' })).text).toMatch(/^\* 0 "Alerts" /m)
     await call(client, 'browser_tabs', { action: 'new', url: `${site.origin}/login` })
     await call(client, 'browser_tabs', { action: 'close', index: 0 })
     // Before, the tab left stood under the closed tab's alert, and every action was a conflict.

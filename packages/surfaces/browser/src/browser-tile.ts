@@ -824,7 +824,9 @@ export class BrowserTile implements Surface {
       }
     }
     this.#changed()
-    return { tabs: await Promise.all(this.#pages.map(async (page, index) => ({ index, url: shownAddress(page.url()), title: await page.title().catch(() => ''), current: index === this.#current }))) }
+    // A page under its dialog runs no script, and says no title: its last frame's stands.
+    const titleOf = async (page: Page): Promise<string> => (this.#dialog?.page() === page ? (this.#lastFrames.get(page)?.tree.name ?? '') : await page.title().catch(() => ''))
+    return { tabs: await Promise.all(this.#pages.map(async (page, index) => ({ index, url: shownAddress(page.url()), title: await titleOf(page), current: index === this.#current }))) }
   }
 
   /**
