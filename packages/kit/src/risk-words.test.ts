@@ -10,7 +10,7 @@ describe('consequential words', () => {
   })
 
   it('leaves alone words that only contain one, and phrases where it means nothing', () => {
-    for (const label of ['Page 2', 'Environment', 'Invite a friend', 'Sender', 'Payload', 'Buyer guide', 'Sort order', 'Order by date', 'Dropdown', 'Add todo', 'Save', 'Cancel', 'Compressed files', 'Ordinary', 'For a detailed explanation, check out this Learning jQuery article.', 'Check out the docs', 'Orders', 'My orders', 'Order history', 'Order status', 'Payments', 'Remove Format', 'Remove link', 'Insert/Remove Numbered List', 'Show / hide', 'Show empty toolbar groups', 'Browse or drop files', 'Drag and drop images here', 'Payment methods', 'Deleted Items', 'Show removed posts', 'Send feedback', 'Send us your feedback', 'Band', 'Bandwidth', 'Appeal a ban', undefined, '']) {
+    for (const label of ['Page 2', 'Environment', 'Invite a friend', 'Sender', 'Payload', 'Buyer guide', 'Sort order', 'Order by date', 'Dropdown', 'Add todo', 'Save', 'Cancel', 'Compressed files', 'Ordinary', 'For a detailed explanation, check out this Learning jQuery article.', 'Check out the docs', 'Orders', 'My orders', 'Order history', 'Order status', 'Payments', 'Remove Format', 'Remove link', 'Insert/Remove Numbered List', 'Show / hide', 'Show empty toolbar groups', 'Browse or drop files', 'Drag and drop images here', 'Payment methods', 'Deleted Items', 'Show removed posts', 'Send feedback', 'Send us your feedback', 'Remove filter', 'Remove all filters', 'Band', 'Bandwidth', 'Appeal a ban', undefined, '']) {
       expect(consequentialWord(label), String(label)).toBeNull()
     }
   })
