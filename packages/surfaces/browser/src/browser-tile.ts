@@ -843,7 +843,7 @@ export class BrowserTile implements Surface {
     try {
       backendNodeId = await whileAnswering((async () => backendNodeOf(page, await this.#sessionsOf(page).main(), selector))(), this.#asking(page), () => shownAddress(page.url()))
     } catch (error) {
-      // A page can stop answering without any action of this tile: a window it opened shares its opener's thread.
+      // A page can stop answering without any action of this tile: a window shares the thread of the page that opened it.
       if (error instanceof PageStuck) {
         this.#stuck = page
         this.#changed()
