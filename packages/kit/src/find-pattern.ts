@@ -41,6 +41,11 @@ function checkedForm(pattern: RegExp): RegExp {
   }
 }
 
+/** A text as a find's pattern reads it: runs of white space one space, its line breaks kept (a pattern's ^ and $ mark its lines' ends). */
+export function byLineWords(text: string): string {
+  return text.replace(/[^\S\n]+/g, ' ').replace(/ *\n */g, '\n').trim()
+}
+
 /** A find's pattern as it runs on a text of many lines (a block of code, a log): `^` and `$` mark the ends of any of its lines, as in a search through a file. */
 export function byLines(pattern: RegExp): RegExp {
   return pattern.flags.includes('m') ? pattern : new RegExp(pattern.source, `${pattern.flags}m`)

@@ -1,4 +1,4 @@
-import { agentPattern, byLines } from './find-pattern.js'
+import { agentPattern, byLineWords, byLines } from './find-pattern.js'
 import { pageFence } from './page-fence.js'
 import { type Bounds, type Frame, RefTable, type Risk, SELECTOR_HINT, TesseraError, type TextExcerpt, type UiNode, type UnreadRequest, cutWhole, frameIndex, maxRisk } from '@tessera/protocol'
 
@@ -890,7 +890,7 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
         const line = text ? textLine(item, finder.around(textSaid(item.node))) : inline(item)
         // What it says: a text's words (a block of code's lines); an element's line, and its name and value alone (what a pattern's ^ and $ mean; a value of many lines keeps them).
         const name = squeeze(item.node.name ?? '')
-        const value = typeof item.node.value === 'string' ? [item.node.value.replace(/[^\S\n]+/g, ' ').replace(/ *\n */g, '\n').trim()] : []
+        const value = typeof item.node.value === 'string' ? [byLineWords(item.node.value)] : []
         const says = text ? [textSaid(item.node)] : [line, name, ...value]
         // A line with nothing to act on that does not print the name that matched (a heading named by the link it holds, an iframe by its title) shows nothing found.
         const bare = !text && item.actions === undefined && !finder.says(line) && !(name !== '' && line.includes(name) && finder.says(name))

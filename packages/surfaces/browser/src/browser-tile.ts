@@ -253,15 +253,15 @@ export class BrowserTile implements Surface {
       // answers it says only what changed since.
       const shown: UiNode = { id: 'dialog', kind: 'box', role: 'alertdialog', name: `${dialog.type()}: ${cutWhole(dialog.message(), 2000)}` }
       const last = this.#lastFrames.get(page)
-      const under = last?.route === shownAddress(page.url()) ? last : undefined
+      const under = last?.route === this.#address(page) ? last : undefined
       const tree: UiNode = under === undefined ? { id: 'page', kind: 'box', role: 'document', children: [shown] } : { ...under.tree, children: [shown, ...(under.tree.children ?? [])] }
       // Over no frame of the page (a dialog it opened as it loaded), the page's own actions stand still: a navigation then says a dialog is open, not that there is no such action.
       const pageActions = BROWSER_ACTIONS.contracts.filter((contract) => !ELEMENT_ACTIONS.has(contract.id) && contract.id !== 'handle_dialog')
-      return sealFrame({ ...under, surface: this.id, route: shownAddress(page.url()), tree, state, contracts: [...(under?.contracts ?? pageActions), BROWSER_ACTIONS.contract('handle_dialog')] })
+      return sealFrame({ ...under, surface: this.id, route: this.#address(page), tree, state, contracts: [...(under?.contracts ?? pageActions), BROWSER_ACTIONS.contract('handle_dialog')] })
     }
-    if (this.#crashed.has(page)) return brokenFrame(this.id, shownAddress(page.url()), state, `${CRASHED}; browser_navigate opens a new tab in its place`)
+    if (this.#crashed.has(page)) return brokenFrame(this.id, this.#address(page), state, `${CRASHED}; browser_navigate opens a new tab in its place`)
     // A page known to have stopped answering is asked again, briefly, before a capture waits on it.
-    if (this.#stuck === page && !(await answersWithin(this.#sessionsOf(page).main(), QUICK_ANSWER_MS))) return brokenFrame(this.id, shownAddress(page.url()), state, STUCK)
+    if (await this.#stillStuck(page)) return brokenFrame(this.id, this.#address(page), state, STUCK)
     this.#stuck = null
     const plan = this.#partsToRead.plan()
     const focus = this.#textFocus
@@ -270,13 +270,13 @@ export class BrowserTile implements Surface {
     let capture: PageCapture
     let tools: PageTool[]
     try {
-      ;[capture, tools] = await whileAnswering(Promise.all([capturePage(page, this.#sessionsOf(page), wanted), discoverPageTools(page)]), this.#asking(page), () => shownAddress(page.url()))
+      ;[capture, tools] = await whileAnswering(Promise.all([capturePage(page, this.#sessionsOf(page), wanted), discoverPageTools(page)]), this.#asking(page), () => this.#address(page))
     } catch (error) {
       this.#sessionsOf(page).forget()
-      if (this.#crashed.has(page)) return brokenFrame(this.id, shownAddress(page.url()), state, `${CRASHED}; browser_navigate opens a new tab in its place`)
+      if (this.#crashed.has(page)) return brokenFrame(this.id, this.#address(page), state, `${CRASHED}; browser_navigate opens a new tab in its place`)
       if (!(error instanceof PageStuck)) throw error
       this.#stuck = page
-      return brokenFrame(this.id, shownAddress(page.url()), state, STUCK)
+      return brokenFrame(this.id, this.#address(page), state, STUCK)
     }
     this.#pageTools = new Map(tools.map((tool) => [tool.id, tool]))
     if (tools.length > 0) state.pageTools = tools.map((tool) => ({ id: tool.id, description: tool.description, input: Object.keys((tool.inputSchema.properties ?? {}) as JsonObject), ...(tool.consequential ? { consequential: true } : {}) }))
@@ -720,7 +720,7 @@ export class BrowserTile implements Surface {
     const answers = askingSession(() => this.#sessionsOf(page).main(), () => this.#dialog !== null)
     return async () => {
       // Calls pending on a crashed page may never be answered, nor refused.
-      if (this.#crashed.has(page)) throw new TesseraError('conflict', `${CRASHED} while the call waited on it; browser_navigate opens a new tab in its place`, { found: shownAddress(page.url()) })
+      if (this.#crashed.has(page)) throw new TesseraError('conflict', `${CRASHED} while the call waited on it; browser_navigate opens a new tab in its place`, { found: this.#address(page) })
       return answers()
     }
   }
@@ -826,7 +826,7 @@ export class BrowserTile implements Surface {
     this.#changed()
     // A page under its dialog runs no script, and says no title: its last frame's stands.
     const titleOf = async (page: Page): Promise<string> => (this.#dialog?.page() === page ? (this.#lastFrames.get(page)?.tree.name ?? '') : await page.title().catch(() => ''))
-    return { tabs: await Promise.all(this.#pages.map(async (page, index) => ({ index, url: shownAddress(page.url()), title: await titleOf(page), current: index === this.#current }))) }
+    return { tabs: await Promise.all(this.#pages.map(async (page, index) => ({ index, url: this.#address(page), title: await titleOf(page), current: index === this.#current }))) }
   }
 
   /**
@@ -836,12 +836,22 @@ export class BrowserTile implements Surface {
    * element to click, hover or drag, made a target from the next frame on when the page gave
    * no sign it is one (a handler at the root of a React app leaves none on the element).
    */
+  /** The page's address as the tile reports it: without a user and password (shownAddress). */
+  #address(page: Page): string {
+    return shownAddress(page.url())
+  }
+
+  /** Whether a page known to have stopped answering still does not, asked again briefly before a call waits on it. */
+  async #stillStuck(page: Page): Promise<boolean> {
+    return this.#stuck === page && !(await answersWithin(this.#sessionsOf(page).main(), QUICK_ANSWER_MS))
+  }
+
   async locate(selector: string, reach: 'target' | 'any' | 'pointer' = 'target'): Promise<{ target: string }> {
     const page = this.#page()
-    if (this.#stuck === page && !(await answersWithin(this.#sessionsOf(page).main(), QUICK_ANSWER_MS))) throw stuckPage(shownAddress(page.url()))
+    if (await this.#stillStuck(page)) throw stuckPage(this.#address(page))
     let backendNodeId: number
     try {
-      backendNodeId = await whileAnswering((async () => backendNodeOf(page, await this.#sessionsOf(page).main(), selector))(), this.#asking(page), () => shownAddress(page.url()))
+      backendNodeId = await whileAnswering((async () => backendNodeOf(page, await this.#sessionsOf(page).main(), selector))(), this.#asking(page), () => this.#address(page))
     } catch (error) {
       // A page can stop answering without any action of this tile: a window shares the thread of the page that opened it.
       if (error instanceof PageStuck) {
@@ -1067,7 +1077,7 @@ export class BrowserTile implements Surface {
       this.#changed()
     })
     page.on('close', () => {
-      if (this.#pages.length === 1 && this.#pages[0] === page) this.#gone = { said: 'the page closed its window, the tile\'s last', url: shownAddress(page.url()) }
+      if (this.#pages.length === 1 && this.#pages[0] === page) this.#gone = { said: 'the page closed its window, the tile\'s last', url: this.#address(page) }
       const index = this.#pages.indexOf(page)
       if (index >= 0) this.#pages.splice(index, 1)
       if (this.#current >= this.#pages.length) this.#current = Math.max(0, this.#pages.length - 1)
@@ -1133,7 +1143,7 @@ export class BrowserTile implements Surface {
   }
 
   #state(page: Page): JsonObject {
-    const state: JsonObject = { url: shownAddress(page.url()) }
+    const state: JsonObject = { url: this.#address(page) }
     if (this.#dialog !== null) state.dialog = { type: this.#dialog.type(), message: cutWhole(this.#dialog.message(), 2000), ...(this.#dialog.defaultValue() ? { default: this.#dialog.defaultValue() } : {}) }
     if (this.#chooser !== null) state.fileChooser = { multiple: this.#chooser.isMultiple() }
     if (this.#downloads.length > 0) state.downloads = this.#downloads.slice(-10).map((d) => ({ ...d }))
@@ -1158,7 +1168,7 @@ export class BrowserTile implements Surface {
     const note = this.#note
     this.#note = undefined
     this.#tilesOpened = []
-    return { url: shownAddress(page.url()), ...(note === undefined ? {} : { note }) }
+    return { url: this.#address(page), ...(note === undefined ? {} : { note }) }
   }
 
   /**
@@ -1183,8 +1193,8 @@ export class BrowserTile implements Surface {
       // A dialog can leave the input pending until it is answered: whatever it ends with then is no one's to hear.
       acting.catch(() => undefined)
       // An input whose handler never yields leaves every wait on the page pending: the page is asked whether it still answers.
-      await whileAnswering(Promise.race([acting, dialogOpened, ended.promise]), this.#asking(page), () => shownAddress(page.url()))
-      if (this.#dialog === null && this.#pages.length > 0) await whileAnswering(Promise.race([this.#settle(this.#page()), dialogOpened, ended.promise]), this.#asking(this.#page()), () => shownAddress(page.url()))
+      await whileAnswering(Promise.race([acting, dialogOpened, ended.promise]), this.#asking(page), () => this.#address(page))
+      if (this.#dialog === null && this.#pages.length > 0) await whileAnswering(Promise.race([this.#settle(this.#page()), dialogOpened, ended.promise]), this.#asking(this.#page()), () => this.#address(page))
       await Promise.race([Promise.all(this.#opening), ended.promise])
     } catch (error) {
       if (error instanceof PageStuck) this.#stuck = page

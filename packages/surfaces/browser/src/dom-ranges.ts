@@ -1,3 +1,4 @@
+import { byLineWords } from '@tessera/kit'
 import { type UnreadPart, cutWhole } from '@tessera/protocol'
 
 /** What the ranges read of one document of a DOM snapshot (`DOMSnapshot.captureSnapshot`). */
@@ -216,7 +217,7 @@ export class DomRanges {
     const words: string[] = []
     const said = (text: string): boolean => {
       // Line breaks stay (a pattern's ^ and $ mark the ends of a block's lines): finding a part a pattern then misses only reads it.
-      const one = text.replace(/[^\S\n]+/g, ' ').replace(/ *\n */g, '\n').trim()
+      const one = byLineWords(text)
       words.push(one)
       return pattern.test(one)
     }
