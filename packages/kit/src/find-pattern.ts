@@ -1,52 +1,86 @@
 import { TesseraError } from '@tessera/protocol'
-import safeRegex from 'safe-regex2'
+import { RE2JS } from 're2js'
 
 /** Characters of a pattern an agent may give: a search, not a program. */
 const PATTERN_CHARS = 500
 
+/** Where a pattern first matched a text: its UTF-16 index and the words it matched. */
+export interface PatternMatch {
+  readonly index: number
+  readonly text: string
+}
+
+/**
+ * An agent's regular expression, run by RE2's linear-time engine: the hub runs it in its own
+ * thread over page texts of megabytes and terminal output, where JavaScript's backtracking
+ * engine can take exponential time on a pattern as plain as `^(a|aa)*b` and stop every tile.
+ */
+export class AgentPattern {
+  readonly #compiled: RE2JS
+  readonly #native: RegExp
+  readonly #argument: string
+
+  /** `native` is the JavaScript form of the pattern, already parsed; `lines` sets ^ and $ at each line's ends. */
+  constructor(
+    /** The pattern as the agent wrote it. */
+    readonly given: string,
+    native: RegExp,
+    argument: string,
+    lines: boolean,
+  ) {
+    this.#native = native
+    this.#argument = argument
+    try {
+      this.#compiled = RE2JS.compile(RE2JS.translateRegExp(native), RE2JS.LOOKBEHINDS | (lines ? RE2JS.MULTILINE : 0))
+    } catch (error) {
+      throw new TesseraError(
+        'invalid_input',
+        `expected "${argument}" to be a regular expression that runs in time linear in the text it reads (no lookahead or backreference; a lookbehind without a capturing group), found ${JSON.stringify(given)}: ${(error as Error).message.replace(/^error parsing regexp: /, '')}`,
+        { expected: 'a regular expression in the syntax RE2 runs: no lookahead, no backreference', found: given },
+      )
+    }
+  }
+
+  /** Whether it matches anywhere in `text`. */
+  test(text: string): boolean {
+    return this.#compiled.test(text)
+  }
+
+  /** Its first match in `text`, if any. */
+  firstMatch(text: string): PatternMatch | undefined {
+    const matcher = this.#compiled.matcher(text)
+    return matcher.find() ? { index: matcher.start(), text: matcher.group() ?? '' } : undefined
+  }
+
+  /** The same pattern as it runs on a text of many lines (a block of code, a log): `^` and `$` mark the ends of any of its lines, as in a search through a file. */
+  byLines(): AgentPattern {
+    return this.#native.multiline ? this : new AgentPattern(this.given, new RegExp(this.#native.source, `${this.#native.flags}m`), this.#argument, true)
+  }
+}
+
 /**
  * An agent's regular expression, as Playwright MCP's tools take one: `error` (case-sensitive)
  * or, where `slashesGiveFlags` (its find; not its URL filter, where `/api/` is a path),
- * `/error/i` with flags; never global or sticky, so a test does not remember where the
- * last one stopped. One whose backtracking can grow exponentially (`(a+)+$`) is refused: it
- * runs in the hub's own thread, where a page text of a few hundred characters would stop
- * every tile.
+ * `/error/i` with flags; global and sticky flags mean nothing to a test and are dropped.
+ * Written in JavaScript's syntax and refused, with a typed error, where RE2 cannot run it in
+ * linear time (a lookahead, a backreference).
  */
-export function agentPattern(text: string, argument: string, slashesGiveFlags = true): RegExp {
+export function agentPattern(text: string, argument: string, slashesGiveFlags = true, maxChars = PATTERN_CHARS): AgentPattern {
   const slashed = slashesGiveFlags ? /^\/(.+)\/([a-z]*)$/s.exec(text) : null
   const source = slashed === null ? text : (slashed[1] as string)
   const flags = slashed === null ? '' : (slashed[2] as string).replace(/[gy]/g, '')
   const found = { expected: 'a regular expression', found: text }
-  if (text.length > PATTERN_CHARS) throw new TesseraError('invalid_input', `expected "${argument}" to be a regular expression of at most ${PATTERN_CHARS} characters, found ${text.length}`, found)
-  let pattern: RegExp
+  if (text.length > maxChars) throw new TesseraError('invalid_input', `expected "${argument}" to be a regular expression of at most ${maxChars} characters, found ${text.length}`, found)
+  let native: RegExp
   try {
-    pattern = new RegExp(source, flags)
+    native = new RegExp(source, flags)
   } catch (error) {
     throw new TesseraError('invalid_input', `expected "${argument}" to be a regular expression, found ${JSON.stringify(text)}: ${(error as Error).message}`, found)
   }
-  if (!safeRegex(checkedForm(pattern))) throw new TesseraError('invalid_input', `expected "${argument}" to be a regular expression without nested repetition, found ${JSON.stringify(text)}, which can take exponential time`, { expected: 'a regular expression without nested repetition such as (a+)+', found: text })
-  return pattern
-}
-
-/**
- * The pattern as its safety is checked: safe-regex2 cannot read a lookbehind and calls any
- * pattern with one unsafe (`(?<!a)b`); what repeats inside it repeats as in a plain group.
- */
-function checkedForm(pattern: RegExp): RegExp {
-  const source = pattern.source.replace(/(?<!\\)\(\?<[!=]/g, '(?:')
-  try {
-    return new RegExp(source, pattern.flags)
-  } catch {
-    return pattern
-  }
+  return new AgentPattern(text, native, argument, native.multiline)
 }
 
 /** A text as a find's pattern reads it: runs of white space one space, its line breaks kept (a pattern's ^ and $ mark its lines' ends). */
 export function byLineWords(text: string): string {
   return text.replace(/[^\S\n]+/g, ' ').replace(/ *\n */g, '\n').trim()
-}
-
-/** A find's pattern as it runs on a text of many lines (a block of code, a log): `^` and `$` mark the ends of any of its lines, as in a search through a file. */
-export function byLines(pattern: RegExp): RegExp {
-  return pattern.flags.includes('m') ? pattern : new RegExp(pattern.source, `${pattern.flags}m`)
 }

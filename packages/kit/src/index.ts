@@ -8,5 +8,5 @@ export { RISK_WORD_LANGUAGES, consequentialWord, isDismissive, markupWord, names
 export { targetNodeOf } from './target-node.js'
 export { stringArg } from './string-arg.js'
 export { pageFence } from './page-fence.js'
-export { agentPattern, byLineWords, byLines } from './find-pattern.js'
+export { AgentPattern, agentPattern, byLineWords, type PatternMatch } from './find-pattern.js'
 export { WHOLE_TEXT_CHARS, aDialog, outlinePage, outlineReading, unreadShown, type PageOutlineOptions } from './page-outline.js'

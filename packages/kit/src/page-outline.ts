@@ -1,4 +1,4 @@
-import { agentPattern, byLineWords, byLines } from './find-pattern.js'
+import { agentPattern, byLineWords } from './find-pattern.js'
 import { pageFence } from './page-fence.js'
 import { type Bounds, type Frame, RefTable, type Risk, SELECTOR_HINT, TesseraError, type TextExcerpt, type UiNode, type UnreadRequest, cutWhole, frameIndex, maxRisk } from '@tessera/protocol'
 
@@ -161,8 +161,8 @@ interface Finder {
 
 function finderOf(options: PageOutlineOptions): Finder | undefined {
   if (options.findPattern !== undefined) {
-    const pattern = byLines(agentPattern(options.findPattern, 'regex'))
-    return { says: (text) => pattern.test(text), around: (text) => pattern.exec(text)?.[0].toLowerCase(), nothing: `matches ${quote(options.findPattern)}` }
+    const pattern = agentPattern(options.findPattern, 'regex').byLines()
+    return { says: (text) => pattern.test(text), around: (text) => pattern.firstMatch(text)?.text.toLowerCase(), nothing: `matches ${quote(options.findPattern)}` }
   }
   if (options.find === undefined) return undefined
   const wanted = squeeze(options.find).toLowerCase()

@@ -1,4 +1,4 @@
-import { byLineWords } from '@tessera/kit'
+import { type AgentPattern, byLineWords } from '@tessera/kit'
 import { type UnreadPart, cutWhole } from '@tessera/protocol'
 
 /** What the ranges read of one document of a DOM snapshot (`DOMSnapshot.captureSnapshot`). */
@@ -211,7 +211,7 @@ export class DomRanges {
    * placeholder or value alone (as one line of a find says it), or all of them read as one
    * text (as a line that joins a sentence's texts and links says it).
    */
-  matches(index: number, pattern: RegExp): boolean {
+  matches(index: number, pattern: AgentPattern): boolean {
     if (index < 0 || index >= this.#end.length) return false
     const end = this.#end[index] as number
     const words: string[] = []

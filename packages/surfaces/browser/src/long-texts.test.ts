@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { agentPattern } from '@tessera/kit'
 import { LONG_TEXT_BOXES, LongTexts, textWindow } from './long-texts.js'
 
 /** A DOM snapshot's document in its table form: nodes in document order, each with its parent, name and value. */
@@ -87,9 +88,9 @@ describe('LongTexts', () => {
     expect(scrolled?.excerpt).toEqual({ line: 2001, lines: 3000 })
     // A find's words win over the view, in any case; a pattern too.
     expect(long.textIn(1, 3, { view: { x: 0, y: 0, width: 800, height: 600 }, focus: { words: 'LINE 2999' } })?.text).toBe('line 2999\nline 3000')
-    expect(long.textIn(1, 3, { focus: { pattern: /line 15\d0/ } })?.excerpt).toEqual({ line: 1500, lines: 3000 })
+    expect(long.textIn(1, 3, { focus: { pattern: agentPattern('line 15\\d0', 'regex') } })?.excerpt).toEqual({ line: 1500, lines: 3000 })
     // A pattern's anchors are a line's ends.
-    expect(long.textIn(1, 3, { focus: { pattern: /^line 2500$/ } })?.excerpt).toEqual({ line: 2500, lines: 3000 })
+    expect(long.textIn(1, 3, { focus: { pattern: agentPattern('^line 2500$', 'regex') } })?.excerpt).toEqual({ line: 2500, lines: 3000 })
     expect(long.says({ words: 'line 3000' })).toBe(true)
     expect(long.says({ words: 'line 3001' })).toBe(false)
     // Past the end of the text, the window is its last line.

@@ -1,4 +1,4 @@
-import { WHOLE_TEXT_CHARS, byLines } from '@tessera/kit'
+import { type AgentPattern, WHOLE_TEXT_CHARS } from '@tessera/kit'
 import { type TextExcerpt, cutWhole } from '@tessera/protocol'
 import { INLINE, type Rect, type SnapshotLayout, type SnapshotNodes } from './dom-ranges.js'
 
@@ -37,7 +37,7 @@ export interface SnapshotTextBoxes {
 /** What a find looks for in a long text: an agent's words (any case) or its regular expression; or a line an agent reads one text from. */
 export interface TextFocus {
   words?: string
-  pattern?: RegExp
+  pattern?: AgentPattern
   /** A line (from 1) of one text, known by its first text node's backend id (its ref's). */
   line?: { at: number; of: number }
 }
@@ -201,7 +201,7 @@ export function textWindow(text: string, at = 0): { text: string; excerpt?: Text
 
 /** Where a text first says what a find looks for. */
 export function foundAt(text: string, focus: TextFocus): number | undefined {
-  if (focus.pattern !== undefined) return byLines(focus.pattern).exec(text)?.index
+  if (focus.pattern !== undefined) return focus.pattern.byLines().firstMatch(text)?.index
   const words = focus.words?.trim().toLowerCase()
   if (words === undefined || words === '') return undefined
   const at = text.toLowerCase().indexOf(words)

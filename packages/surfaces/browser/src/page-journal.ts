@@ -1,4 +1,5 @@
 import type { ConsoleMessage, Page, Request } from 'playwright-core'
+import type { AgentPattern } from '@tessera/kit'
 import { cutWhole } from '@tessera/protocol'
 
 /** Console levels, most severe first: asking for one gives it and every more severe one (Playwright MCP's `level`). */
@@ -148,7 +149,7 @@ export class PageJournal {
    * (images, fonts, styles, scripts) — one that failed is listed all the same; with `matching`,
    * only those whose URL it matches.
    */
-  requests(withStatic: boolean, matching: RegExp | undefined): JournalRequest[] {
+  requests(withStatic: boolean, matching: AgentPattern | undefined): JournalRequest[] {
     return this.#requests
       .filter((kept) => kept.document === this.#document)
       .map((kept) => kept.entry)

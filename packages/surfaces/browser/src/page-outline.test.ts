@@ -462,7 +462,7 @@ describe('a page as the agent reads it', () => {
     expect(found).not.toContain('item 119')
     expect(outlinePage(frame, { findPattern: 'DELETE item 117' })).toContain('nothing on the page matches "DELETE item 117"')
     expect(outlinePage(frame, { findPattern: '/DELETE item 117/i' })).toContain('"Delete item 117"')
-    expect(() => outlinePage(frame, { findPattern: '(a+)+$' })).toThrow(/without nested repetition/)
+    expect(() => outlinePage(frame, { findPattern: 'item(?= 117)' })).toThrow(/expected "regex" to be a regular expression that runs in time linear/)
     expect(() => outlinePage(frame, { findPattern: '[' })).toThrow(/expected "regex" to be a regular expression/)
     // Nothing to look for is a typed error, not a list of everything.
     expect(() => outlinePage(frame, { find: ' \t ' })).toThrow(/expected "find" to hold some words/)

@@ -1,5 +1,5 @@
 import type { UnreadRequest } from '@tessera/protocol'
-import { agentPattern, byLines } from '@tessera/kit'
+import { agentPattern } from '@tessera/kit'
 import type { CapturedDocument, WantedParts } from './page-capture.js'
 
 /** Where an unread part of the last capture is: its document and the elements (a run of siblings) it groups. */
@@ -130,7 +130,7 @@ export class PartsToRead {
       if (place !== undefined && add(this.#kept, place.document.key, place.elements)) added = true
     }
     const words = request.text?.trim()
-    const pattern = request.pattern === undefined ? undefined : byLines(agentPattern(request.pattern, 'regex'))
+    const pattern = request.pattern === undefined ? undefined : agentPattern(request.pattern, 'regex').byLines()
     if ((words !== undefined && words !== '') || pattern !== undefined) {
       let found = 0
       for (const place of this.#unread.values()) {

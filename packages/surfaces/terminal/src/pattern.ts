@@ -1,3 +1,4 @@
+import { agentPattern } from '@tessera/kit'
 import { TesseraError } from '@tessera/protocol'
 
 export interface PatternHit {
@@ -18,7 +19,7 @@ export interface Pattern {
 const MAX_PATTERN = 1000
 const REGEX_OVERLAP = 64 * 1024
 
-/** Plain text, or `/regex/flags` (flags i, m, s, u). */
+/** Plain text, or `/regex/flags` (flags i, m, s, u; see agentPattern). */
 export function compilePattern(source: unknown): Pattern {
   if (typeof source !== 'string' || source.length === 0 || source.length > MAX_PATTERN) {
     throw new TesseraError('invalid_input', `expected pattern to be a string of 1–${MAX_PATTERN} characters`, {
@@ -36,22 +37,18 @@ export function compilePattern(source: unknown): Pattern {
       },
     }
   }
-  const [, body, flags] = literal as unknown as [string, string, string]
+  const flags = literal[2] as string
   const bad = flags.replace(/[imsu]/g, '')
   if (bad.length > 0) {
     throw new TesseraError('invalid_input', `unsupported regex flags "${bad}" in ${source}; use i, m, s or u`, { expected: 'flags from imsu', found: flags })
   }
-  let regex: RegExp
-  try {
-    regex = new RegExp(body, flags)
-  } catch (error) {
-    throw new TesseraError('invalid_input', `invalid regular expression ${source}: ${(error as Error).message}`, { expected: 'a valid JavaScript regex', found: source })
-  }
+  // Run by a linear-time engine: the output it waits on is the shell's, and can be whatever a program printed.
+  const regex = agentPattern(source, 'pattern', true, MAX_PATTERN)
   return {
     overlap: REGEX_OVERLAP,
     find(text) {
-      const hit = regex.exec(text)
-      return hit === null ? null : { match: hit[0], end: hit.index + hit[0].length }
+      const hit = regex.firstMatch(text)
+      return hit === undefined ? null : { match: hit.text, end: hit.index + hit.text.length }
     },
   }
 }

@@ -89,7 +89,10 @@ describe('compilePattern', () => {
   it('matches plain text and /regex/flags', () => {
     expect(compilePattern('>>> ').find('x\n>>> ')).toEqual({ match: '>>> ', end: 6 })
     expect(compilePattern('/v(\\d+)/i').find('build V12 ok')).toEqual({ match: 'V12', end: 9 })
-    expect(() => compilePattern('/(/')).toThrow(/invalid regular expression/)
+    expect(() => compilePattern('/(/')).toThrow(/expected "pattern" to be a regular expression, found/)
     expect(() => compilePattern('/x/g')).toThrow(/unsupported regex flags/)
+    // Output is whatever a program printed: a pattern a backtracking engine takes exponential time on runs in linear time; one RE2 cannot bound is refused.
+    expect(compilePattern('/^(a|aa)*b$/m').find(`${'a'.repeat(100_000)}\nab`)).toEqual({ match: 'ab', end: 100_003 })
+    expect(() => compilePattern('/done(?=\\n)/')).toThrow(/expected "pattern" to be a regular expression that runs in time linear/)
   })
 })
