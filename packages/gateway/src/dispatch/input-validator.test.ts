@@ -23,4 +23,12 @@ describe('InputValidator', () => {
     expect(validator.validate(schema, { kind: 'browser', url: 'http://x' })).toEqual([{ path: '(input)', message: 'has "url", which it does not take; expected only "kind", "config", "values"' }])
     expect(validator.validate(schema, { values: 'Fast' })).toEqual([{ path: 'input.values', message: 'expected array, found a string "Fast"' }])
   })
+
+  it("runs a schema's pattern in linear time, as a page's WebMCP tool may give one to stop the hub", () => {
+    // A backtracking engine takes years on this value; a pattern RE2 cannot run (zod's email format) still runs.
+    const schema = { type: 'object', properties: { name: { type: 'string', pattern: '^(a|aa)*b$' }, email: { type: 'string', pattern: "^(?!\\.)(?!.*\\.\\.)[A-Za-z0-9_'+.-]*@[a-z.]+$" } } }
+    expect(validator.validate(schema, { name: 'a'.repeat(5_000) })).toEqual([{ path: 'input.name', message: 'must match pattern "^(a|aa)*b$"' }])
+    expect(validator.validate(schema, { name: 'aab', email: 'ada@example.org' })).toEqual([])
+    expect(validator.validate(schema, { email: 'a..b@example.org' })).toHaveLength(1)
+  })
 })

@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from '@tessera/protocol'
 import { contentHash } from '@tessera/protocol'
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import { linearRegExp } from './linear-regexp.js'
 
 export interface InputProblem {
   path: string
@@ -13,7 +14,7 @@ export interface InputProblem {
  */
 export class InputValidator {
   // verbose: each error carries the schema that failed and the value, for "expected …, found …".
-  readonly #ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, verbose: true })
+  readonly #ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, verbose: true, code: { regExp: linearRegExp } })
   readonly #cache = new Map<string, ValidateFunction>()
 
   validate(schema: JsonObject, input: JsonValue): InputProblem[] {
