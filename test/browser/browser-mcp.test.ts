@@ -215,6 +215,11 @@ describe('the browser surface over MCP, through the gateway', () => {
     const signedIn = await call(client, 'browser_navigate', { url: `${site.origin.replace('http://', 'http://alice:s3cret@')}/list` })
     expect(signedIn.text).toContain(`${site.origin}/list frame `)
     expect(signedIn.text + (await call(client, 'browser_tabs', { action: 'list' })).text + JSON.stringify((await call(client, 'surfaces_list', {})).text)).not.toContain('s3cret')
+    // Nor does the trace keep it, though it keeps the address the agent asked for.
+    const events: string[] = []
+    for (const { session } of await t.hub.ctx.store.sessions()) for await (const event of t.hub.ctx.store.read(session)) events.push(JSON.stringify(event))
+    expect(events.join('\n')).toContain('http://alice:[REDACTED:basic-auth]@127.0.0.1')
+    expect(events.join('\n')).not.toContain('s3cret')
   })
 
   it('keeps page text inside the fence: a page cannot close it or pose as the hub', async () => {

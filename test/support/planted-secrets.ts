@@ -32,6 +32,8 @@ export const PLANTED: readonly PlantedSecret[] = [
     secret: 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
   },
   { kind: 'connection-string', line: 'DATABASE_URL=postgres://app:S3cr3tPassw0rd@db.internal:5432/app', secret: 'S3cr3tPassw0rd' },
+  { kind: 'basic-auth', line: 'GET http://ada:pw@127.0.0.1:8765/api → 200', secret: ':pw@' },
+  { kind: 'basic-auth', line: 'open https://admin:pa$$w0rd!@example.org/login', secret: 'pa$$w0rd!' },
   { kind: 'assigned-secret', line: 'SESSION_SECRET=q9Xv2LmN8rT4wZ7pK1sB', secret: 'q9Xv2LmN8rT4wZ7pK1sB' },
   { kind: 'assigned-secret', line: 'export API_TOKEN="Xr5tY8uI2oP4aS6dF9gH"', secret: 'Xr5tY8uI2oP4aS6dF9gH' },
   { kind: 'assigned-secret', line: '{"client_secret": "Hj3kL9mN2pQ8rS5tV1wX"}', secret: 'Hj3kL9mN2pQ8rS5tV1wX' },
@@ -48,4 +50,6 @@ export const NOT_SECRETS: readonly string[] = [
   'API_KEY=${API_KEY}',
   'id: 7c9e6679-7425-40de-944b-e07fc1f90ae7',
   'DB_PASSWORD_FILE=/run/secrets/db',
+  'git clone postgres://app:${PGPASSWORD}@db/app',
+  'see http://example.org/docs/a:b@c and mailto:ada@example.org',
 ]
