@@ -430,6 +430,27 @@ describe('the browser surface over MCP, through the gateway', () => {
     await call(client, 'browser_close', { tile })
   }, 90_000)
 
+  it('says a window the page opened shows a dialog as it loads, and answers at once though the opener waits on it', async () => {
+    const made = await call(client, 'action_request', { surface: 'map', action: 'open', input: { kind: 'browser', config: { url: `${site.origin}/greeting-opener` } } })
+    const tile = String((made.result?.output as { tile: string }).tile)
+    const opener = (await call(client, 'browser_snapshot', { tile })).text
+    // Before, the click waited on the opener until the gateway gave up on it (30 s), and named neither the window nor its dialog.
+    const opened = await call(client, 'browser_click', { tile, element: 'Open greeting', target: refOf(opener, 'button', 'Open greeting') })
+    expect(opened.isError).toBe(false)
+    const popup = /the page opened (browser-\d+), a new browser tile \(now focused\), which shows an alert dialog; answer it with handle_dialog/.exec(opened.text)?.[1] ?? ''
+    expect(popup, opened.text).not.toBe('')
+    expect(opened.text).not.toContain('not answering')
+    const dialog = await call(client, 'browser_snapshot', { tile: popup })
+    expect(dialog.text).toContain('alertdialog "alert: welcome, friend"')
+    // The opener says what it waits on, and where.
+    expect((await call(client, 'browser_snapshot', { tile })).text).toContain(`the page waits on an alert dialog in ${popup}, a window of its site that shares its thread; answer it with handle_dialog {tile: "${popup}"}`)
+    expect((await call(client, 'browser_handle_dialog', { tile: popup, accept: true })).text).toContain('heading "Greeting"')
+    // The opener answers again once the window's dialog is answered.
+    expect((await call(client, 'browser_snapshot', { tile })).text).toContain('"ready"')
+    await call(client, 'browser_close', { tile: popup })
+    await call(client, 'browser_close', { tile })
+  }, 60_000)
+
   it('says a page whose renderer crashed, and opens a new tab in its place on a navigation', async () => {
     const made = await call(client, 'action_request', { surface: 'map', action: 'open', input: { kind: 'browser', config: { url: `${site.origin}/login` } } })
     const tile = String((made.result?.output as { tile: string }).tile)

@@ -119,6 +119,11 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     case '/busy-opener':
       // A window it opens shares its thread (same site, one renderer): once the opener's handler never yields, the window stops answering too.
       return send(page('Busy opener', `<button onclick="window.open('/login')">Open sign-in</button><button onclick="for (;;) {}">Recalculate</button>`))
+    case '/greeting-opener':
+      return send(page('Greetings', `<button onclick="window.open('/greeting-window')">Open greeting</button><p>ready</p>`))
+    case '/greeting-window':
+      // An alert as it loads: until it is answered, the window's thread, and its opener's (same site, one renderer), wait on it.
+      return send(page('Greeting', `<script>alert('welcome, friend')</script><h1>Greeting</h1><button>Close greeting</button>`))
     case '/many-windows':
       return send(page('Offers', `<button onclick="for (let i = 0; i < 20; i++) window.open('/signed-up?' + i)">Show all offers</button>`))
     case '/sign-in-window':

@@ -48,6 +48,7 @@ import { type ConsoleLevel, type JournalMessage, type JournalRequest, PageJourna
 import { RESULT_CHARS, runElementScript, runPageScript } from './page-script.js'
 import { PageStuck, QUICK_ANSWER_MS, answersWithin, askingSession, stuckPage, whileAnswering } from './page-answers.js'
 import { MAX_POPUPS, PopupBudget } from './popup-budget.js'
+import { ContextDialogs, type DialogElsewhere } from './context-dialogs.js'
 import { CRASHED, STUCK, brokenFrame, pagelessFrame } from './broken-frames.js'
 import { DROP_ON_ELEMENT, droppedFiles } from './page-drop.js'
 import { type DetailPart, type RequestDetail, detailOf, requestNotFound } from './request-detail.js'
@@ -176,6 +177,7 @@ export class BrowserTile implements Surface {
   /** What each page's last capture made of it: what a dialog opened over it covers. */
   readonly #lastFrames = new WeakMap<Page, FrameParts>()
   #stopScreencast: (() => Promise<void>) | undefined
+  #stopHearingDialogs: () => void = () => undefined
   #homeOrigins: string[]
 
   constructor(options: BrowserTileOptions) {
@@ -191,8 +193,16 @@ export class BrowserTile implements Surface {
   async open(): Promise<this> {
     if (this.#options.adopted !== undefined) {
       this.#context = this.#options.adopted.context
+      this.#hearDialogs(this.#context)
       this.#adopt(this.#options.adopted.page, false)
-      await this.#options.adopted.page.waitForLoadState('domcontentloaded', { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => undefined)
+      // Ready once loaded, or once it shows a dialog as it loads: that holds the load until answered, and the page that opened it waits to say so.
+      let release = (): void => undefined
+      const dialogShown = new Promise<void>((done) => {
+        release = done
+        this.#dialogWaiters.add(release)
+      })
+      await Promise.race([this.#options.adopted.page.waitForLoadState('domcontentloaded', { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => undefined), dialogShown])
+      this.#dialogWaiters.delete(release)
       return this
     }
     if (this.#options.app !== undefined) {
@@ -201,6 +211,7 @@ export class BrowserTile implements Surface {
       const context = attached.browser.contexts()[0]
       if (context === undefined) throw new TesseraError('not_found', 'the app has no browser context to drive', { found: null })
       this.#context = context
+      this.#hearDialogs(context)
       await context.addInitScript(CHANGE_WATCH_SCRIPT)
       await context.exposeBinding('__tesseraChanged', () => this.#changed())
       const first = context.pages()[0] ?? (await context.waitForEvent('page', { timeout: NAVIGATION_TIMEOUT_MS }))
@@ -216,6 +227,7 @@ export class BrowserTile implements Surface {
     const contextOptions = { viewport: this.#options.viewport ?? { width: 1280, height: 800 }, acceptDownloads: true }
     const context = this.#options.profileDir === undefined ? await this.#options.host.newContext(contextOptions) : await this.#options.host.persistentContext(this.#options.profileDir, contextOptions)
     this.#context = context
+    this.#hearDialogs(context)
     await context.addInitScript(CHANGE_WATCH_SCRIPT)
     await context.exposeBinding('__tesseraChanged', () => this.#changed())
     const first = context.pages()[0] ?? (await context.newPage())
@@ -262,6 +274,8 @@ export class BrowserTile implements Surface {
     if (this.#crashed.has(page)) return brokenFrame(this.id, this.#address(page), state, `${CRASHED}; browser_navigate opens a new tab in its place`)
     // A page known to have stopped answering is asked again, briefly, before a capture waits on it.
     if (await this.#stillStuck(page)) return brokenFrame(this.id, this.#address(page), state, STUCK)
+    const waitedOn = await this.#waitingOn(page)
+    if (waitedOn !== undefined) return brokenFrame(this.id, this.#address(page), state, `the page waits on ${aDialog(waitedOn.dialog.type())} in ${waitedOn.tile}, a window of its site that shares its thread; answer it with handle_dialog {tile: "${waitedOn.tile}"}`)
     this.#stuck = null
     const plan = this.#partsToRead.plan()
     const focus = this.#textFocus
@@ -486,6 +500,7 @@ export class BrowserTile implements Surface {
     const context = this.#context
     this.#context = null
     if (context === null) return
+    this.#stopHearingDialogs()
     if (this.#options.adopted !== undefined) {
       await this.#options.adopted.page.close().catch(() => undefined)
       return
@@ -511,7 +526,7 @@ export class BrowserTile implements Surface {
     const place = this.#place(nodeId)
     // Read again once the page settled. Never while a dialog is open: the page runs no script until
     // it is answered (and the read is bounded, should one open between the check and the read).
-    const classesOf = async (): Promise<ClassesAround | undefined> => (this.#dialog === null ? readClassesAround(place) : undefined)
+    const classesOf = async (): Promise<ClassesAround | undefined> => (this.#runsScript() ? readClassesAround(place) : undefined)
     const classesBefore = await classesOf()
     const answer = await this.#acting(async (page) => {
       const point = await centerOf(page, place)
@@ -541,7 +556,7 @@ export class BrowserTile implements Surface {
 
   /** The fields that held back the form a click on a submit button, or an Enter in a field, tried to send (form-held.ts). */
   async #heldBack(place: ElementPlace, entered: boolean): Promise<Pick<PageAnswer, 'held'>> {
-    if (this.#dialog !== null || (place.tag !== 'button' && place.tag !== 'input' && !entered)) return {}
+    if (!this.#runsScript() || (place.tag !== 'button' && place.tag !== 'input' && !entered)) return {}
     const held = await fieldsHoldingForm(place, entered)
     return held.length === 0 ? {} : { held: held.map((field) => ({ node: this.#ledger.idOf(place.document.key, field.backendNodeId), message: field.message })) }
   }
@@ -715,9 +730,10 @@ export class BrowserTile implements Surface {
     this.#note = crashed ? 'the page had crashed; a new tab opened in its place' : 'the page had stopped answering (its thread was busy); it was closed, and a new tab opened in its place'
   }
 
-  /** Whether the page answers, for a wait on it; a page blocked by its open dialog is no stuck page, and one whose renderer crashed ends the wait. */
+  /** Whether the page answers, for a wait on it; a page blocked by an open dialog is no stuck page, and one whose renderer crashed ends the wait. */
   #asking(page: Page): () => Promise<boolean> {
-    const answers = askingSession(() => this.#sessionsOf(page).main(), () => this.#dialog !== null)
+    // Nor is one whose thread a dialog in a window of its site holds.
+    const answers = askingSession(() => this.#sessionsOf(page).main(), () => this.#dialog !== null || ContextDialogs.of(page.context()).elsewhere(page) !== undefined)
     return async () => {
       // Calls pending on a crashed page may never be answered, nor refused.
       if (this.#crashed.has(page)) throw new TesseraError('conflict', `${CRASHED} while the call waited on it; browser_navigate opens a new tab in its place`, { found: this.#address(page) })
@@ -796,6 +812,7 @@ export class BrowserTile implements Surface {
     const dialog = this.#dialog
     if (dialog === null) throw new TesseraError('not_found', 'no dialog is open', { expected: 'an open alert, confirm, prompt or beforeunload', found: null })
     this.#dialog = null
+    ContextDialogs.of(this.#contextOrThrow()).answered(dialog)
     // Its kind alone: the message was the page's words, said inside the fence the frame drew.
     const said = `${dialog.type()} ${accept ? 'accepted' : 'dismissed'}`
     // As any input: the page settles, or opens the next dialog (two alerts in a row), which ends the wait.
@@ -839,6 +856,42 @@ export class BrowserTile implements Surface {
   /** The page's address as the tile reports it: without a user and password (shownAddress). */
   #address(page: Page): string {
     return shownAddress(page.url())
+  }
+
+  /**
+   * Hears the context's dialogs from the start (Playwright dismisses one no listener hears),
+   * and reads the page again when one opens or is answered in another of its tiles: a page
+   * whose thread that dialog held runs again once it is answered.
+   */
+  #hearDialogs(context: BrowserContext): void {
+    this.#stopHearingDialogs = ContextDialogs.of(context).watch(() => this.#changed())
+  }
+
+  /**
+   * The dialog another tile of this context shows that `page` waits on: one is open, and the
+   * page does not answer (a window of its site shares its thread); asked only while one is open.
+   */
+  async #waitingOn(page: Page): Promise<DialogElsewhere | undefined> {
+    const open = this.#dialog === null ? ContextDialogs.of(page.context()).elsewhere(page) : undefined
+    if (open === undefined) return undefined
+    return (await answersWithin(this.#sessionsOf(page).main(), QUICK_ANSWER_MS)) ? undefined : open
+  }
+
+  /** What an answer says of a dialog its page waits on: the window the page just opened shows it (and is focused), or another tile does. */
+  #waitingNote(waitedOn: DialogElsewhere): string {
+    const dialog = aDialog(waitedOn.dialog.type())
+    if (this.#tilesOpened.at(-1) === waitedOn.tile) return `${this.#note ?? this.#tilesOpenedNote() ?? ''}, which shows ${dialog}; answer it with handle_dialog`
+    return `${this.#note === undefined ? '' : `${this.#note}; `}the page waits on ${dialog} in ${waitedOn.tile}, a window of its site that shares its thread; answer it with handle_dialog {tile: "${waitedOn.tile}"}`
+  }
+
+  /**
+   * Whether the page can run a script now: no dialog is open over it, nor over another page of
+   * its context (a window of its site shares its thread). What a read after an input adds (the
+   * classes a click changed, the fields holding a form) is left out rather than waited on.
+   */
+  #runsScript(): boolean {
+    const page = this.#pages[this.#current] ?? this.#pages[0]
+    return this.#dialog === null && (page === undefined || ContextDialogs.of(page.context()).elsewhere(page) === undefined)
   }
 
   /** Whether a page known to have stopped answering still does not, asked again briefly before a call waits on it. */
@@ -1048,11 +1101,16 @@ export class BrowserTile implements Surface {
     page.on('response', (response) => {
       if (response.status() === 204 || response.status() === 205 || /^\s*attachment/i.test(response.headers()['content-disposition'] ?? '')) navigating.delete(response.request())
     })
-    page.on('dialog', (dialog) => {
+    const showDialog = (dialog: Dialog): void => {
       this.#dialog = dialog
+      ContextDialogs.of(page.context()).opened(dialog, this.id)
       for (const waiter of this.#dialogWaiters) waiter()
       this.#changed()
-    })
+    }
+    page.on('dialog', showDialog)
+    // One it showed before this tile took it (a window's alert as it loads).
+    const early = ContextDialogs.of(page.context()).claim(page)
+    if (early !== undefined) showDialog(early)
     page.on('filechooser', (chooser) => {
       this.#chooser = chooser
       this.#changed()
@@ -1082,7 +1140,10 @@ export class BrowserTile implements Surface {
       if (index >= 0) this.#pages.splice(index, 1)
       if (this.#current >= this.#pages.length) this.#current = Math.max(0, this.#pages.length - 1)
       // Its dialog goes with it: else the tile's other tabs stood under a dialog no one can answer.
-      if (this.#dialog?.page() === page) this.#dialog = null
+      if (this.#dialog?.page() === page) {
+        ContextDialogs.of(page.context()).answered(this.#dialog)
+        this.#dialog = null
+      }
       this.#changed()
     })
   }
@@ -1185,6 +1246,10 @@ export class BrowserTile implements Surface {
       this.#dialogWaiters.add(release)
     })
     const ended = abortion(signal)
+    const dialogs = ContextDialogs.of(page.context())
+    const elsewhere = dialogs.next()
+    let elsewhereLater: { promise: Promise<void>; stop: () => void } | undefined
+    let waitedOn: DialogElsewhere | undefined
     try {
       // A page that closed its own window on the input (a sign-in popup when done) ended it as it should.
       const acting = act(page).catch((error: unknown) => {
@@ -1193,14 +1258,22 @@ export class BrowserTile implements Surface {
       // A dialog can leave the input pending until it is answered: whatever it ends with then is no one's to hear.
       acting.catch(() => undefined)
       // An input whose handler never yields leaves every wait on the page pending: the page is asked whether it still answers.
-      await whileAnswering(Promise.race([acting, dialogOpened, ended.promise]), this.#asking(page), () => this.#address(page))
-      if (this.#dialog === null && this.#pages.length > 0) await whileAnswering(Promise.race([this.#settle(this.#page()), dialogOpened, ended.promise]), this.#asking(this.#page()), () => this.#address(page))
+      await whileAnswering(Promise.race([acting, dialogOpened, ended.promise, elsewhere.promise]), this.#asking(page), () => this.#address(page))
+      // A dialog in a window of the page's site (one it opened as it loaded) holds this page's thread too: what it waits on is said, not waited on.
+      waitedOn = await this.#waitingOn(page)
+      if (this.#dialog === null && waitedOn === undefined) await whileAnswering(Promise.race([acting, dialogOpened, ended.promise]), this.#asking(page), () => this.#address(page))
+      elsewhereLater = dialogs.next()
+      if (this.#dialog === null && waitedOn === undefined && this.#pages.length > 0) await whileAnswering(Promise.race([this.#settle(this.#page()), dialogOpened, ended.promise, elsewhereLater.promise]), this.#asking(this.#page()), () => this.#address(page))
+      // A window it opened is a tile once it loaded, or once it shows a dialog as it loads, which the page may then wait on.
       await Promise.race([Promise.all(this.#opening), ended.promise])
+      waitedOn ??= await this.#waitingOn(page)
     } catch (error) {
       if (error instanceof PageStuck) this.#stuck = page
       throw error
     } finally {
       this.#dialogWaiters.delete(release)
+      elsewhere.stop()
+      elsewhereLater?.stop()
       ended.stop()
     }
     if (this.#pages.length === 0) return this.#pageless()
@@ -1209,6 +1282,7 @@ export class BrowserTile implements Surface {
     const opened = this.#dialog as Dialog | null
     // The page's words quoted as one string: a line break in them cannot start a line that poses as the hub's.
     if (opened !== null) this.#note = `the page opened ${aDialog(opened.type())}; answer it with handle_dialog`
+    else if (waitedOn !== undefined) this.#note = this.#waitingNote(waitedOn)
     return this.#where(now)
   }
 
