@@ -426,6 +426,15 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(clicked.isError).toBe(true)
     expect(clicked.text).toContain('error [timed_out]: the page stopped answering for 15 s')
     expect((await call(client, 'browser_snapshot', { tile: popup })).text).toMatch(/^the page is not answering \(its thread is busy\); browser_navigate opens a new tab in its place$/m)
+    // Its tabs say the title its last frame read (before, the list waited on the page until the gateway gave up, 30 s); a find says it could not look, not that nothing says it.
+    expect((await call(client, 'browser_tabs', { tile: popup, action: 'list' })).text).toMatch(/^\* 0 "Sign in" http:\/\/127\.0\.0\.1:\d+\/login$/m)
+    const found = await call(client, 'browser_find', { tile: popup, text: 'Sign in' })
+    expect(found.text).toContain('the page is not answering')
+    expect(found.text).not.toContain('nothing on the page')
+    // A navigation leaves it for a new tab of the window's tile.
+    const away = await call(client, 'browser_navigate', { tile: popup, url: `${site.origin}/login` })
+    expect(away.text).toContain('note: the page had stopped answering (its thread was busy); it was closed, and a new tab opened in its place')
+    expect(away.text).toContain('heading "Sign in"')
     await call(client, 'browser_close', { tile: popup })
     await call(client, 'browser_close', { tile })
   }, 90_000)

@@ -903,7 +903,8 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
     const found = [...actionable, ...other].slice(0, MAX_FOUND)
     ctx.out.push(...found)
     if (total > found.length) ctx.out.push(`… ${total - found.length} more matches`)
-    if (total === 0) after.push(`nothing on the page ${finder.nothing}`)
+    // A frame of nothing of the page (it stopped answering, it went) says so itself: it was not looked through.
+    if (total === 0 && typeof (frame.state as { said?: unknown }).said !== 'string') after.push(`nothing on the page ${finder.nothing}`)
   } else if (options.expand === undefined) emitChildren(top(), 0, ctx, refs.refOf(frame.tree.id), true)
   else {
     // The element itself when it is a line of its own; else (pure structure) just what it holds.

@@ -46,7 +46,7 @@ import { type AppTarget, type AttachedApp, attachApp, endApp } from './app-attac
 import { type PageTool, callPageTool, discoverPageTools, pageToolContract } from './webmcp-bridge.js'
 import { type ConsoleLevel, type JournalMessage, type JournalRequest, PageJournal } from './page-journal.js'
 import { RESULT_CHARS, runElementScript, runPageScript } from './page-script.js'
-import { PageStuck, QUICK_ANSWER_MS, answersWithin, askingSession, stuckPage, whileAnswering } from './page-answers.js'
+import { PageStuck, QUICK_ANSWER_MS, answeredWithin, answersWithin, askingSession, stuckPage, whileAnswering } from './page-answers.js'
 import { MAX_POPUPS, PopupBudget } from './popup-budget.js'
 import { ContextDialogs, type DialogElsewhere } from './context-dialogs.js'
 import { CRASHED, STUCK, brokenFrame, pagelessFrame } from './broken-frames.js'
@@ -841,18 +841,12 @@ export class BrowserTile implements Surface {
       }
     }
     this.#changed()
-    // A page under its dialog runs no script, and says no title: its last frame's stands.
-    const titleOf = async (page: Page): Promise<string> => (this.#dialog?.page() === page ? (this.#lastFrames.get(page)?.tree.name ?? '') : await page.title().catch(() => ''))
+    // A page that cannot run a script (its dialog, a dialog in a window of its site, its thread taken) has the title its last frame read; one that stops answering now is given QUICK_ANSWER_MS.
+    const held = (page: Page): boolean => this.#dialog?.page() === page || this.#stuck === page || this.#crashed.has(page) || ContextDialogs.of(page.context()).elsewhere(page) !== undefined
+    const titleOf = async (page: Page): Promise<string> => (held(page) ? (this.#lastFrames.get(page)?.tree.name ?? '') : await answeredWithin(page.title(), QUICK_ANSWER_MS, this.#lastFrames.get(page)?.tree.name ?? ''))
     return { tabs: await Promise.all(this.#pages.map(async (page, index) => ({ index, url: this.#address(page), title: await titleOf(page), current: index === this.#current }))) }
   }
 
-  /**
-   * The frame's node a selector names in the top document (see selector-target.ts for what a
-   * selector may be): exactly one element that takes an action; with `reach: 'any'` any
-   * element at all (where a drag ends: a drop zone no one clicks); with `reach: 'pointer'` an
-   * element to click, hover or drag, made a target from the next frame on when the page gave
-   * no sign it is one (a handler at the root of a React app leaves none on the element).
-   */
   /** The page's address as the tile reports it: without a user and password (shownAddress). */
   #address(page: Page): string {
     return shownAddress(page.url())
@@ -899,6 +893,13 @@ export class BrowserTile implements Surface {
     return this.#stuck === page && !(await answersWithin(this.#sessionsOf(page).main(), QUICK_ANSWER_MS))
   }
 
+  /**
+   * The frame's node a selector names in the top document (see selector-target.ts for what a
+   * selector may be): exactly one element that takes an action; with `reach: 'any'` any
+   * element at all (where a drag ends: a drop zone no one clicks); with `reach: 'pointer'` an
+   * element to click, hover or drag, made a target from the next frame on when the page gave
+   * no sign it is one (a handler at the root of a React app leaves none on the element).
+   */
   async locate(selector: string, reach: 'target' | 'any' | 'pointer' = 'target'): Promise<{ target: string }> {
     const page = this.#page()
     if (await this.#stillStuck(page)) throw stuckPage(this.#address(page))

@@ -37,6 +37,19 @@ export async function answersWithin(session: CDPSession | Promise<CDPSession>, m
   }
 }
 
+/** What `work` gives, or `otherwise` (also where it fails) once `ms` passed without it: a page that stopped answering never answers. */
+export async function answeredWithin<T>(work: Promise<T>, ms: number, otherwise: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const silence = new Promise<T>((done) => {
+    timer = setTimeout(() => done(otherwise), ms)
+  })
+  try {
+    return await Promise.race([work.catch(() => otherwise), silence])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 /** A page whose renderer stopped answering: the tile shows it as such, and a navigation replaces it. */
 export class PageStuck extends TesseraError {}
 
