@@ -105,6 +105,9 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
       res.end(Array.from({ length: 60_000 }, (_, i) => (i === 59_999 ? 'ERROR: disk full at step 59999' : `12:00:${String(i % 60).padStart(2, '0')} step ${i} ok`)).join('\n'))
       return
+    case '/terms':
+      // Terms of service as one paragraph of 60,000 characters, the clause that matters near its end.
+      return send(page('Terms', `<h1>Terms</h1><p>${Array.from({ length: 1500 }, (_, i) => (i === 1400 ? 'Clause 1401: the seller keeps the deposit when you cancel.' : `Clause ${i + 1}: the parties agree.`)).join(' ')}</p><button>Accept</button>`))
     case '/items.json':
       // An API's answer as a browser shows it: minified JSON, one line of 200,000 characters.
       res.writeHead(200, { 'content-type': 'application/json' })

@@ -328,6 +328,18 @@ describe('a huge page, read in parts over MCP', () => {
     await at.client.callTool({ name: 'browser_close', arguments: {} })
   })
 
+  it('finds words past what the frame keeps of a paragraph, and shows them', async () => {
+    await at.client.callTool({ name: 'browser_close', arguments: {} })
+    const opened = await call('browser_navigate', { url: `${site.origin}/terms` })
+    expect(opened).toMatch(/^"Clause 1: the parties agree\. Clause 2: [^"]*…" @t?\d+ \(line 1 of 1\)$/m)
+    expect(opened).not.toContain('deposit')
+    // Before, a find looked only through the paragraph's first 16,000 characters, and said the page did not say it.
+    expect(await call('browser_find', { text: 'keeps the deposit' })).toMatch(/^"…[^"]*Clause 1401: the seller keeps the deposit when you cancel\.[^"]*" @t?\d+ \(line 1 of 1\)$/m)
+    expect(await call('browser_find', { regex: 'Clause \\d+: the seller' })).toContain('Clause 1401: the seller keeps the deposit')
+    expect(await call('browser_find', { text: 'words the terms never say' })).toContain('nothing on the page says "words the terms never say"')
+    await at.client.callTool({ name: 'browser_close', arguments: {} })
+  })
+
   it('finds words past what the frame keeps of a block of code read from the tree, and shows the lines of the match', async () => {
     await at.client.callTool({ name: 'browser_close', arguments: {} })
     const opened = await call('browser_navigate', { url: `${site.origin}/source` })

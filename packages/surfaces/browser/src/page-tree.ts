@@ -179,6 +179,8 @@ interface Walk {
   /** What a find looks for: a block of text too long to keep whole keeps the lines of its first match. */
   focus: TextFocus | undefined
   cutTexts: string[]
+  /** Texts this walk held a window of as prose: code made of them is windowed again, by its lines. */
+  proseWindows: Set<string>
 }
 
 /** Where an element is drawn, in page coordinates. */
@@ -220,7 +222,7 @@ export function buildPageTree(capture: PageCapture, ledger: NodeLedger, named: R
   const documents = new Map(capture.documents.map((doc) => [doc.key, doc]))
   const children = new Map<string, CapturedDocument>()
   for (const doc of capture.documents) if (doc.owner !== undefined) children.set(`${doc.owner.documentKey}#${doc.owner.backendNodeId}`, doc)
-  const walk: Walk = { capture, ledger, documents, children, layout: {}, targets: [], places: new Map(), unread: new Map(), pageOrigin: pageOriginOf(capture.url), named, active: new Map(), classCounts: new Map(), focus, cutTexts: [] }
+  const walk: Walk = { capture, ledger, documents, children, layout: {}, targets: [], places: new Map(), unread: new Map(), pageOrigin: pageOriginOf(capture.url), named, active: new Map(), classCounts: new Map(), focus, cutTexts: [], proseWindows: new Set() }
   const top = capture.documents[0]
   const rootId = 'page'
   walk.layout[rootId] = capture.viewport
@@ -326,14 +328,17 @@ function asOneText(nodes: UiNode[], code: AxNode, byId: Map<string, AxNode>, box
   }
   collect(code.childIds ?? [])
   const raw = runs.join('')
-  // A block longer than a frame keeps is held as a window of its lines, as a long text read from the DOM is (whose window it is already).
+  // A block longer than a frame keeps is held as a window of its lines, as a long text read from the DOM is (whose window it is already); not as the window its text had as prose.
+  const { excerpt: firstExcerpt, ...rest } = first
+  const fromDom = first.excerpt !== undefined && !walk.proseWindows.has(first.id)
   const firstKey = walk.ledger.locate(first.id)?.key
-  const held = block && first.excerpt === undefined ? textWindow(raw, walk.focus === undefined ? 0 : (focusedAt(raw, walk.focus, typeof firstKey === 'number' ? firstKey : undefined) ?? 0)) : undefined
+  const held = block && !fromDom ? textWindow(raw, walk.focus === undefined ? 0 : (focusedAt(raw, walk.focus, typeof firstKey === 'number' ? firstKey : undefined) ?? 0)) : undefined
   const joined = block ? linedText(held?.text ?? raw) : text(raw, WHOLE_TEXT_CHARS)
   if (joined === undefined) return nodes
   if (box !== undefined) walk.layout[first.id] = box
   if (held?.excerpt !== undefined) walk.cutTexts.push(raw)
-  return [{ ...first, text: joined, ...(block ? { role: 'code' } : {}), ...(held?.excerpt === undefined ? {} : { excerpt: held.excerpt }) }]
+  const excerpt = fromDom ? firstExcerpt : held?.excerpt
+  return [{ ...rest, text: joined, ...(block ? { role: 'code' } : {}), ...(excerpt === undefined ? {} : { excerpt }) }]
 }
 
 function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: CapturedDocument, walk: Walk, inherited: Inherited): UiNode[] {
@@ -368,12 +373,20 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
 
   const name = wordsOf(node.name?.value)
   if (axRole === 'StaticText') {
-    const said = wordsOf(node.name?.value, WHOLE_TEXT_CHARS)
+    const raw = typeof node.name?.value === 'string' ? node.name.value : ''
+    // A text longer than a frame keeps (a paragraph of 50,000 characters) is held as a window of it, as a block of code is: a find looks through it whole, and the window starts at its match.
+    const held = node.excerpt === undefined && raw.length > WHOLE_TEXT_CHARS && !inherited.secret ? textWindow(raw, walk.focus === undefined ? 0 : (focusedAt(raw, walk.focus, backendId) ?? 0)) : undefined
+    const said = wordsOf(held?.text ?? node.name?.value, WHOLE_TEXT_CHARS)
     if (said === undefined) return []
     const id = walk.ledger.idOf(doc.key, backendId, 'text')
     if (dom?.bounds !== undefined) walk.layout[id] = dom.bounds
     if (inherited.secret) return [{ id, kind: 'text', text: '[REDACTED]' }]
-    return [{ id, kind: 'text', text: said, ...(node.excerpt === undefined ? {} : { excerpt: node.excerpt }) }]
+    if (held?.excerpt !== undefined) {
+      walk.cutTexts.push(raw)
+      walk.proseWindows.add(id)
+    }
+    const excerpt = node.excerpt ?? held?.excerpt
+    return [{ id, kind: 'text', text: said, ...(excerpt === undefined ? {} : { excerpt }) }]
   }
   // A label's click is its control's, which has its own targets.
   const draggable = dom?.attributes.get('draggable') === 'true'
