@@ -1,6 +1,7 @@
 import type { ConsoleMessage, Page, Request } from 'playwright-core'
 import type { AgentPattern } from '@tessera/kit'
 import { cutWhole } from '@tessera/protocol'
+import { shownAddress } from './web-address.js'
 
 /** Console levels, most severe first: asking for one gives it and every more severe one (Playwright MCP's `level`). */
 export const CONSOLE_LEVELS = ['error', 'warning', 'info', 'debug'] as const
@@ -110,7 +111,8 @@ export class PageJournal {
         this.#nextIndex = 1
         this.#byIndex = new Map()
       }
-      const entry: JournalRequest = { index: this.#nextIndex++, method: request.method(), url: request.url().slice(0, URL_CHARS), type: request.resourceType() }
+      // As the tile says any address: without a user and password. A filter runs on it too, so it cannot guess a password a character at a time.
+      const entry: JournalRequest = { index: this.#nextIndex++, method: request.method(), url: shownAddress(request.url()).slice(0, URL_CHARS), type: request.resourceType() }
       this.#byRequest.set(request, entry)
       this.#byIndex.set(entry.index, request)
       if (this.#byIndex.size > KEPT) this.#byIndex.delete(entry.index - KEPT)
