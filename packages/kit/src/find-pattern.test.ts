@@ -20,6 +20,12 @@ describe('an agent\'s regular expression', () => {
     expect(() => agentPattern('(', 'regex')).toThrow(/expected "regex" to be a regular expression, found "\(": /)
     expect(() => agentPattern('a(?=b)', 'filter', false)).toThrow(/expected "filter" to be a regular expression that runs in time linear in the text it reads \(no lookahead or backreference.*found "a\(\?=b\)": invalid or unsupported Perl syntax/)
     expect(() => agentPattern('/(a)\\1/', 'regex')).toThrow(/runs in time linear/)
+    // A named one too; before, it read as the letters "k<c>" and matched "Fail k<c>".
+    expect(() => agentPattern('(?<c>Fail) \\k<c>', 'regex')).toThrow(/runs in time linear.*invalid escape sequence: `\\k<c>`/)
+    expect(() => agentPattern('/(?<c>x)\\k<c>/u', 'regex')).toThrow(/invalid escape sequence/)
+    // Without named groups, JavaScript reads \k as the letter.
+    expect(agentPattern('\\k<c>', 'regex').test('k<c>')).toBe(true)
+    expect(agentPattern('(?<c>Fail) \\\\k<c>', 'regex').test('Fail \\k<c>')).toBe(true)
     // A lookbehind runs in linear time too.
     expect(agentPattern('(?<!a)b', 'regex').test('cb')).toBe(true)
     expect(agentPattern('(?<=\\$)\\d+', 'regex').firstMatch('costs $12')).toEqual({ index: 7, text: '12' })

@@ -4,6 +4,11 @@ import { RE2JS } from 're2js'
 /** Characters of a pattern an agent may give: a search, not a program. */
 const PATTERN_CHARS = 500
 
+/** `\k<name>` after an even run of backslashes: in a pattern with named groups (or the u flag), a backreference. */
+const NAMED_BACKREFERENCE = /(?<!\\)(?:\\\\)*(\\k<[^>]*>)/
+/** A named group, not a lookbehind. */
+const NAMED_GROUP = /(?<!\\)\(\?<(?![=!])/
+
 /** Where a pattern first matched a text: its UTF-16 index and the words it matched. */
 export interface PatternMatch {
   readonly index: number
@@ -30,14 +35,18 @@ export class AgentPattern {
   ) {
     this.#native = native
     this.#argument = argument
+    const refused = (why: string): TesseraError =>
+      new TesseraError('invalid_input', `expected "${argument}" to be a regular expression that runs in time linear in the text it reads (no lookahead or backreference; a lookbehind without a capturing group), found ${JSON.stringify(given)}: ${why}`, {
+        expected: 'a regular expression in the syntax RE2 runs: no lookahead, no backreference',
+        found: given,
+      })
+    // A named backreference RE2's translation would read as the letters `k<name>`: refused, as a numbered one is.
+    const named = NAMED_BACKREFERENCE.exec(native.source)
+    if (named !== null && (native.unicode || NAMED_GROUP.test(native.source))) throw refused(`invalid escape sequence: \`${named[1]}\``)
     try {
       this.#compiled = RE2JS.compile(RE2JS.translateRegExp(native), RE2JS.LOOKBEHINDS | (lines ? RE2JS.MULTILINE : 0))
     } catch (error) {
-      throw new TesseraError(
-        'invalid_input',
-        `expected "${argument}" to be a regular expression that runs in time linear in the text it reads (no lookahead or backreference; a lookbehind without a capturing group), found ${JSON.stringify(given)}: ${(error as Error).message.replace(/^error parsing regexp: /, '')}`,
-        { expected: 'a regular expression in the syntax RE2 runs: no lookahead, no backreference', found: given },
-      )
+      throw refused((error as Error).message.replace(/^error parsing regexp: /, ''))
     }
   }
 
