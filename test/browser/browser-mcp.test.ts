@@ -215,6 +215,10 @@ describe('the browser surface over MCP, through the gateway', () => {
     const signedIn = await call(client, 'browser_navigate', { url: `${site.origin.replace('http://', 'http://alice:s3cret@')}/list` })
     expect(signedIn.text).toContain(`${site.origin}/list frame `)
     expect(signedIn.text + (await call(client, 'browser_tabs', { action: 'list' })).text + JSON.stringify((await call(client, 'surfaces_list', {})).text)).not.toContain('s3cret')
+    // Nor does the request list, whose filter runs on what it says: no filter can guess a password a character at a time.
+    await call(client, 'browser_navigate', { url: `${site.origin}/signed-image` })
+    expect((await call(client, 'browser_network_requests', { static: true })).text).toMatch(/^2 GET http:\/\/127\.0\.0\.1:\d+\/pixel\.png → /m)
+    expect((await call(client, 'browser_network_requests', { static: true, filter: 'imguser:S3cret' })).text).toContain('no requests matching')
     // Nor does the trace keep it, though it keeps the address the agent asked for.
     const events: string[] = []
     for (const { session } of await t.hub.ctx.store.sessions()) for await (const event of t.hub.ctx.store.read(session)) events.push(JSON.stringify(event))
@@ -453,10 +457,19 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(dialog.text).toContain('alertdialog "alert: welcome, friend"')
     // The opener says what it waits on, and where.
     expect((await call(client, 'browser_snapshot', { tile })).text).toContain(`the page waits on an alert dialog in ${popup}, a window of its site that shares its thread; answer it with handle_dialog {tile: "${popup}"}`)
+    // An action on the opener meanwhile says the same.
+    const held = await call(client, 'browser_click', { tile, element: 'Open greeting', target: refOf(opener, 'button', 'Open greeting') })
+    expect(held.text).toContain(`no element @${refOf(opener, 'button', 'Open greeting')} is on the frame now; the page waits on an alert dialog in ${popup}`)
     expect((await call(client, 'browser_handle_dialog', { tile: popup, accept: true })).text).toContain('heading "Greeting"')
     // The opener answers again once the window's dialog is answered.
     expect((await call(client, 'browser_snapshot', { tile })).text).toContain('"ready"')
     await call(client, 'browser_close', { tile: popup })
+    // A link's window runs in a thread of its own (no opener): the opener does not wait, and the click still names the dialog.
+    const linked = await call(client, 'browser_click', { tile, element: 'Greeting link', target: refOf(opener, 'link', 'Greeting link') })
+    const window = /the page opened (browser-\d+), a new browser tile \(now focused\), which shows an alert dialog; answer it with handle_dialog/.exec(linked.text)?.[1] ?? ''
+    expect(window, linked.text).not.toBe('')
+    expect((await call(client, 'browser_handle_dialog', { tile: window, accept: true })).text).toContain('heading "Greeting"')
+    await call(client, 'browser_close', { tile: window })
     await call(client, 'browser_close', { tile })
   }, 60_000)
 

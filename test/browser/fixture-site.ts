@@ -108,6 +108,12 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     case '/terms':
       // Terms of service as one paragraph of 60,000 characters, the clause that matters near its end.
       return send(page('Terms', `<h1>Terms</h1><p>${Array.from({ length: 1500 }, (_, i) => (i === 1400 ? 'Clause 1401: the seller keeps the deposit when you cancel.' : `Clause ${i + 1}: the parties agree.`)).join(' ')}</p><button>Accept</button>`))
+    case '/signed-image':
+      // An image whose address holds a user and password.
+      return send(page('Badge', `<h1>Badge</h1><img alt="badge" src="http://imguser:S3cretImg@${req.headers.host ?? ''}/pixel.png">`))
+    case '/digest':
+      // A digest as one run of 30,000 letters, on a page of its own.
+      return send(page('Digest', `<h1>Digest</h1><p>${'a'.repeat(30_000)}</p>`))
     case '/items.json':
       // An API's answer as a browser shows it: minified JSON, one line of 200,000 characters.
       res.writeHead(200, { 'content-type': 'application/json' })
@@ -123,7 +129,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       // A window it opens shares its thread (same site, one renderer): once the opener's handler never yields, the window stops answering too.
       return send(page('Busy opener', `<button onclick="window.open('/login')">Open sign-in</button><button onclick="for (;;) {}">Recalculate</button>`))
     case '/greeting-opener':
-      return send(page('Greetings', `<button onclick="window.open('/greeting-window')">Open greeting</button><p>ready</p>`))
+      return send(page('Greetings', `<button onclick="window.open('/greeting-window')">Open greeting</button><a href="/greeting-window" target="_blank">Greeting link</a><p>ready</p>`))
     case '/greeting-window':
       // An alert as it loads: until it is answered, the window's thread, and its opener's (same site, one renderer), wait on it.
       return send(page('Greeting', `<script>alert('welcome, friend')</script><h1>Greeting</h1><button>Close greeting</button>`))

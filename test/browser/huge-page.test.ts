@@ -337,6 +337,11 @@ describe('a huge page, read in parts over MCP', () => {
     expect(await call('browser_find', { text: 'keeps the deposit' })).toMatch(/^"…[^"]*Clause 1401: the seller keeps the deposit when you cancel\.[^"]*" @t?\d+ \(line 1 of 1\)$/m)
     expect(await call('browser_find', { regex: 'Clause \\d+: the seller' })).toContain('Clause 1401: the seller keeps the deposit')
     expect(await call('browser_find', { text: 'words the terms never say' })).toContain('nothing on the page says "words the terms never say"')
+    // A match longer than the window, or anchored past its end, is found: the window shows where it starts.
+    await call('browser_navigate', { url: `${site.origin}/digest` })
+    expect(await call('browser_find', { regex: 'a+$' })).toMatch(/^"a{100,}…" @t?\d+ \(line 1 of 1\)$/m)
+    // Another find then is answered for itself, not by the texts the last one matched.
+    expect(await call('browser_find', { regex: 'b+$' })).toContain('nothing on the page matches "b+$"')
     await at.client.callTool({ name: 'browser_close', arguments: {} })
   })
 

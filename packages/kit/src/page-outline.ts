@@ -159,6 +159,13 @@ interface Finder {
   nothing: string
 }
 
+/** The texts a frame's `state.found` says `find` matched whole, where it says so for that find. */
+function foundTexts(frame: Frame, find: string): Set<string> {
+  const found = (frame.state as { found?: { find?: unknown; texts?: unknown } }).found
+  if (found?.find !== find || !Array.isArray(found.texts)) return new Set()
+  return new Set(found.texts.filter((id): id is string => typeof id === 'string'))
+}
+
 function finderOf(options: PageOutlineOptions): Finder | undefined {
   if (options.findPattern !== undefined) {
     const pattern = agentPattern(options.findPattern, 'regex').byLines()
@@ -883,6 +890,8 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
     // Elements an agent can act on first, then the rest (headings, texts) that say the words.
     const actionable: string[] = []
     const other: string[] = []
+    // Texts the surface looked through whole for this very find and holds a window of at its match (`state.found`): a match longer than the window, or anchored past it (`a+$` on 30,000 a's), is not in the words shown.
+    const foundWhole = foundTexts(frame, (options.findPattern ?? options.find ?? '').trim())
     const visit = (items: Item[]): void => {
       for (const item of items) {
         // A text is searched whole and shows where it says the words, with the ref that reads it whole.
@@ -894,7 +903,7 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
         const says = text ? [textSaid(item.node)] : [line, name, ...value]
         // A line with nothing to act on that does not print the name that matched (a heading named by the link it holds, an iframe by its title) shows nothing found.
         const bare = !text && item.actions === undefined && !finder.says(line) && !(name !== '' && line.includes(name) && finder.says(name))
-        if (item.node.role !== PART && !bare && says.some((said) => finder.says(said))) (item.actions !== undefined ? actionable : other).push(line)
+        if (item.node.role !== PART && !bare && ((text && foundWhole.has(item.node.id)) || says.some((said) => finder.says(said)))) (item.actions !== undefined ? actionable : other).push(line)
         visit(item.children)
       }
     }

@@ -95,7 +95,11 @@ export function resolveTarget(frame: Frame, action: string, ref?: string): Resol
   const contract = contractOf(frame, action)
   const wanted = ref === undefined ? undefined : ref.startsWith('@') ? ref.slice(1) : ref
   // A ref that names nothing on the frame says so first: what the frame offers is beside the point once the element went.
-  if (wanted !== undefined && namesNothing(frame, wanted)) throw new TesseraError('not_found', `no element @${wanted} is on the frame now; take a new snapshot`, { expected: 'a ref of the current frame', found: `@${wanted}` })
+  if (wanted !== undefined && namesNothing(frame, wanted)) {
+    // A frame of nothing of the page says why (it waits on a dialog elsewhere, it stopped answering): that, not a new snapshot, is what the agent needs.
+    const said = (frame.state as { said?: unknown }).said
+    throw new TesseraError('not_found', `no element @${wanted} is on the frame now; ${typeof said === 'string' ? said : 'take a new snapshot'}`, { expected: 'a ref of the current frame', found: `@${wanted}` })
+  }
   if (contract === undefined) {
     const about = wanted === undefined ? '' : `; ${whatRefIs(frame, wanted)}`
     throw new TesseraError('not_found', `the frame has no action "${action}"${about}`, { expected: frame.contracts.map((c) => c.id), found: action })

@@ -178,6 +178,8 @@ export class BrowserTile implements Surface {
   readonly #lastFrames = new WeakMap<Page, FrameParts>()
   #stopScreencast: (() => Promise<void>) | undefined
   #stopHearingDialogs: () => void = () => undefined
+  /** The dialog in another tile each page was found waiting on. */
+  readonly #heldBy = new WeakMap<Page, Dialog>()
   #homeOrigins: string[]
 
   constructor(options: BrowserTileOptions) {
@@ -306,6 +308,9 @@ export class BrowserTile implements Surface {
     const contracts = BROWSER_ACTIONS.contracts.filter((contract) => (ELEMENT_ACTIONS.has(contract.id) ? used.has(contract.id) || (contract.id === 'upload' && this.#chooser !== null) : contract.id !== 'handle_dialog'))
     const targets: TargetSpec[] = [...built.targets]
     if (this.#chooser !== null && used.has('upload')) targets.push({ contract: 'upload' })
+    // The texts this find looked through whole and holds a window of at its match (see outlinePage's find), said with the find they answer.
+    const asked = (focus?.words ?? focus?.pattern?.given)?.trim()
+    if (built.found.length > 0 && asked !== undefined) state.found = { find: asked, texts: built.found }
     const parts: FrameParts = { surface: this.id, route: shownAddress(capture.url), tree: built.tree, layout: built.layout, state, contracts: [...contracts, ...tools.map(pageToolContract)], targets, capabilities: { screenshot: true } as JsonObject }
     this.#lastFrames.set(page, parts)
     return sealFrame(parts)
@@ -868,14 +873,24 @@ export class BrowserTile implements Surface {
   async #waitingOn(page: Page): Promise<DialogElsewhere | undefined> {
     const open = this.#dialog === null ? ContextDialogs.of(page.context()).elsewhere(page) : undefined
     if (open === undefined) return undefined
-    return (await answersWithin(this.#sessionsOf(page).main(), QUICK_ANSWER_MS)) ? undefined : open
+    // Found waiting on it once, the page waits until it is answered: not asked again meanwhile.
+    if (this.#heldBy.get(page) === open.dialog) return open
+    if (await answersWithin(this.#sessionsOf(page).main(), QUICK_ANSWER_MS)) return undefined
+    this.#heldBy.set(page, open.dialog)
+    return open
   }
 
-  /** What an answer says of a dialog its page waits on: the window the page just opened shows it (and is focused), or another tile does. */
-  #waitingNote(waitedOn: DialogElsewhere): string {
-    const dialog = aDialog(waitedOn.dialog.type())
-    if (this.#tilesOpened.at(-1) === waitedOn.tile) return `${this.#note ?? this.#tilesOpenedNote() ?? ''}, which shows ${dialog}; answer it with handle_dialog`
-    return `${this.#note === undefined ? '' : `${this.#note}; `}the page waits on ${dialog} in ${waitedOn.tile}, a window of its site that shares its thread; answer it with handle_dialog {tile: "${waitedOn.tile}"}`
+  /**
+   * What an answer says of a dialog in another tile: the window the page just opened shows one
+   * (that tile is focused), whether or not the page waits on it; or the page waits on one
+   * another tile shows. Nothing where neither.
+   */
+  #dialogsNote(page: Page, waitedOn: DialogElsewhere | undefined): string | undefined {
+    const opened = this.#tilesOpened.at(-1)
+    const shown = opened === undefined ? undefined : ContextDialogs.of(page.context()).shownBy(opened)
+    if (shown !== undefined) return `${this.#note ?? this.#tilesOpenedNote() ?? ''}, which shows ${aDialog(shown.type())}; answer it with handle_dialog`
+    if (waitedOn === undefined) return undefined
+    return `${this.#note === undefined ? '' : `${this.#note}; `}the page waits on ${aDialog(waitedOn.dialog.type())} in ${waitedOn.tile}, a window of its site that shares its thread; answer it with handle_dialog {tile: "${waitedOn.tile}"}`
   }
 
   /**
@@ -1283,7 +1298,7 @@ export class BrowserTile implements Surface {
     const opened = this.#dialog as Dialog | null
     // The page's words quoted as one string: a line break in them cannot start a line that poses as the hub's.
     if (opened !== null) this.#note = `the page opened ${aDialog(opened.type())}; answer it with handle_dialog`
-    else if (waitedOn !== undefined) this.#note = this.#waitingNote(waitedOn)
+    else this.#note = this.#dialogsNote(page, waitedOn) ?? this.#note
     return this.#where(now)
   }
 

@@ -72,6 +72,12 @@ export class ContextDialogs {
     return undefined
   }
 
+  /** The dialog a tile shows, if any. */
+  shownBy(tile: string): Dialog | undefined {
+    for (const [dialog, shower] of this.#open) if (shower === tile && dialog.page()?.isClosed() === false) return dialog
+    return undefined
+  }
+
   /** Settles when a dialog next opens anywhere in the context; `stop` ends the wait. */
   next(): { promise: Promise<void>; stop: () => void } {
     let release = (): void => undefined

@@ -29,6 +29,8 @@ export interface PageTree {
   unread: Map<string, UnreadPlace>
   /** Blocks of text read from the tree whose frame holds a window of them: a find looks through them whole. */
   cutTexts: string[]
+  /** The texts held as a window placed at a find's match (their node ids): the find matched them whole. */
+  found: string[]
 }
 
 /** Roles whose nodes are the click targets of a page. */
@@ -181,6 +183,7 @@ interface Walk {
   cutTexts: string[]
   /** Texts this walk held a window of as prose: code made of them is windowed again, by its lines. */
   proseWindows: Set<string>
+  found: string[]
 }
 
 /** Where an element is drawn, in page coordinates. */
@@ -222,14 +225,14 @@ export function buildPageTree(capture: PageCapture, ledger: NodeLedger, named: R
   const documents = new Map(capture.documents.map((doc) => [doc.key, doc]))
   const children = new Map<string, CapturedDocument>()
   for (const doc of capture.documents) if (doc.owner !== undefined) children.set(`${doc.owner.documentKey}#${doc.owner.backendNodeId}`, doc)
-  const walk: Walk = { capture, ledger, documents, children, layout: {}, targets: [], places: new Map(), unread: new Map(), pageOrigin: pageOriginOf(capture.url), named, active: new Map(), classCounts: new Map(), focus, cutTexts: [], proseWindows: new Set() }
+  const walk: Walk = { capture, ledger, documents, children, layout: {}, targets: [], places: new Map(), unread: new Map(), pageOrigin: pageOriginOf(capture.url), named, active: new Map(), classCounts: new Map(), focus, cutTexts: [], proseWindows: new Set(), found: [] }
   const top = capture.documents[0]
   const rootId = 'page'
   walk.layout[rootId] = capture.viewport
   const inherited: Inherited = { formRisk: undefined, formName: undefined, dialogName: undefined, secret: false, inGrid: false, inOneClick: false, inListeningList: false }
   const body = top === undefined ? [] : documentNodes(top, walk, inherited)
   const tree: UiNode = { id: rootId, kind: 'box', role: 'document', ...(capture.title ? { name: text(capture.title) } : {}), ...(body.length > 0 ? { children: body } : {}) }
-  return { tree, layout: walk.layout, targets: walk.targets, places: walk.places, liveDocuments: new Set(documents.keys()), unread: walk.unread, cutTexts: walk.cutTexts }
+  return { tree, layout: walk.layout, targets: walk.targets, places: walk.places, liveDocuments: new Set(documents.keys()), unread: walk.unread, cutTexts: walk.cutTexts, found: walk.found }
 }
 
 function documentNodes(doc: CapturedDocument, walk: Walk, inherited: Inherited): UiNode[] {
@@ -332,11 +335,16 @@ function asOneText(nodes: UiNode[], code: AxNode, byId: Map<string, AxNode>, box
   const { excerpt: firstExcerpt, ...rest } = first
   const fromDom = first.excerpt !== undefined && !walk.proseWindows.has(first.id)
   const firstKey = walk.ledger.locate(first.id)?.key
-  const held = block && !fromDom ? textWindow(raw, walk.focus === undefined ? 0 : (focusedAt(raw, walk.focus, typeof firstKey === 'number' ? firstKey : undefined) ?? 0)) : undefined
+  const at = block && !fromDom && walk.focus !== undefined ? focusedAt(raw, walk.focus, typeof firstKey === 'number' ? firstKey : undefined) : undefined
+  const held = block && !fromDom ? textWindow(raw, at ?? 0) : undefined
   const joined = block ? linedText(held?.text ?? raw) : text(raw, WHOLE_TEXT_CHARS)
   if (joined === undefined) return nodes
   if (box !== undefined) walk.layout[first.id] = box
   if (held?.excerpt !== undefined) walk.cutTexts.push(raw)
+  // The block's own window says whether the find matched it, not the one its first text had as prose.
+  const foundAsProse = walk.found.indexOf(first.id)
+  if (foundAsProse >= 0) walk.found.splice(foundAsProse, 1)
+  if (held?.excerpt !== undefined && at !== undefined && walk.focus?.line === undefined) walk.found.push(first.id)
   const excerpt = fromDom ? firstExcerpt : held?.excerpt
   return [{ ...rest, text: joined, ...(block ? { role: 'code' } : {}), ...(excerpt === undefined ? {} : { excerpt }) }]
 }
@@ -375,7 +383,8 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   if (axRole === 'StaticText') {
     const raw = typeof node.name?.value === 'string' ? node.name.value : ''
     // A text longer than a frame keeps (a paragraph of 50,000 characters) is held as a window of it, as a block of code is: a find looks through it whole, and the window starts at its match.
-    const held = node.excerpt === undefined && raw.length > WHOLE_TEXT_CHARS && !inherited.secret ? textWindow(raw, walk.focus === undefined ? 0 : (focusedAt(raw, walk.focus, backendId) ?? 0)) : undefined
+    const at = node.excerpt === undefined && raw.length > WHOLE_TEXT_CHARS && !inherited.secret && walk.focus !== undefined ? focusedAt(raw, walk.focus, backendId) : undefined
+    const held = node.excerpt === undefined && raw.length > WHOLE_TEXT_CHARS && !inherited.secret ? textWindow(raw, at ?? 0) : undefined
     const said = wordsOf(held?.text ?? node.name?.value, WHOLE_TEXT_CHARS)
     if (said === undefined) return []
     const id = walk.ledger.idOf(doc.key, backendId, 'text')
@@ -384,6 +393,7 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
     if (held?.excerpt !== undefined) {
       walk.cutTexts.push(raw)
       walk.proseWindows.add(id)
+      if (at !== undefined && walk.focus?.line === undefined) walk.found.push(id)
     }
     const excerpt = node.excerpt ?? held?.excerpt
     return [{ id, kind: 'text', text: said, ...(excerpt === undefined ? {} : { excerpt }) }]
