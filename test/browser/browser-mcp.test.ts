@@ -4,7 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { ActionResult } from '@tessera/protocol'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, callTool, connectHttpClient, resultText, useTestHub } from '../support/hub.js'
+import { api, callTool, callToolFully, connectHttpClient, resultText, useTestHub } from '../support/hub.js'
 import { type FixtureSite, startFixtureSite } from './fixture-site.js'
 import { refOf, wordsBelow } from '../support/outline-refs.js'
 
@@ -470,6 +470,43 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(window, linked.text).not.toBe('')
     expect((await call(client, 'browser_handle_dialog', { tile: window, accept: true })).text).toContain('heading "Greeting"')
     await call(client, 'browser_close', { tile: window })
+    await call(client, 'browser_close', { tile })
+  }, 60_000)
+
+  it('names a window the page opened after its answer in the next one, unless it closed meanwhile', async () => {
+    const made = await call(client, 'action_request', { surface: 'map', action: 'open', input: { kind: 'browser', config: { url: `${site.origin}/later-window` } } })
+    const tile = String((made.result?.output as { tile: string }).tile)
+    const page = (await call(client, 'browser_snapshot', { tile })).text
+    const tiles = async (): Promise<string[]> => ((await callToolFully(client, 'surfaces_list', {})).json as { surfaces?: Array<{ id: string }> } | undefined)?.surfaces?.map((s) => s.id) ?? []
+    const windowOpened = async (before: string[]): Promise<string> => {
+      for (let i = 0; i < 50; i++) {
+        const added = (await tiles()).find((id) => !before.includes(id) && id.startsWith('browser-'))
+        if (added !== undefined) return added
+        await new Promise((done) => setTimeout(done, 100))
+      }
+      return ''
+    }
+    const count = (): Promise<{ text: string; isError: boolean }> => call(client, 'browser_click', { tile, element: 'Count', target: refOf(page, 'button', 'Count') })
+    // Open: the next answer names it.
+    let before = await tiles()
+    expect((await call(client, 'browser_click', { tile, element: 'Open later', target: refOf(page, 'button', 'Open later') })).text).not.toContain('the page opened')
+    const kept = await windowOpened(before)
+    expect(kept).not.toBe('')
+    const named = await count()
+    expect(named.text).toContain(`note: the page opened ${kept}, a new browser tile (now focused)`)
+    expect(named.text).toMatch(/^\s*~? ?"1"$/m)
+    await call(client, 'browser_close', { tile: kept })
+    // Closed before the next answer: not named there (before, it was, and that tile was gone).
+    before = await tiles()
+    await call(client, 'browser_click', { tile, element: 'Open later', target: refOf(page, 'button', 'Open later') })
+    const gone = await windowOpened(before)
+    expect(gone).not.toBe('')
+    await call(client, 'browser_close', { tile: gone })
+    // Before, a window whose tile closed as it opened became a tab of the opener, gone: every action on the opener failed.
+    const counted = await count()
+    expect(counted.isError, counted.text).toBe(false)
+    expect(counted.text).toMatch(/^\s*~? ?"2"$/m)
+    expect(counted.text).not.toContain('the page opened')
     await call(client, 'browser_close', { tile })
   }, 60_000)
 

@@ -130,6 +130,9 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       return send(page('Busy opener', `<button onclick="window.open('/login')">Open sign-in</button><button onclick="for (;;) {}">Recalculate</button>`))
     case '/greeting-opener':
       return send(page('Greetings', `<button onclick="window.open('/greeting-window')">Open greeting</button><a href="/greeting-window" target="_blank">Greeting link</a><p>ready</p>`))
+    case '/later-window':
+      // A window opened a while after the click (past the timers a click's answer waits for), and a counter.
+      return send(page('Later', `<button onclick="setTimeout(() => window.open('/login'), 800)">Open later</button><button onclick="document.getElementById('n').textContent = Number(document.getElementById('n').textContent) + 1">Count</button><p id="n">0</p>`))
     case '/greeting-window':
       // An alert as it loads: until it is answered, the window's thread, and its opener's (same site, one renderer), wait on it.
       return send(page('Greeting', `<script>alert('welcome, friend')</script><h1>Greeting</h1><button>Close greeting</button>`))

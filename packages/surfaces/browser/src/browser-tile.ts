@@ -174,6 +174,10 @@ export class BrowserTile implements Surface {
   readonly #journals = new WeakMap<Page, PageJournal>()
   /** The tiles made of windows the page opened since the last answer. */
   #tilesOpened: string[] = []
+  /** The note that names them, while it is the one the next answer gives. */
+  #tilesNote: string | undefined
+  /** Tells the tile whose page opened this one's that it closed (see #opened). */
+  #onClosed: (() => void) | undefined
   /** What each page's last capture made of it: what a dialog opened over it covers. */
   readonly #lastFrames = new WeakMap<Page, FrameParts>()
   #stopScreencast: (() => Promise<void>) | undefined
@@ -506,6 +510,7 @@ export class BrowserTile implements Surface {
     this.#context = null
     if (context === null) return
     this.#stopHearingDialogs()
+    this.#onClosed?.()
     if (this.#options.adopted !== undefined) {
       await this.#options.adopted.page.close().catch(() => undefined)
       return
@@ -1056,12 +1061,20 @@ export class BrowserTile implements Surface {
     }
     const { openBeside, url: _url, ...rest } = this.#options
     const context = this.#contextOrThrow()
+    let made: BrowserTile | undefined
     try {
-      const id = await openBeside((id) => new BrowserTile({ ...rest, id, openedBy: this.id, adopted: { context, page } }).open())
+      const id = await openBeside((id) => {
+        made = new BrowserTile({ ...rest, id, openedBy: this.id, adopted: { context, page } })
+        // A window closed before the next answer is not named there as a tile it can go to.
+        made.#onClosed = () => this.#forgetOpened(id)
+        return made.open()
+      })
       this.#tilesOpened.push(id)
-      this.#note = this.#popups.said(this.#tilesOpenedNote() as string)
+      this.#note = this.#tilesNote = this.#popups.said(this.#tilesOpenedNote() as string)
     } catch {
-      this.#adopt(page, true)
+      // No tile of its own: a tab here. Not where its tile was closed as it opened: that left this tile a tab that was going, and every action failed on it.
+      const closedAsItOpened = made !== undefined && made.#context === null
+      if (!closedAsItOpened && !page.isClosed()) this.#adopt(page, true)
     }
     this.#popupArrivals.shift()?.()
     this.#changed()
@@ -1234,6 +1247,15 @@ export class BrowserTile implements Surface {
     return { url: this.#gone?.url ?? 'about:blank', note: this.#gone?.said ?? 'the tile has no page open' }
   }
 
+  /** A tile this page opened closed before the next answer: its note names the others, or goes. */
+  #forgetOpened(id: string): void {
+    if (!this.#tilesOpened.includes(id)) return
+    this.#tilesOpened = this.#tilesOpened.filter((opened) => opened !== id)
+    if (this.#note !== this.#tilesNote) return
+    const named = this.#tilesOpenedNote()
+    this.#note = this.#tilesNote = named === undefined ? undefined : this.#popups.said(named)
+  }
+
   /** What the tiles the page opened since the last answer are, every one named: the last is focused. */
   #tilesOpenedNote(): string | undefined {
     const [last, ...before] = [...this.#tilesOpened].reverse()
@@ -1245,6 +1267,7 @@ export class BrowserTile implements Surface {
     const note = this.#note
     this.#note = undefined
     this.#tilesOpened = []
+    this.#tilesNote = undefined
     return { url: this.#address(page), ...(note === undefined ? {} : { note }) }
   }
 
