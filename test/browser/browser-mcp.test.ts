@@ -24,6 +24,13 @@ describe('the browser surface over MCP, through the gateway', () => {
     await site.close()
   })
 
+  /** A browser tile of its own on a page of the fixture site: its id, and its first snapshot. */
+  const openTile = async (path: string): Promise<{ tile: string; text: string }> => {
+    const made = await call(client, 'action_request', { surface: 'map', action: 'open', input: { kind: 'browser', config: { url: `${site.origin}${path}` } } })
+    const tile = String((made.result?.output as { tile: string }).tile)
+    return { tile, text: (await call(client, 'browser_snapshot', { tile })).text }
+  }
+
   it('lists Playwright MCP\'s tool names once, whatever the page', async () => {
     const { tools } = await client.listTools()
     const names = tools.map((tool) => tool.name)
@@ -383,9 +390,7 @@ describe('the browser surface over MCP, through the gateway', () => {
 
   it('keeps at most five of the windows a page opens within a minute, and says how many more it closed', async () => {
     // A tile of its own: the count is of the windows its pages opened.
-    const made = await call(client, 'action_request', { surface: 'map', action: 'open', input: { kind: 'browser', config: { url: `${site.origin}/many-windows` } } })
-    const openerTile = String((made.result?.output as { tile: string }).tile)
-    const before = (await call(client, 'browser_snapshot', { tile: openerTile })).text
+    const { tile: openerTile, text: before } = await openTile('/many-windows')
     const clicked = await call(client, 'browser_click', { tile: openerTile, element: 'Show all offers', target: refOf(before, 'button', 'Show all offers') })
     const said = /the page opened ((?:browser-\d+, ){4}browser-\d+), new browser tiles \((browser-\d+) now focused\); 15 more windows it opened within a minute were closed as they opened \(at most 5 stay\)/.exec(clicked.text)
     expect(said, clicked.text).not.toBeNull()
@@ -399,9 +404,7 @@ describe('the browser surface over MCP, through the gateway', () => {
   })
 
   it('says a page whose script never yields is not answering, in seconds, and opens a new tab in its place on a navigation', async () => {
-    const made = await call(client, 'action_request', { surface: 'map', action: 'open', input: { kind: 'browser', config: { url: `${site.origin}/busy` } } })
-    const tile = String((made.result?.output as { tile: string }).tile)
-    const busy = (await call(client, 'browser_snapshot', { tile })).text
+    const { tile, text: busy } = await openTile('/busy')
     // Its handler takes the page's thread for good: every wait on the page would last for ever.
     const clicked = await call(client, 'browser_click', { tile, element: 'Recalculate', target: refOf(busy, 'button', 'Recalculate') })
     expect(clicked.isError).toBe(true)
@@ -417,9 +420,7 @@ describe('the browser surface over MCP, through the gateway', () => {
   }, 60_000)
 
   it('says a window whose opener stopped answering stopped answering too, though nothing it did stopped it', async () => {
-    const made = await call(client, 'action_request', { surface: 'map', action: 'open', input: { kind: 'browser', config: { url: `${site.origin}/busy-opener` } } })
-    const tile = String((made.result?.output as { tile: string }).tile)
-    const opener = (await call(client, 'browser_snapshot', { tile })).text
+    const { tile, text: opener } = await openTile('/busy-opener')
     const opened = await call(client, 'browser_click', { tile, element: 'Open sign-in', target: refOf(opener, 'button', 'Open sign-in') })
     const popup = /the page opened (browser-\d+)/.exec(opened.text)?.[1] ?? ''
     expect(popup).not.toBe('')
@@ -444,9 +445,7 @@ describe('the browser surface over MCP, through the gateway', () => {
   }, 90_000)
 
   it('says a window the page opened shows a dialog as it loads, and answers at once though the opener waits on it', async () => {
-    const made = await call(client, 'action_request', { surface: 'map', action: 'open', input: { kind: 'browser', config: { url: `${site.origin}/greeting-opener` } } })
-    const tile = String((made.result?.output as { tile: string }).tile)
-    const opener = (await call(client, 'browser_snapshot', { tile })).text
+    const { tile, text: opener } = await openTile('/greeting-opener')
     // Before, the click waited on the opener until the gateway gave up on it (30 s), and named neither the window nor its dialog.
     const opened = await call(client, 'browser_click', { tile, element: 'Open greeting', target: refOf(opener, 'button', 'Open greeting') })
     expect(opened.isError).toBe(false)
@@ -474,9 +473,7 @@ describe('the browser surface over MCP, through the gateway', () => {
   }, 60_000)
 
   it('names a window the page opened after its answer in the next one, unless it closed meanwhile', async () => {
-    const made = await call(client, 'action_request', { surface: 'map', action: 'open', input: { kind: 'browser', config: { url: `${site.origin}/later-window` } } })
-    const tile = String((made.result?.output as { tile: string }).tile)
-    const page = (await call(client, 'browser_snapshot', { tile })).text
+    const { tile, text: page } = await openTile('/later-window')
     const tiles = async (): Promise<string[]> => ((await callToolFully(client, 'surfaces_list', {})).json as { surfaces?: Array<{ id: string }> } | undefined)?.surfaces?.map((s) => s.id) ?? []
     const windowOpened = async (before: string[]): Promise<string> => {
       for (let i = 0; i < 50; i++) {
@@ -527,9 +524,7 @@ describe('the browser surface over MCP, through the gateway', () => {
   })
 
   it('answers a click that makes a window close itself, and opens a new tab in the tile on a navigation', async () => {
-    const made = await call(client, 'action_request', { surface: 'map', action: 'open', input: { kind: 'browser', config: { url: `${site.origin}/sign-in-window` } } })
-    const shop = String((made.result?.output as { tile: string }).tile)
-    const before = (await call(client, 'browser_snapshot', { tile: shop })).text
+    const { tile: shop, text: before } = await openTile('/sign-in-window')
     const opened = await call(client, 'browser_click', { tile: shop, target: refOf(before, 'button', 'Sign in with Example') })
     const popup = /opened (browser-\d+), a new browser tile/.exec(opened.text)?.[1] as string
     const consent = (await call(client, 'browser_snapshot', { tile: popup })).text
