@@ -24,6 +24,7 @@ export class AgentPattern {
   readonly #compiled: RE2JS
   readonly #native: RegExp
   readonly #argument: string
+  #byLines: AgentPattern | undefined
 
   /** `native` is the JavaScript form of the pattern, already parsed; `lines` sets ^ and $ at each line's ends. */
   constructor(
@@ -63,7 +64,10 @@ export class AgentPattern {
 
   /** The same pattern as it runs on a text of many lines (a block of code, a log): `^` and `$` mark the ends of any of its lines, as in a search through a file. */
   byLines(): AgentPattern {
-    return this.#native.multiline ? this : new AgentPattern(this.given, new RegExp(this.#native.source, `${this.#native.flags}m`), this.#argument, true)
+    if (this.#native.multiline) return this
+    // Compiled once: a find asks for it for every text it looks through.
+    this.#byLines ??= new AgentPattern(this.given, new RegExp(this.#native.source, `${this.#native.flags}m`), this.#argument, true)
+    return this.#byLines
   }
 }
 

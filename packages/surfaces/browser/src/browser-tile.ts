@@ -202,13 +202,9 @@ export class BrowserTile implements Surface {
       this.#hearDialogs(this.#context)
       this.#adopt(this.#options.adopted.page, false)
       // Ready once loaded, or once it shows a dialog as it loads: that holds the load until answered, and the page that opened it waits to say so.
-      let release = (): void => undefined
-      const dialogShown = new Promise<void>((done) => {
-        release = done
-        this.#dialogWaiters.add(release)
-      })
-      await Promise.race([this.#options.adopted.page.waitForLoadState('domcontentloaded', { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => undefined), dialogShown])
-      this.#dialogWaiters.delete(release)
+      const dialogShown = this.#nextDialog()
+      await Promise.race([this.#options.adopted.page.waitForLoadState('domcontentloaded', { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => undefined), dialogShown.promise])
+      dialogShown.stop()
       return this
     }
     if (this.#options.app !== undefined) {
@@ -1271,6 +1267,16 @@ export class BrowserTile implements Surface {
     return { url: this.#address(page), ...(note === undefined ? {} : { note }) }
   }
 
+  /** Settles when this tile next shows a dialog; `stop` ends the wait. */
+  #nextDialog(): { promise: Promise<void>; stop: () => void } {
+    let release = (): void => undefined
+    const promise = new Promise<void>((done) => {
+      release = done
+      this.#dialogWaiters.add(release)
+    })
+    return { promise, stop: () => this.#dialogWaiters.delete(release) }
+  }
+
   /**
    * Runs an input on the current page, then waits until the page has settled; a dialog it
    * opens ends the wait. Once `signal` aborts (the action's time is up) the wait ends too, so
@@ -1279,11 +1285,7 @@ export class BrowserTile implements Surface {
   async #acting(act: (page: Page) => Promise<unknown>, signal?: AbortSignal): Promise<PageAnswer> {
     const page = this.#page()
     if (this.#dialog !== null) throw new TesseraError('conflict', `${aDialog(this.#dialog.type())} is open; answer it with handle_dialog first`, { found: this.#dialog.type() })
-    let release = (): void => undefined
-    const dialogOpened = new Promise<void>((done) => {
-      release = () => done()
-      this.#dialogWaiters.add(release)
-    })
+    const dialogOpened = this.#nextDialog()
     const ended = abortion(signal)
     const dialogs = ContextDialogs.of(page.context())
     const elsewhere = dialogs.next()
@@ -1297,12 +1299,12 @@ export class BrowserTile implements Surface {
       // A dialog can leave the input pending until it is answered: whatever it ends with then is no one's to hear.
       acting.catch(() => undefined)
       // An input whose handler never yields leaves every wait on the page pending: the page is asked whether it still answers.
-      await whileAnswering(Promise.race([acting, dialogOpened, ended.promise, elsewhere.promise]), this.#asking(page), () => this.#address(page))
+      await whileAnswering(Promise.race([acting, dialogOpened.promise, ended.promise, elsewhere.promise]), this.#asking(page), () => this.#address(page))
       // A dialog in a window of the page's site (one it opened as it loaded) holds this page's thread too: what it waits on is said, not waited on.
       waitedOn = await this.#waitingOn(page)
-      if (this.#dialog === null && waitedOn === undefined) await whileAnswering(Promise.race([acting, dialogOpened, ended.promise]), this.#asking(page), () => this.#address(page))
+      if (this.#dialog === null && waitedOn === undefined) await whileAnswering(Promise.race([acting, dialogOpened.promise, ended.promise]), this.#asking(page), () => this.#address(page))
       elsewhereLater = dialogs.next()
-      if (this.#dialog === null && waitedOn === undefined && this.#pages.length > 0) await whileAnswering(Promise.race([this.#settle(this.#page()), dialogOpened, ended.promise, elsewhereLater.promise]), this.#asking(this.#page()), () => this.#address(page))
+      if (this.#dialog === null && waitedOn === undefined && this.#pages.length > 0) await whileAnswering(Promise.race([this.#settle(this.#page()), dialogOpened.promise, ended.promise, elsewhereLater.promise]), this.#asking(this.#page()), () => this.#address(page))
       // A window it opened is a tile once it loaded, or once it shows a dialog as it loads, which the page may then wait on.
       await Promise.race([Promise.all(this.#opening), ended.promise])
       waitedOn ??= await this.#waitingOn(page)
@@ -1310,7 +1312,7 @@ export class BrowserTile implements Surface {
       if (error instanceof PageStuck) this.#stuck = page
       throw error
     } finally {
-      this.#dialogWaiters.delete(release)
+      dialogOpened.stop()
       elsewhere.stop()
       elsewhereLater?.stop()
       ended.stop()

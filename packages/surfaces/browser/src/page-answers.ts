@@ -14,29 +14,6 @@ const MAX_WAIT_MS = 10 * 60_000
 /** Before a navigation: a page that does not answer this soon is replaced rather than asked to go. */
 export const QUICK_ANSWER_MS = 2_000
 
-/**
- * Whether the page's renderer answers a trivial question within `ms` (a question that fails,
- * as a navigation replaces the document, is an answer too). The session is awaited within the
- * same time: a new one asks the renderer to enable its domains, which a stuck one never does.
- */
-export async function answersWithin(session: CDPSession | Promise<CDPSession>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined
-  const silence = new Promise<false>((done) => {
-    timer = setTimeout(() => done(false), ms)
-  })
-  const asked = Promise.resolve(session)
-    .then((ready) => ready.send('Runtime.evaluate', { expression: '0', returnByValue: true }))
-    .then(
-      () => true,
-      () => true,
-    )
-  try {
-    return await Promise.race([asked, silence])
-  } finally {
-    clearTimeout(timer)
-  }
-}
-
 /** What `work` gives, or `otherwise` (also where it fails) once `ms` passed without it: a page that stopped answering never answers. */
 export async function answeredWithin<T>(work: Promise<T>, ms: number, otherwise: T): Promise<T> {
   let timer: NodeJS.Timeout | undefined
@@ -48,6 +25,21 @@ export async function answeredWithin<T>(work: Promise<T>, ms: number, otherwise:
   } finally {
     clearTimeout(timer)
   }
+}
+
+/**
+ * Whether the page's renderer answers a trivial question within `ms` (a question that fails,
+ * as a navigation replaces the document, is an answer too). The session is awaited within the
+ * same time: a new one asks the renderer to enable its domains, which a stuck one never does.
+ */
+export function answersWithin(session: CDPSession | Promise<CDPSession>, ms: number): Promise<boolean> {
+  const asked = Promise.resolve(session)
+    .then((ready) => ready.send('Runtime.evaluate', { expression: '0', returnByValue: true }))
+    .then(
+      () => true,
+      () => true,
+    )
+  return answeredWithin(asked, ms, false)
 }
 
 /** A page whose renderer stopped answering: the tile shows it as such, and a navigation replaces it. */

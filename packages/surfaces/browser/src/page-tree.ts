@@ -383,8 +383,9 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   if (axRole === 'StaticText') {
     const raw = typeof node.name?.value === 'string' ? node.name.value : ''
     // A text longer than a frame keeps (a paragraph of 50,000 characters) is held as a window of it, as a block of code is: a find looks through it whole, and the window starts at its match.
-    const at = node.excerpt === undefined && raw.length > WHOLE_TEXT_CHARS && !inherited.secret && walk.focus !== undefined ? focusedAt(raw, walk.focus, backendId) : undefined
-    const held = node.excerpt === undefined && raw.length > WHOLE_TEXT_CHARS && !inherited.secret ? textWindow(raw, at ?? 0) : undefined
+    const windowed = node.excerpt === undefined && raw.length > WHOLE_TEXT_CHARS && !inherited.secret
+    const at = windowed && walk.focus !== undefined ? focusedAt(raw, walk.focus, backendId) : undefined
+    const held = windowed ? textWindow(raw, at ?? 0) : undefined
     const said = wordsOf(held?.text ?? node.name?.value, WHOLE_TEXT_CHARS)
     if (said === undefined) return []
     const id = walk.ledger.idOf(doc.key, backendId, 'text')
