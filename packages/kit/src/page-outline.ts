@@ -648,6 +648,62 @@ function pageOffsets(list: readonly Item[], start: number, end: number): string 
   return offsets.join(', ')
 }
 
+/** The role a run of repeated siblings shares; a text is in no run. */
+function runRole(item: Item): string | undefined {
+  return item.node.kind === 'text' ? undefined : (item.node.role ?? item.node.kind)
+}
+
+/**
+ * Where the viewport view's lines for `list` begin parts an agent expands by offset: each
+ * fold of siblings out of view, each page of a repeated run's rest, and where each such run
+ * ends. An expansion from one of them stops at the next, so a fold line's expansion shows
+ * that fold and no more: "… 28 more rows" is 28 rows, not the next folds' too, read twice.
+ */
+function viewOffsets(list: readonly Item[]): number[] {
+  const offsets: number[] = []
+  let i = 0
+  while (i < list.length) {
+    const item = list[i] as Item
+    if (!item.inView) {
+      let j = i
+      while (j < list.length && !(list[j] as Item).inView) j++
+      const where = item.side === 'above' ? 'above the view' : BELOW
+      for (let k = i; k < j; ) {
+        if (foldsInside(list[k] as Item)) {
+          offsets.push(k, ++k)
+          continue
+        }
+        let stop = k
+        while (stop < j && !foldsInside(list[stop] as Item)) stop++
+        offsets.push(...foldStarts(list, k, stop, where))
+        k = stop
+      }
+      offsets.push(j)
+      i = j
+      continue
+    }
+    const role = runRole(item)
+    let runEnd = i
+    while (role !== undefined && runEnd < list.length && runRole(list[runEnd] as Item) === role && (list[runEnd] as Item).inView) runEnd++
+    if (role !== undefined && runEnd - i >= (CHOICES.has(role) ? CHOICE_REPEAT_MIN : REPEAT_MIN)) {
+      for (let k = i + SAMPLES; k < runEnd; k = pageEnd(list, k, runEnd, EXPANSION_ROOM)) offsets.push(k)
+      offsets.push(runEnd)
+      i = runEnd
+      continue
+    }
+    i++
+  }
+  return offsets
+}
+
+/** Where an expansion from `start` stops: at the next part the viewport view names when it starts at one of them (see viewOffsets), else at the list's end. */
+function partEnd(list: readonly Item[], start: number): number {
+  if (start <= 0) return list.length
+  const offsets = viewOffsets(list)
+  if (!offsets.includes(start)) return list.length
+  return offsets.find((offset) => offset > start) ?? list.length
+}
+
 /**
  * Prints items under one parent. In the viewport view, runs of siblings wholly outside the
  * viewport fold into lines that say how to expand them (foldRun), and a run of one repeated
@@ -657,6 +713,7 @@ function pageOffsets(list: readonly Item[], start: number, end: number): string 
  */
 function emitChildren(list: readonly Item[], depth: number, ctx: Context, parentRef: string | undefined, viewportFirst: boolean, start = 0): void {
   let i = start
+  const end = viewportFirst ? list.length : partEnd(list, start)
   while (i < list.length) {
     const item = list[i] as Item
     if (viewportFirst && !item.inView) {
@@ -669,9 +726,9 @@ function emitChildren(list: readonly Item[], depth: number, ctx: Context, parent
       continue
     }
     // A run of siblings of one role (rows, cards, list items): a few samples, then a count and where to page on.
-    const role = item.node.kind === 'text' ? undefined : (item.node.role ?? item.node.kind)
+    const role = runRole(item)
     let runEnd = i
-    while (role !== undefined && runEnd < list.length && ((list[runEnd] as Item).node.role ?? (list[runEnd] as Item).node.kind) === role && (!viewportFirst || (list[runEnd] as Item).inView)) runEnd++
+    while (role !== undefined && runEnd < list.length && runRole(list[runEnd] as Item) === role && (!viewportFirst || (list[runEnd] as Item).inView)) runEnd++
     if (viewportFirst && role !== undefined && runEnd - i >= (CHOICES.has(role) ? CHOICE_REPEAT_MIN : REPEAT_MIN)) {
       for (let k = i; k < i + SAMPLES; k++) if (!emitItem(list[k] as Item, depth, ctx, viewportFirst)) return
       const rest = runEnd - i - SAMPLES
@@ -680,7 +737,7 @@ function emitChildren(list: readonly Item[], depth: number, ctx: Context, parent
       continue
     }
     // An expansion prints what is read; past it, where to go on (reading the rest then).
-    if (!viewportFirst && i > start && (item.lines > ctx.budget || item.node.unread !== undefined)) {
+    if (!viewportFirst && i > start && (i >= end || item.lines > ctx.budget || item.node.unread !== undefined)) {
       note(foldNote(list.slice(i), parentRef, i, 'more'), depth, ctx)
       return
     }
@@ -829,7 +886,7 @@ export function unreadShown(frame: Frame, options: PageOutlineOptions = {}): Unr
       else if (item.estimated) collect(item.children)
     }
   }
-  collect(children.slice(start, pageEnd(children, start, children.length, EXPANSION_ROOM)))
+  collect(children.slice(start, pageEnd(children, start, partEnd(children, start), EXPANSION_ROOM)))
   return nodes.length === 0 ? undefined : { nodes }
 }
 

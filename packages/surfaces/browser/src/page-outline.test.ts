@@ -355,6 +355,26 @@ describe('a page as the agent reads it', () => {
     expect(last).not.toContain('more')
   })
 
+
+  it('expands each fold line to that fold alone: following every line of the view reads each element once', () => {
+    // 16 rows in view (sampled, the rest paged from offset 4), 24 below it (folded).
+    const frame = page(40, '', 130)
+    const refs = RefTable.forFrame(frame)
+    const list = `@${refs.refOf('items')}`
+    const view = outlinePage(frame)
+    expect(view).toContain(`… 12 more listitems: expand "${list}" offset 4`)
+    const inView = outlinePage(frame, { expand: list, offset: 4 })
+    expect(inView).toContain('"Item 15"')
+    expect(inView).not.toContain('"Item 16"')
+    expect(inView).toMatch(new RegExp(`… 24 lines, 24 actions more: expand "${list}" offset 16\\n`))
+    const offsets = [...view.matchAll(new RegExp(`expand "${list}" offset (\\d+)`, 'g'))].map((match) => Number(match[1]))
+    expect(offsets).toEqual([4, 16])
+    const read = offsets.flatMap((offset) => [...outlinePage(frame, { expand: list, offset }).matchAll(/button "Delete item (\d+)"/g)].map((match) => Number(match[1])))
+    const sampled = [...view.matchAll(/button "Delete item (\d+)"/g)].map((match) => Number(match[1]))
+    expect([...sampled, ...read]).toEqual(Array.from({ length: 40 }, (_, i) => i))
+    // An offset no line of the view names (an expansion's own "more") pages on as far as an expansion prints.
+    expect(outlinePage(frame, { expand: list, offset: 5 })).toContain('"Item 39"')
+  })
   it('says a heading\'s name once when it is made of the buttons it holds', () => {
     const layout: Layout = { page: { x: 0, y: 0, width: 800, height: 600 } }
     const tree: UiNode = {
