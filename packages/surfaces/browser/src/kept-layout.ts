@@ -2,6 +2,7 @@ import type { CDPSession } from 'playwright-core'
 import { DomRanges, type SnapshotLayout, type SnapshotNodes } from './dom-ranges.js'
 import type { LongTexts } from './long-texts.js'
 import type { DomFacts } from './page-capture.js'
+import { PLAIN_TEXT_TEST, plainViewStart } from './plain-text-snapshot.js'
 
 /**
  * The layout of a huge top document as one capture read it, for the next capture to reuse.
@@ -37,13 +38,15 @@ export interface LayoutProbe {
   scroll: { x: number; y: number }
   /** Characters of text in the body, scripts' included: a quick bound on how long its texts can be. */
   textChars: number
+  /** Whether the document is a text file as the browser shows it (see plain-text-snapshot.ts). */
+  plain: boolean
 }
 
-export const LAYOUT_PROBE_EXPRESSION = `[document.getElementsByTagName("*").length, typeof window.__tesseraLayoutVersion === "function" ? window.__tesseraLayoutVersion() : null, window.scrollX, window.scrollY, document.body ? document.body.textContent.length : 0]`
+export const LAYOUT_PROBE_EXPRESSION = `[document.getElementsByTagName("*").length, typeof window.__tesseraLayoutVersion === "function" ? window.__tesseraLayoutVersion() : null, window.scrollX, window.scrollY, document.body ? document.body.textContent.length : 0, ${PLAIN_TEXT_TEST}]`
 
 export function readProbe(value: unknown): LayoutProbe {
-  const [elements, version, x, y, textChars] = Array.isArray(value) ? value : []
-  return { elements: Number(elements) || 0, version: typeof version === 'number' ? version : null, scroll: { x: Number(x) || 0, y: Number(y) || 0 }, textChars: Number(textChars) || 0 }
+  const [elements, version, x, y, textChars, plain] = Array.isArray(value) ? value : []
+  return { elements: Number(elements) || 0, version: typeof version === 'number' ? version : null, scroll: { x: Number(x) || 0, y: Number(y) || 0 }, textChars: Number(textChars) || 0, plain: plain === true }
 }
 
 /** The outermost elements laid out `position: fixed` or `sticky` (the snapshot's styles: cursor, then position). */
@@ -71,6 +74,11 @@ export function pinnedElements(nodes: SnapshotNodes, layout: SnapshotLayout & { 
 export async function reuseLayout(kept: KeptLayout | undefined, probe: LayoutProbe, documentKey: string, view: { width: number; height: number }, session: CDPSession): Promise<KeptLayout | undefined> {
   if (kept === undefined || probe.version === null || kept.documentKey !== documentKey || kept.version !== probe.version || kept.elements !== probe.elements) return undefined
   if (kept.view.width !== view.width || kept.view.height !== view.height) return undefined
+  // A text file's page has nothing pinned; where its text is in view, the page says again.
+  if (kept.long.plain !== undefined) {
+    const viewStart = await plainViewStart(session).catch(() => null)
+    return viewStart === null ? undefined : { ...kept, long: kept.long.scrolledTo(viewStart) }
+  }
   const backendIds = kept.nodes.backendNodeId ?? []
   // Asked together: one round trip for all of them, not one after another.
   const boxes = await Promise.all(kept.pinned.map((index) => session.send('DOM.getBoxModel', { backendNodeId: backendIds[index] as number }).catch(() => null) as Promise<{ model: { border: number[] } } | null>))

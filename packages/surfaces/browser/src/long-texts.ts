@@ -69,17 +69,18 @@ export class LongTexts {
   readonly boxes: number
   readonly #nodes: SnapshotNodes
   readonly #strings: readonly string[]
-  /** Each text node's boxes (indexes into `#textBoxes`), in the order they are laid out. */
-  readonly #boxesOf: ReadonlyMap<number, readonly number[]>
-  readonly #textBoxes: SnapshotTextBoxes | undefined
+  /** Where, in a subtree's whole text (its text nodes starting where `starts` says), the first line drawn below the view's top starts. */
+  readonly #firstInView: (starts: ReadonlyMap<number, number>, view: Rect) => number
+  /** Of a text file's page: where its text lies (see ofPlainText). */
+  readonly plain: PlainTextLayout | undefined
 
-  private constructor(holders: number[], boxes: number, nodes: SnapshotNodes, strings: readonly string[], boxesOf: Map<number, number[]>, textBoxes: SnapshotTextBoxes | undefined) {
+  private constructor(holders: number[], boxes: number, nodes: SnapshotNodes, strings: readonly string[], firstInView: (starts: ReadonlyMap<number, number>, view: Rect) => number, plain?: PlainTextLayout) {
     this.holders = holders
     this.boxes = boxes
     this.#nodes = nodes
     this.#strings = strings
-    this.#boxesOf = boxesOf
-    this.#textBoxes = textBoxes
+    this.#firstInView = firstInView
+    this.plain = plain
   }
 
   static of(nodes: SnapshotNodes, layout: SnapshotLayout, textBoxes: SnapshotTextBoxes | undefined, strings: readonly string[]): LongTexts {
@@ -101,7 +102,18 @@ export class LongTexts {
       while (holder >= 0 && INLINE.has(tagOf(nodes, strings, holder))) holder = parents[holder] ?? -1
       if (holder >= 0) holders.add(holder)
     }
-    return new LongTexts([...holders].sort((a, b) => a - b), boxes.length, nodes, strings, boxesOf, textBoxes)
+    return new LongTexts([...holders].sort((a, b) => a - b), boxes.length, nodes, strings, (starts, view) => firstBoxInView(starts, view, boxesOf, textBoxes))
+  }
+
+  /** The one text of a text file as the browser shows it (see plain-text-snapshot.ts), laid out in `lines` lines, `viewStart` its first character in view. */
+  static ofPlainText(nodes: SnapshotNodes, strings: readonly string[], plain: PlainTextLayout): LongTexts {
+    const holders = plain.lines > LONG_TEXT_BOXES ? [plain.holder] : []
+    return new LongTexts(holders, plain.lines, nodes, strings, (starts) => (starts.get(plain.text) ?? 0) + plain.viewStart, plain)
+  }
+
+  /** The same text file's texts with the view starting elsewhere in its text (it scrolled). */
+  scrolledTo(viewStart: number): LongTexts {
+    return this.plain === undefined ? this : LongTexts.ofPlainText(this.#nodes, this.#strings, { ...this.plain, viewStart })
   }
 
   /** Whether the document has more lines than a whole read carries in time, or a text that is long. */
@@ -154,21 +166,6 @@ export class LongTexts {
     return { text: runs.join(''), first, starts }
   }
 
-  /** Where in the whole text its first line drawn below the view's top starts; its last line's start when all of it is above. */
-  #firstInView(starts: ReadonlyMap<number, number>, view: Rect): number {
-    const bounds = this.#textBoxes?.bounds ?? []
-    const runStarts = this.#textBoxes?.start ?? []
-    let last = 0
-    for (const [node, start] of starts) {
-      for (const box of this.#boxesOf.get(node) ?? []) {
-        const [, y = 0, , height = 0] = bounds[box] ?? []
-        last = start + (runStarts[box] ?? 0)
-        if (y + height > view.y) return last
-      }
-    }
-    return last
-  }
-
   /** Where a document's subtree ends: the snapshot lists nodes in document order, a subtree in one run. */
   #subtreeEnd(index: number): number {
     const parents = this.#nodes.parentIndex ?? []
@@ -177,6 +174,29 @@ export class LongTexts {
     while (i < parents.length && inside.has(parents[i] ?? -1)) inside.add(i++)
     return i
   }
+}
+
+/** Of a text file as the browser shows it: its `pre` and text node (snapshot indexes), its rendered lines, and where in its text the view starts. */
+export interface PlainTextLayout {
+  holder: number
+  text: number
+  lines: number
+  viewStart: number
+}
+
+/** Where in the whole text its first line drawn below the view's top starts, by the DOM snapshot's text boxes; its last line's start when all of it is above. */
+function firstBoxInView(starts: ReadonlyMap<number, number>, view: Rect, boxesOf: ReadonlyMap<number, readonly number[]>, textBoxes: SnapshotTextBoxes | undefined): number {
+  const bounds = textBoxes?.bounds ?? []
+  const runStarts = textBoxes?.start ?? []
+  let last = 0
+  for (const [node, start] of starts) {
+    for (const box of boxesOf.get(node) ?? []) {
+      const [, y = 0, , height = 0] = bounds[box] ?? []
+      last = start + (runStarts[box] ?? 0)
+      if (y + height > view.y) return last
+    }
+  }
+  return last
 }
 
 /** Of a line longer than a window, the characters kept before `at`: what leads up to the match or the view. */

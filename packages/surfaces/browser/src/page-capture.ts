@@ -2,7 +2,8 @@ import type { TextExcerpt, UnreadPart } from '@tessera/protocol'
 import type { CDPSession, Frame as PlaywrightFrame, Page } from 'playwright-core'
 import { PARTIAL_READ_ELEMENTS, readAxInParts } from './ax-parts.js'
 import { DomRanges, type SnapshotNodes } from './dom-ranges.js'
-import { LONG_TEXT_GATE_CHARS, LongTexts, type SnapshotTextBoxes, type TextFocus } from './long-texts.js'
+import { LONG_TEXT_GATE_CHARS, LongTexts, type PlainTextLayout, type SnapshotTextBoxes, type TextFocus } from './long-texts.js'
+import { plainTextSnapshot } from './plain-text-snapshot.js'
 import { type KeptLayout, LAYOUT_PROBE_EXPRESSION, type LayoutProbe, pinnedElements, readProbe, reuseLayout } from './kept-layout.js'
 
 /** One node of `Accessibility.getFullAXTree`, as far as the frame uses it. */
@@ -94,6 +95,8 @@ interface SnapshotDocument {
   nodes: SnapshotNodes & { contentDocumentIndex?: { index: number[]; value: number[] }; inputValue?: RareStrings }
   layout: { nodeIndex: number[]; bounds: number[][]; styles?: number[][] }
   textBoxes?: SnapshotTextBoxes
+  /** Of a text file's page read without a DOM snapshot: where its text lies, in place of text boxes. */
+  plain?: PlainTextLayout
 }
 
 interface Snapshot {
@@ -326,7 +329,7 @@ export type WantedParts = (documentKey: string) => { parts: ReadonlyArray<readon
  */
 async function captureSession(session: CDPSession, offset: { x: number; y: number }, view: { width: number; height: number }, wanted: WantedParts, kept?: PageSessions, remoteFrame?: PlaywrightFrame): Promise<{ documents: CapturedDocument[]; scroll: { x: number; y: number } }> {
   // How big the top document is decides how its tree is read, and whether its last layout holds; the page says both in one quick call.
-  const noProbe: LayoutProbe = { elements: 0, version: null, scroll: { x: 0, y: 0 }, textChars: 0 }
+  const noProbe: LayoutProbe = { elements: 0, version: null, scroll: { x: 0, y: 0 }, textChars: 0, plain: false }
   // The root frame's tree: without a frame id, the session's own top document.
   const full = (frameId?: string): Promise<{ nodes: AxNode[] }> => session.send('Accessibility.getFullAXTree', frameId === undefined ? {} : { frameId }).catch(() => ({ nodes: [] })) as Promise<{ nodes: AxNode[] }>
   // The cursor says what the page styles as clickable; the position, what a scroll moves with the view (KeptLayout).
@@ -358,7 +361,9 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
   }
   // Asked together with the DOM snapshot: the renderer answers one after the other, but no round trip waits on another.
   const axTrees = new Map([...loaders.keys()].filter((frameId) => !inParts || frameId !== topFrame).map((frameId) => [frameId, early !== undefined && frameId === topFrame ? early.top : full(frameId)]))
-  const snapshot = await (early?.snapshot ?? domSnapshot())
+  // A text file's page, alone in its tab: its few elements and where its text lies, without a text box per line.
+  const plain = inParts && probe.plain && remoteFrame === undefined && loaders.size === 1 ? await plainTextSnapshot(session, topFrame, loaders.get(topFrame)?.url ?? '') : null
+  const snapshot: Snapshot = plain ?? (await (early?.snapshot ?? domSnapshot()))
   const docs = domFacts(snapshot, offset)
   const topDoc = snapshot.documents[0]
   const owners = new Map<number, { documentKey: string; backendNodeId: number }>()
@@ -374,7 +379,7 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
       let ax: AxNode[]
       // Its texts' layout, where they may be long: how this capture reads the tree, and, where the tree was asked early, how the next one does (a log that grew long since).
       const mayBeLong = inParts || probe.textChars > LONG_TEXT_GATE_CHARS
-      const long = mayBeLong && index === 0 && doc.frameId === topFrame && topDoc !== undefined ? LongTexts.of(topDoc.nodes, topDoc.layout, topDoc.textBoxes, snapshot.strings) : undefined
+      const long = !mayBeLong || index !== 0 || doc.frameId !== topFrame || topDoc === undefined ? undefined : topDoc.plain !== undefined ? LongTexts.ofPlainText(topDoc.nodes, snapshot.strings, topDoc.plain) : LongTexts.of(topDoc.nodes, topDoc.layout, topDoc.textBoxes, snapshot.strings)
       if (long !== undefined && !huge) kept?.measured(!long.needsParts)
       if (inParts && long !== undefined && topDoc !== undefined && (huge || long.needsParts)) {
         const parts = new DomRanges(topDoc.nodes, topDoc.layout, snapshot.strings)
