@@ -472,6 +472,26 @@ describe('the browser surface over MCP, through the gateway', () => {
     await call(client, 'browser_close', { tile })
   }, 60_000)
 
+  it('refuses a ref read on one tile once a window the page opened took the focus, until the agent names the tile or reads the new one', async () => {
+    const { tile: shop, text: page } = await openTile('/sign-in-window')
+    const signIn = refOf(page, 'button', 'Sign in with Example')
+    const opened = await call(client, 'browser_click', { tile: shop, element: 'Sign in with Example', target: signIn })
+    const popup = /the page opened (browser-\d+), a new browser tile \(now focused\)/.exec(opened.text)?.[1] ?? ''
+    expect(popup, opened.text).not.toBe('')
+    // The same ref on the focused window would be another element (before, it clicked whatever held that number there).
+    const refused = await call(client, 'browser_click', { element: 'Sign in with Example', target: signIn })
+    expect(refused.isError).toBe(true)
+    expect(refused.text).toContain(`error [conflict]: ${popup} is focused now, not ${shop}, the browser tile you last used: "${signIn}" names an element of the page you read there`)
+    expect(refused.text).toContain(`Pass tile: "${shop}" to act there, or read ${popup} first`)
+    // Named, the tile acts; read, the focused window is the one its refs mean.
+    expect((await call(client, 'browser_hover', { tile: shop, element: 'Sign in with Example', target: signIn })).isError).toBe(false)
+    const window = await call(client, 'browser_snapshot', {})
+    expect(window.text.startsWith(`${popup} `)).toBe(true)
+    expect((await call(client, 'browser_hover', { element: 'Allow', target: refOf(window.text, 'button', 'Allow') })).isError).toBe(false)
+    await call(client, 'browser_close', { tile: popup })
+    await call(client, 'browser_close', { tile: shop })
+  }, 60_000)
+
   it('names a window the page opened after its answer in the next one, unless it closed meanwhile', async () => {
     const { tile, text: page } = await openTile('/later-window')
     const tiles = async (): Promise<string[]> => ((await callToolFully(client, 'surfaces_list', {})).json as { surfaces?: Array<{ id: string }> } | undefined)?.surfaces?.map((s) => s.id) ?? []

@@ -12,8 +12,14 @@ export interface TileSummary {
 /** What a façade tool may do: only requests through the gateway, as the calling principal. */
 export interface ToolContext {
   request(request: { surface: string; action: string; target?: string; input?: JsonValue; frameId?: string }): Promise<ActionResult>
-  /** The tile of `kind` a call means: `named` if given, else the focused one, else the first; throws `not_found`. */
-  tile(kind: string, named?: string): string
+  /**
+   * The tile of `kind` a call means: `named` if given, else the focused one, else the first;
+   * throws `not_found`. A call that names an element (`element`: a ref or a selector, read on
+   * some tile's page) and no tile is refused with `conflict` when the focus moved off the tile
+   * this session last used: the element was read there, and the same ref on another tile is
+   * another element.
+   */
+  tile(kind: string, named?: string, element?: string): string
   tiles(kind?: string): TileSummary[]
   /** A tile's current frame, through the hub's frame cache (a read; no action runs); with `unread`, those unread parts read first. */
   frame(tile: string, unread?: UnreadRequest): Promise<Frame>

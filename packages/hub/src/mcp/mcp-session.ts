@@ -131,6 +131,8 @@ export class McpSession {
   readonly #watched = new Set<string>()
   readonly #stopWatching: () => void
   readonly #tools: ToolScope
+  /** Per kind, the tile this session last used: a call that names an element without a tile means that tile's page (see ToolContext.tile). */
+  readonly #lastTiles = new Map<string, string>()
 
   /** `tools`: what this session lists and may call (the client's `?tools=`); every tool by default. */
   constructor(ctx: HubContext, principal: Principal, traceSession: string, tools: ToolScope = ToolScope.ALL) {
@@ -258,7 +260,15 @@ export class McpSession {
         if (request.frameId !== undefined) body.frameId = request.frameId
         return this.#hearBack(await this.#ctx.gateway.request(body, this.principal, { session: this.traceSession }), scope)
       },
-      tile: (kind, named) => surfaces.pick(kind, named),
+      tile: (kind, named, element) => {
+        const picked = surfaces.pick(kind, named)
+        const last = this.#lastTiles.get(kind)
+        if (named === undefined && element !== undefined && last !== undefined && last !== picked && surfaces.list(kind).some((tile) => tile.id === last)) {
+          throw new TesseraError('conflict', `${picked} is focused now, not ${last}, the ${kind} tile you last used: ${JSON.stringify(element)} names an element of the page you read there, and the same ref on ${picked} is another element. Pass tile: "${last}" to act there, or read ${picked} first`, { expected: last, found: picked })
+        }
+        this.#lastTiles.set(kind, picked)
+        return picked
+      },
       tiles: (kind) => surfaces.list(kind).map((tile) => ({ id: tile.id, kind: tile.kind, title: tile.title, focused: tile.focused })),
       frame: (tile, unread) => (unread === undefined ? this.#ctx.gateway.frames.current(tile) : this.#ctx.gateway.frames.readUnread(tile, unread)),
       holds: (tile, ask) => surfaces.surface(tile).holds?.(ask) ?? {},

@@ -188,7 +188,21 @@ async function offered(ctx: ToolContext, surface: string, action: string, why: s
 const OLDER_NAMES = ['ref', 'startRef', 'endRef']
 
 function facade(name: string, description: string, inputSchema: JsonObject, risk: FacadeTool['risk'], body: (args: JsonObject, ctx: ToolContext, surface: string) => Promise<ToolAnswer>): FacadeTool {
-  return { name, description, inputSchema, risk, olderNames: OLDER_NAMES, run: (args, ctx) => body(args, ctx, ctx.tile(KIND, stringArg(args, 'tile'))) }
+  return { name, description, inputSchema, risk, olderNames: OLDER_NAMES, run: (args, ctx) => body(args, ctx, ctx.tile(KIND, stringArg(args, 'tile'), elementNamed(args))) }
+}
+
+/** The first element a call names (a ref or a selector, read on some tile's page), if any. */
+function elementNamed(args: JsonObject): string | undefined {
+  for (const key of ['target', ...OLDER_NAMES]) {
+    const named = stringArg(args, key)
+    if (named !== undefined) return named
+  }
+  const fields = Array.isArray(args.fields) ? args.fields : []
+  for (const field of fields) {
+    const named = typeof field === 'object' && field !== null && !Array.isArray(field) ? (stringArg(field, 'target') ?? stringArg(field, 'ref')) : undefined
+    if (named !== undefined) return named
+  }
+  return undefined
 }
 
 /** The media features browser_emulate_media sets, with their values (MediaInput checks them). */
@@ -237,8 +251,8 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
     risk: 'read',
     olderNames: ['expand'],
     async run(args, ctx) {
-      const surface = ctx.tile(KIND, stringArg(args, 'tile'))
       const expand = stringArg(args, 'target') ?? stringArg(args, 'expand')
+      const surface = ctx.tile(KIND, stringArg(args, 'tile'), expand)
       const offset = typeof args.offset === 'number' ? args.offset : undefined
       if (offset !== undefined && expand === undefined) throw new TesseraError('invalid_input', `expected "offset" with a "target": "offset" reads from a line of the "target" (a long text's @ref) or from an item of it (a list's @ref), found an offset of ${offset} and no target`, { expected: 'target', found: null })
       const options = { expand, offset, find: stringArg(args, 'find'), boxes: args.boxes === true }
