@@ -472,6 +472,17 @@ describe('the browser surface over MCP, through the gateway', () => {
     await call(client, 'browser_close', { tile })
   }, 60_000)
 
+  it('reads words the page draws as one across inline elements as one, and keeps a space between blocks', async () => {
+    const { tile, text } = await openTile('/inline-words')
+    // Before, every text was joined by a space: "closure API .", "void ** result)", "‘ on ’", "bold text".
+    expect(text).toContain('"Use the closure API. It returns void **result) and ‘on’ by default."')
+    expect(text).toContain(', then boldtext."')
+    // Flex items that touch are drawn as one word too; a block below another is not.
+    expect(text).toContain(`"LeftRight"`)
+    expect(text).not.toMatch(/default\.[^\n]*Left/)
+    await call(client, 'browser_close', { tile })
+  }, 30_000)
+
   it('refuses a ref read on one tile once a window the page opened took the focus, until the agent names the tile or reads the new one', async () => {
     const { tile: shop, text: page } = await openTile('/sign-in-window')
     const signIn = refOf(page, 'button', 'Sign in with Example')

@@ -128,6 +128,9 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     case '/busy-opener':
       // A window it opens shares its thread (same site, one renderer): once the opener's handler never yields, the window stops answering too.
       return send(page('Busy opener', `<button onclick="window.open('/login')">Open sign-in</button><button onclick="for (;;) {}">Recalculate</button>`))
+    case '/inline-words':
+      // Words the page draws as one across inline elements, and blocks that touch with no space between them.
+      return send(page('Reference', `<p>Use the <em>closure API</em>. It returns <code>void **</code>result) and ‘<b>on</b>’ by default.</p><div style="display: flex"><span>Left</span><div>Right</div></div><p>Next <a href="#n">link</a>, then <b>bold</b>text.</p>`))
     case '/greeting-opener':
       return send(page('Greetings', `<button onclick="window.open('/greeting-window')">Open greeting</button><a href="/greeting-window" target="_blank">Greeting link</a><p>ready</p>`))
     case '/later-window':

@@ -490,7 +490,8 @@ function mergeTexts(items: Item[]): Item[] {
     }
     const last = out[out.length - 1]
     if (isProse(item) && last !== undefined && isProse(last) && last.children.length === 0 && last.parent === item.parent) {
-      out[out.length - 1] = { ...last, node: { ...last.node, text: `${last.node.text ?? ''} ${item.node.text ?? ''}` } }
+      // Texts the page draws as one word (`<b>bold</b>text`) stay one; else a space, as between the lines of a paragraph.
+      out[out.length - 1] = { ...last, node: { ...last.node, text: `${last.node.text ?? ''}${item.node.glued === true ? '' : ' '}${item.node.text ?? ''}` } }
     } else out.push(item)
   }
   items.splice(0, items.length, ...out)

@@ -105,6 +105,8 @@ export interface UiNode {
   semantic?: SemanticProps | undefined
   unread?: UnreadPart | undefined
   excerpt?: TextExcerpt | undefined
+  /** Of a text: it runs on from the text before it with no space between (`closure API` then `.` in `<em>closure API</em>.`). */
+  glued?: true | undefined
   children?: UiNode[] | undefined
   [unknown: string]: unknown
 }
@@ -124,6 +126,7 @@ export const UiNode: z.ZodType<UiNode> = z.lazy(() =>
     semantic: SemanticProps.optional(),
     unread: UnreadPart.optional(),
     excerpt: TextExcerpt.optional(),
+    glued: z.literal(true).optional(),
     children: z.array(UiNode).optional(),
   }),
 ) as z.ZodType<UiNode>

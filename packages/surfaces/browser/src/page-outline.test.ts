@@ -356,6 +356,12 @@ describe('a page as the agent reads it', () => {
   })
 
 
+  it('runs a text glued to the one before it on with no space, and others with one', () => {
+    const layout: Layout = { page: { x: 0, y: 0, width: 800, height: 600 }, p: { x: 0, y: 0, width: 400, height: 20 }, f: { x: 0, y: 30, width: 100, height: 20 } }
+    const texts = (nodes: UiNode[]): Frame => sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/', tree: { id: 'page', kind: 'box', role: 'document', children: [{ id: 'p', kind: 'box', role: 'paragraph', children: nodes }] }, layout, state: {}, contracts: [], targets: [] })
+    expect(outlinePage(texts([{ id: 'a', kind: 'text', text: 'Use the closure API' }, { id: 'b', kind: 'text', text: '.', glued: true }, { id: 'c', kind: 'text', text: 'It returns' }]))).toContain('\n"Use the closure API. It returns"\n')
+  })
+
   it('expands each fold line to that fold alone: following every line of the view reads each element once', () => {
     // 16 rows in view (sampled, the rest paged from offset 4), 24 below it (folded).
     const frame = page(40, '', 130)

@@ -88,6 +88,20 @@ function seenText(value: string): string {
   return wellFormed(withoutInvisible(value))
 }
 
+/**
+ * Whether a text runs on from the one before it with no space between, as the page draws
+ * them: `<em>closure API</em>.`, `<b>bold</b>text`. Chromium's texts keep the spaces the page
+ * has between inline elements, so neither side may have one; and a text of another block says
+ * no space either, so the two must touch on one line. A text drawn on several lines has a box
+ * as wide as them all: it is never glued, a space too many rather than a word run together.
+ */
+function gluedTo(before: { raw: string; bounds: Bounds | undefined } | undefined, raw: string, bounds: Bounds | undefined): boolean {
+  if (before === undefined || before.bounds === undefined || bounds === undefined || /\s$/.test(before.raw) || /^\s/.test(raw) || raw === '') return false
+  const touching = Math.abs(before.bounds.x + before.bounds.width - bounds.x) <= 0.5
+  const oneLine = before.bounds.y < bounds.y + bounds.height && bounds.y < before.bounds.y + before.bounds.height
+  return touching && oneLine
+}
+
 /** A text in lines (a block of code, a field's text) as the page lays it out: its lines and their indentation, without trailing spaces, blank lines around it or more than one between its lines. */
 function linedText(value: string): string | undefined {
   const s = seenText(value).replace(/\r\n?/g, '\n').replace(/[ \t]+$/gm, '').replace(/\n{3,}/g, '\n\n').replace(/^\n+|\s+$/g, '')
@@ -184,6 +198,8 @@ interface Walk {
   /** Texts this walk held a window of as prose: code made of them is windowed again, by its lines. */
   proseWindows: Set<string>
   found: string[]
+  /** The last text built, in the page's order: whether the next one runs on from it (see gluedTo). */
+  lastText: { raw: string; bounds: Bounds | undefined } | undefined
 }
 
 /** Where an element is drawn, in page coordinates. */
@@ -225,7 +241,7 @@ export function buildPageTree(capture: PageCapture, ledger: NodeLedger, named: R
   const documents = new Map(capture.documents.map((doc) => [doc.key, doc]))
   const children = new Map<string, CapturedDocument>()
   for (const doc of capture.documents) if (doc.owner !== undefined) children.set(`${doc.owner.documentKey}#${doc.owner.backendNodeId}`, doc)
-  const walk: Walk = { capture, ledger, documents, children, layout: {}, targets: [], places: new Map(), unread: new Map(), pageOrigin: pageOriginOf(capture.url), named, active: new Map(), classCounts: new Map(), focus, cutTexts: [], proseWindows: new Set(), found: [] }
+  const walk: Walk = { capture, ledger, documents, children, layout: {}, targets: [], places: new Map(), unread: new Map(), pageOrigin: pageOriginOf(capture.url), named, active: new Map(), classCounts: new Map(), focus, cutTexts: [], proseWindows: new Set(), found: [], lastText: undefined }
   const top = capture.documents[0]
   const rootId = 'page'
   walk.layout[rootId] = capture.viewport
@@ -387,7 +403,10 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
     const at = windowed && walk.focus !== undefined ? focusedAt(raw, walk.focus, backendId) : undefined
     const held = windowed ? textWindow(raw, at ?? 0) : undefined
     const said = wordsOf(held?.text ?? node.name?.value, WHOLE_TEXT_CHARS)
+    const before = walk.lastText
+    walk.lastText = { raw, bounds: dom?.bounds }
     if (said === undefined) return []
+    const glued = gluedTo(before, raw, dom?.bounds)
     const id = walk.ledger.idOf(doc.key, backendId, 'text')
     if (dom?.bounds !== undefined) walk.layout[id] = dom.bounds
     if (inherited.secret) return [{ id, kind: 'text', text: '[REDACTED]' }]
@@ -397,7 +416,7 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
       if (at !== undefined && walk.focus?.line === undefined) walk.found.push(id)
     }
     const excerpt = node.excerpt ?? held?.excerpt
-    return [{ id, kind: 'text', text: said, ...(excerpt === undefined ? {} : { excerpt }) }]
+    return [{ id, kind: 'text', text: said, ...(excerpt === undefined ? {} : { excerpt }), ...(glued ? { glued: true as const } : {}) }]
   }
   // A label's click is its control's, which has its own targets.
   const draggable = dom?.attributes.get('draggable') === 'true'
