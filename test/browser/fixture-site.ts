@@ -153,6 +153,10 @@ let at = document.getElementById('root')
 for (let i = 0; i < 2000; i++) at = at.appendChild(document.createElement('div'))
 at.innerHTML = '<button onclick="document.getElementById(\\'said\\').textContent = \\'bottom pressed\\'">Bottom</button>'
 </script>`))
+    case '/stuck-tool':
+      // A page tool whose promise never settles, and the button a tile must still press after it.
+      return send(page('Stuck', `<button onclick="document.getElementById('said').textContent = 'pressed'">Press</button><p id="said">not yet</p>
+<script>document.modelContext.registerTool({ name: 'wait_forever', description: 'Never answers', inputSchema: { type: 'object', properties: {} }, execute: () => new Promise(() => {}) })</script>`))
     case '/two-alerts':
       // Alerts one after the other, a field and a button: what a tile must still do once an action ran out of time.
       return send(page('Alerts', `<button onclick="alert('one'); alert('two')">Two alerts</button><input aria-label="Name"><button onclick="document.getElementById('said').textContent = 'pressed'">Press</button><p id="said">not yet</p>`))

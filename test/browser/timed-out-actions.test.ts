@@ -75,6 +75,16 @@ describe('a browser tile after an action that ran out of time, a dialog after a 
     await pressWorks()
   })
 
+  it('leaves a page tool whose promise never settles to the page once the action is out of time', async () => {
+    const page = (await call(client, 'browser_navigate', { url: `${site.origin}/stuck-tool` })).text
+    expect(page).toContain('page tool webmcp.wait_forever')
+    const tile = t.hub.ctx.surfaces.list('browser')[0]?.id as string
+    const stuck = await call(client, 'action_request', { surface: tile, action: 'webmcp.wait_forever', input: {} })
+    expect(stuck.text).toMatch(/timed_out/)
+    // Before, the tile stayed taken by the tool's call: every later action on it waited for ever.
+    await pressWorks()
+  })
+
   it('shows nothing of the page before a reload under a dialog the reloaded page opens as it loads', async () => {
     const page = (await call(client, 'browser_navigate', { url: `${site.origin}/reload-alert` })).text
     expect(page).toContain('"visit 1"')

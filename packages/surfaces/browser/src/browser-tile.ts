@@ -359,8 +359,11 @@ export class BrowserTile implements Surface {
     if (call.contract.kind !== 'webmcp') return BROWSER_ACTIONS.perform(this, call, ctx)
     const tool = this.#pageTools.get(call.contract.id)
     if (tool === undefined) throw new TesseraError('not_found', `the page no longer offers "${call.contract.id}"; take a new snapshot`, { found: call.contract.id })
-    const result = await callPageTool(tool, call.input)
-    await this.#settle(this.#page())
+    // As any input: bounded by the action's time (a tool whose promise never settles is left to the page, and the tile answers on), then settled.
+    let result: JsonValue = null
+    await this.#acting(async () => {
+      result = await callPageTool(tool, call.input)
+    }, ctx.signal)
     return { result }
   }
 
