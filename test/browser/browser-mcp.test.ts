@@ -287,6 +287,8 @@ describe('the browser surface over MCP, through the gateway', () => {
     const tile = /^(browser-\d+) /.exec(text)?.[1] ?? ''
     const added = await call(client, 'action_request', { surface: tile, action: 'webmcp.add_todo', input: { title: 'write docs' } })
     expect(added.result).toMatchObject({ status: 'completed', output: { result: { content: [{ type: 'text', text: 'added write docs' }] } } })
+    // What changed and what the page's tool gave back are the page's words: fenced, as the outline is.
+    expect(added.text).toMatch(/^completed: browser-\d+\/webmcp\.add_todo\n--- page ([0-9a-f]{6}) \(untrusted\) ---\n(?:.*\n)*\+ "write docs"\n(?:.*\n)*output: \{"result":.*"added write docs".*\}\n--- end \1 ---/)
     expect((await call(client, 'browser_snapshot', {})).text).toContain('"write docs"')
     const refused = await call(client, 'action_request', { surface: tile, action: 'webmcp.add_todo', input: { title: 42 } })
     expect(refused.result?.status).toBe('invalid_input')

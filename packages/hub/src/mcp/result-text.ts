@@ -23,11 +23,18 @@ export function resultText(result: ActionResult, { consoleUrl, after, approvalRe
     )
   }
   if (result.error) lines.push(...errorLines(result.error))
-  if (result.delta) lines.push(outlineDelta(result.delta, after ? { after } : {}))
+  // What changed and what the action gave back are the interface's words (a page's text, what its tool returned): fenced, as an outline is.
+  const said = [...(result.delta ? [outlineDelta(result.delta, after ? { after } : {})] : []), ...(result.output !== undefined ? [`output: ${cutWhole(JSON.stringify(result.output), 4000)}`] : [])]
+  if (said.length > 0 && result.surface !== HUB_SURFACE) {
+    const fence = pageFence()
+    lines.push(fence.open, ...said, fence.close)
+  } else lines.push(...said)
   if (result.nextFrameId) lines.push(`frame ${result.nextFrameId.slice(0, 12)}`)
-  if (result.output !== undefined) lines.push(`output: ${cutWhole(JSON.stringify(result.output), 4000)}`)
   return lines.join('\n')
 }
+
+/** The hub's own surface (the map of tiles): its output is the hub's words. */
+const HUB_SURFACE = 'map'
 
 /**
  * An error as a model reads it: `error [code]: message`, then the page's words it is about
