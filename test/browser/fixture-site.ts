@@ -159,7 +159,7 @@ at.innerHTML = '<button onclick="document.getElementById(\\'said\\').textContent
 <script>document.modelContext.registerTool({ name: 'wait_forever', description: 'Never answers', inputSchema: { type: 'object', properties: {} }, execute: () => new Promise(() => {}) })</script>`))
     case '/two-alerts':
       // Alerts one after the other, a field and a button: what a tile must still do once an action ran out of time.
-      return send(page('Alerts', `<button onclick="alert('one'); alert('two')">Two alerts</button><input aria-label="Name"><button onclick="document.getElementById('said').textContent = 'pressed'">Press</button><p id="said">not yet</p>`))
+      return send(page('Alerts', `<button onclick="alert('one'); alert('two')">Two alerts</button><button onclick="setTimeout(() => alert('later'), 800)">Alert later</button><input aria-label="Name"><button onclick="document.getElementById('said').textContent = 'pressed'">Press</button><p id="said">not yet</p>`))
     case '/source':
       // A source file shown in a pre: 400 lines, 24,000 characters, past what a frame keeps of one text (16,000) yet no long text by its lines.
       return send(page('Source', `<h1>app.js</h1><pre>${Array.from({ length: 400 }, (_, i) => (i === 389 ? "function lastOne() { return 'found me' }" : `const value${String(i).padStart(3, '0')} = compute(${i}) // line ${i + 1} of the file`)).join('\n')}</pre>`))

@@ -51,6 +51,25 @@ describe('a browser tile after an action that ran out of time, a dialog after a 
     await pressWorks()
   })
 
+  it('waits for nothing under a dialog: one open refuses the wait at once, one that opens ends it', async () => {
+    const page = (await call(client, 'browser_navigate', { url: `${site.origin}/two-alerts` })).text
+    await call(client, 'browser_click', { element: 'Two alerts', target: refOf(page, 'button', 'Two alerts') })
+    // Before, the wait ran its 30 s out under the alert.
+    let started = performance.now()
+    const refused = await call(client, 'browser_wait_for', { text: 'pressed' })
+    expect(refused.text).toContain('error [conflict]: an alert dialog is open, and the page changes nothing until it is answered; answer it with handle_dialog first')
+    expect(performance.now() - started).toBeLessThan(DISPATCH_MS)
+    await call(client, 'browser_handle_dialog', { accept: true })
+    await call(client, 'browser_handle_dialog', { accept: true })
+    await call(client, 'browser_click', { element: 'Alert later', target: refOf(page, 'button', 'Alert later') })
+    started = performance.now()
+    const ended = await call(client, 'browser_wait_for', { text: 'never said' })
+    expect(ended.text).toContain('note: the page opened an alert dialog while waiting for "never said" to appear; answer it with handle_dialog')
+    expect(performance.now() - started).toBeLessThan(DISPATCH_MS)
+    await call(client, 'browser_handle_dialog', { accept: true })
+    await pressWorks()
+  })
+
   it('stops typing slowly once the action is out of time, and the next action runs', async () => {
     const outline = (await call(client, 'browser_snapshot', {})).text
     const typing = await call(client, 'browser_type', { element: 'Name', target: refOf(outline, 'textbox', 'Name'), text: 'x'.repeat(2_000), slowly: true })

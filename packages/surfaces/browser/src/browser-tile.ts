@@ -793,8 +793,11 @@ export class BrowserTile implements Surface {
         signal.addEventListener('abort', () => (clearTimeout(timer), done()), { once: true })
       })
     } else {
+      // A page under a dialog runs no script and draws nothing new until it is answered: nothing to wait for.
+      if (this.#dialog !== null) throw new TesseraError('conflict', `${aDialog(this.#dialog.type())} is open, and the page changes nothing until it is answered; answer it with handle_dialog first`, { found: this.#dialog.type() })
       const waits: Array<Promise<void>> = []
       const what: string[] = []
+      const dialogOpened = this.#nextDialog()
       try {
         if (input.text !== undefined) {
           waits.push(page.getByText(input.text).first().waitFor({ state: 'visible', timeout }))
@@ -808,10 +811,16 @@ export class BrowserTile implements Surface {
           waits.push(elementByRole(page, input).first().waitFor({ state: input.gone === true ? 'hidden' : 'visible', timeout }))
           what.push(`${[input.role, input.name === undefined ? '' : JSON.stringify(input.name), input.state === undefined ? '' : `(${input.state})`].filter(Boolean).join(' ')} to ${input.gone === true ? 'go' : 'appear'}`)
         }
-        await Promise.all(waits)
+        // A dialog the page opens meanwhile ends the wait: the answer says so, rather than the wait running out under it.
+        for (const wait of waits) wait.catch(() => undefined)
+        await Promise.race([Promise.all(waits), dialogOpened.promise])
+        const opened = this.#dialog as Dialog | null
+        if (opened !== null) this.#note = `the page opened ${aDialog(opened.type())} while waiting for ${what.join(' and ')}; answer it with handle_dialog`
       } catch (error) {
         const message = (error as Error).message.split('\n')[0] ?? ''
         throw new TesseraError('timed_out', `waited ${Math.round(timeout / 1000)} s for ${what.join(' and ')}; it did not happen`, { expected: input as JsonObject, found: message })
+      } finally {
+        dialogOpened.stop()
       }
     }
     return { ...this.#where(page), waitedMs: Math.round(performance.now() - started) }
