@@ -474,6 +474,15 @@ describe('the browser surface over MCP, through the gateway', () => {
     await call(client, 'browser_close', { tile })
   }, 60_000)
 
+  it('lists what a page downloaded with that page, and no longer once the tab shows another document', async () => {
+    const { tile, text } = await openTile('/widgets')
+    await call(client, 'browser_click', { tile, element: 'Download report', target: refOf(text, 'link', 'Download report') })
+    expect((await call(client, 'browser_snapshot', { tile })).text).toContain('downloads: "downloads/report.csv"')
+    // Before, every later page of the tile said it, for good.
+    expect((await call(client, 'browser_navigate', { tile, url: `${site.origin}/login` })).text).not.toContain('downloads:')
+    await call(client, 'browser_close', { tile })
+  }, 30_000)
+
   it('reads words the page draws as one across inline elements as one, and keeps a space between blocks', async () => {
     const { tile, text } = await openTile('/inline-words')
     // Before, every text was joined by a space: "closure API .", "void ** result)", "‘ on ’", "bold text".
@@ -630,6 +639,8 @@ describe('the browser surface over MCP, through the gateway', () => {
     await call(client, 'browser_click', { element: 'Download report', target: refOf(text, 'link', 'Download report') })
     const after = (await call(client, 'browser_snapshot', {})).text
     expect(after).toContain('downloads: "downloads/report.csv" (saved)\n--- end ')
+    // Said with the page, not among a find's matches (a find of nothing printed it alone in a fence, as if it matched).
+    expect((await call(client, 'browser_find', { text: 'nothing says this' })).text).not.toContain('downloads:')
     expect(readFileSync(join(t.dataDir, 'browser-files', tile, 'downloads', 'report.csv'), 'utf8')).toBe('id,amount\n1,20\n')
 
     // A file outside the tile's folder is refused at once: no person is asked to approve what could never run.

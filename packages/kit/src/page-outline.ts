@@ -987,7 +987,8 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
   // The page's own tools (WebMCP): their descriptions are the page's words, so inside the fence.
   for (const tool of state.pageTools ?? []) ctx.out.push(`page tool ${tool.id} {${tool.input.join(', ')}}: ${quote(tool.description)}${tool.consequential === true ? ' (needs a person)' : ''}`)
   // A download's file name is the page's word too (a dialog's message is in the tree: the dialog is what the page shows).
-  if (state.downloads !== undefined) ctx.out.push(`downloads: ${state.downloads.map((d) => `${quote(d.file)} (${d.state})`).join(', ')}`)
+  // Said with the page, not with a find's matches or an expansion's lines.
+  if (state.downloads !== undefined && options.expand === undefined && finder === undefined) ctx.out.push(`downloads: ${state.downloads.map((d) => `${quote(d.file)} (${d.state})`).join(', ')}`)
   // Nothing of the page to show (a page that cannot be read, a find that found nothing): no fence around nothing.
   if (ctx.out.length === 0 && !titled) lines.splice(lines.indexOf(fence.open), 1)
   else lines.push(...ctx.out, fence.close)

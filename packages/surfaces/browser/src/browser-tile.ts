@@ -158,7 +158,8 @@ export class BrowserTile implements Surface {
   readonly #popups = new PopupBudget()
   readonly #dialogWaiters = new Set<() => void>()
   #chooser: FileChooser | null = null
-  readonly #downloads: KeptDownload[] = []
+  /** The downloads of each tab's current document: they go with it, as its file chooser does. */
+  readonly #downloads: Array<KeptDownload & { on: Page }> = []
   #note: string | undefined
   /** Tiles being made of pages the site opened: an action answers once they are on the map. */
   readonly #opening = new Set<Promise<void>>()
@@ -1154,13 +1155,14 @@ export class BrowserTile implements Surface {
     })
     page.on('download', (download) => {
       navigating.clear()
-      void this.#keep(download)
+      void this.#keep(download, page)
     })
     page.on('framenavigated', (frame) => {
       if (frame !== page.mainFrame()) return
       navigating.clear()
-      // A file chooser goes with the document that opened it.
+      // A file chooser goes with the document that opened it; so does the list of what it downloaded (the files stay).
       if (this.#chooser?.page() === page) this.#chooser = null
+      for (let i = this.#downloads.length - 1; i >= 0; i--) if (this.#downloads[i]?.on === page) this.#downloads.splice(i, 1)
       // So does what the last capture showed: a dialog the new document opens as it loads (a reload to the same address) stands over nothing of the old one.
       this.#lastFrames.delete(page)
       this.#changed()
@@ -1185,11 +1187,11 @@ export class BrowserTile implements Surface {
     })
   }
 
-  async #keep(download: Download): Promise<void> {
+  async #keep(download: Download, on: Page): Promise<void> {
     const folder = join(this.#options.filesDir, 'downloads')
     mkdirSync(folder, { recursive: true })
     const file = join(folder, basename(download.suggestedFilename()) || 'download')
-    const entry: KeptDownload = { file: relative(this.#options.filesDir, file), url: download.url(), state: 'saving' }
+    const entry = { file: relative(this.#options.filesDir, file), url: download.url(), state: 'saving' as KeptDownload['state'], on }
     this.#downloads.push(entry)
     this.#changed()
     entry.state = await download.saveAs(file).then(
@@ -1244,7 +1246,8 @@ export class BrowserTile implements Surface {
     const state: JsonObject = { url: this.#address(page) }
     if (this.#dialog !== null) state.dialog = { type: this.#dialog.type(), message: cutWhole(this.#dialog.message(), 2000), ...(this.#dialog.defaultValue() ? { default: this.#dialog.defaultValue() } : {}) }
     if (this.#chooser !== null) state.fileChooser = { multiple: this.#chooser.isMultiple() }
-    if (this.#downloads.length > 0) state.downloads = this.#downloads.slice(-10).map((d) => ({ ...d }))
+    const downloads = this.#downloads.filter((d) => d.on === page)
+    if (downloads.length > 0) state.downloads = downloads.slice(-10).map(({ file, url, state }) => ({ file, url, state }))
     if (this.#pages.length > 1) state.tabs = { count: this.#pages.length, current: this.#current }
     return state
   }
