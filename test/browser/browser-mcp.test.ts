@@ -474,6 +474,17 @@ describe('the browser surface over MCP, through the gateway', () => {
     await call(client, 'browser_close', { tile })
   }, 60_000)
 
+  it('shows a page one of whose images never comes after one load wait, and says it is still loading', async () => {
+    const { tile } = await openTile('/login')
+    const started = performance.now()
+    const shown = await call(client, 'browser_navigate', { tile, url: `${site.origin}/never-loads` })
+    // Before, every attempt to settle waited for the load again: 10 s and more, and nothing said why.
+    expect(performance.now() - started).toBeLessThan(8_000)
+    expect(shown.text).toContain('heading "Gallery"')
+    expect(shown.text).toContain('note: the page was still loading after 5 s (some of what it asked for never came); this is what it shows so far')
+    await call(client, 'browser_close', { tile })
+  }, 30_000)
+
   it('lists what a page downloaded with that page, and no longer once the tab shows another document', async () => {
     const { tile, text } = await openTile('/widgets')
     await call(client, 'browser_click', { tile, element: 'Download report', target: refOf(text, 'link', 'Download report') })

@@ -153,6 +153,12 @@ let at = document.getElementById('root')
 for (let i = 0; i < 2000; i++) at = at.appendChild(document.createElement('div'))
 at.innerHTML = '<button onclick="document.getElementById(\\'said\\').textContent = \\'bottom pressed\\'">Bottom</button>'
 </script>`))
+    case '/never-loads':
+      // Its words are there at once; one image of it never comes.
+      return send(page('Gallery', '<h1>Gallery</h1><img alt="cover" src="/never.png"><button>Next</button>'))
+    case '/never.png':
+      // Never answered: the connection stays open until the site closes.
+      return
     case '/stuck-tool':
       // A page tool whose promise never settles, and the button a tile must still press after it.
       return send(page('Stuck', `<button onclick="document.getElementById('said').textContent = 'pressed'">Press</button><p id="said">not yet</p>

@@ -158,6 +158,8 @@ export class BrowserTile implements Surface {
   readonly #popups = new PopupBudget()
   readonly #dialogWaiters = new Set<() => void>()
   #chooser: FileChooser | null = null
+  /** Per tab, until when its current document's load is waited for (see #settle); a new document waits anew. */
+  readonly #loadBy = new WeakMap<Page, number>()
   /** The downloads of each tab's current document: they go with it, as its file chooser does. */
   readonly #downloads: Array<KeptDownload & { on: Page }> = []
   #note: string | undefined
@@ -1160,6 +1162,8 @@ export class BrowserTile implements Surface {
     page.on('framenavigated', (frame) => {
       if (frame !== page.mainFrame()) return
       navigating.clear()
+      // Heard as the document commits, before any wait on its load begins.
+      this.#loadBy.delete(page)
       // A file chooser goes with the document that opened it; so does the list of what it downloaded (the files stay).
       if (this.#chooser?.page() === page) this.#chooser = null
       for (let i = this.#downloads.length - 1; i >= 0; i--) if (this.#downloads[i]?.on === page) this.#downloads.splice(i, 1)
@@ -1384,11 +1388,18 @@ export class BrowserTile implements Surface {
    * SETTLE_MAX_MS.
    */
   async #settle(page: Page): Promise<void> {
+    // One bound per document, not per wait: an image that never comes held every attempt, and every settle of an action after, 5 s.
     for (let attempt = 0; attempt < 3; attempt++) {
       await this.#committed(page)
       await page.waitForLoadState('domcontentloaded', { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => undefined)
       // Scripts and styles of a new document (a page may hide itself until they are in); bounded, as a stream of images may never end.
-      await page.waitForLoadState('load', { timeout: LOAD_WAIT_MS }).catch(() => undefined)
+      let loadBy = this.#loadBy.get(page)
+      if (loadBy === undefined) this.#loadBy.set(page, (loadBy = performance.now() + LOAD_WAIT_MS))
+      const loaded = await page.waitForLoadState('load', { timeout: Math.max(1, loadBy - performance.now()) }).then(
+        () => true,
+        () => false,
+      )
+      if (!loaded && !page.isClosed()) this.#note ??= `the page was still loading after ${LOAD_WAIT_MS / 1000} s (some of what it asked for never came); this is what it shows so far`
       try {
         const deadline = performance.now() + SETTLE_MAX_MS
         // Quiet means both: no request of the last moments in flight, then no DOM change for QUIET_MS.
