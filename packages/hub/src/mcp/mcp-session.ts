@@ -114,6 +114,9 @@ function errorResult(error: unknown): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: errorLines(shape).join('\n') }], structuredContent: { error: shape } }
 }
 
+/** surface_act's ops, and the contracts each runs: a desktop's `type` and `key`, a browser's `fill` and `press`. */
+const ACT_OPS: Readonly<Record<string, readonly string[]>> = { click: ['click'], type: ['type', 'fill'], key: ['key', 'press'], select: ['select'], scroll: ['scroll'] }
+
 /**
  * One MCP session: a low-level SDK server over the hub's tool catalog (generic tools, the
  * kinds' façade tools, per-action tools of app tiles). Frames are read through the hub's
@@ -411,28 +414,36 @@ export class McpSession {
     const surface = stringArg(args, 'surface')
     const ref = stringArg(args, 'ref').replace(/^@/, '')
     const op = stringArg(args, 'op')
+    const names = ACT_OPS[op]
+    if (names === undefined) throw new TesseraError('invalid_input', `expected "op" to be one of ${Object.keys(ACT_OPS).join(', ')}, found ${JSON.stringify(op)}`, { expected: Object.keys(ACT_OPS), found: op })
     const frame = await this.#ctx.gateway.frames.current(surface)
     const nodeId = RefTable.forFrame(frame).resolve(ref)
     if (nodeId === undefined) throw new TesseraError('not_found', `no node with ref @${ref} in the current frame of "${surface}"; take a new snapshot`, { found: ref })
     const targets = resolvedTargets(frame)
     // A generic interaction the surface publishes (a browser's or desktop's click, type,
-    // key) runs on the element by its ref; on an agent-native app a click is the action the
-    // node carries.
-    const generic = targets.find((t) => t.contract.id === op && (t.target.nodeId === nodeId || t.target.nodeId === undefined))
+    // key) runs on the element by its ref, the element's own before one of the whole surface;
+    // on an agent-native app a click is the action the node carries.
+    const offered = (node: boolean) => targets.find((t) => names.includes(t.contract.id) && (node ? t.target.nodeId === nodeId : t.target.nodeId === undefined))
+    const generic = offered(true) ?? offered(false)
     if (generic) {
       const input: JsonObject = {}
       for (const key of ['text', 'key', 'value'] as const) if (typeof args[key] === 'string') input[key] = args[key]
+      const properties = (generic.contract.inputSchema?.properties ?? {}) as JsonObject
+      // A choice of a list that takes several (a browser's select) takes the one value as a list of one.
+      if (typeof input.value === 'string' && properties.values !== undefined && properties.value === undefined) {
+        input.values = [input.value]
+        delete input.value
+      }
       // An action the whole surface runs, asked of a node, takes the node as its element when its input has one (a browser's scroll: where to scroll to), rather than ignoring it.
-      const takesElement = (generic.contract.inputSchema?.properties as JsonObject | undefined)?.element !== undefined
-      if (takesElement && generic.target.nodeId === undefined && nodeId !== frame.tree.id) input.element = `@${ref}`
-      return this.#request(surface, op, { ...input, ...((objectArg(args, 'input') ?? {}) as JsonObject) }, args.frameId, scope, generic.target.nodeId === undefined ? undefined : generic.target.ref)
+      if (properties.element !== undefined && generic.target.nodeId === undefined && nodeId !== frame.tree.id) input.element = `@${ref}`
+      return this.#request(surface, generic.contract.id, { ...input, ...((objectArg(args, 'input') ?? {}) as JsonObject) }, args.frameId, scope, generic.target.nodeId === undefined ? undefined : generic.target.ref)
     }
     const carried = targets.find((t) => t.target.nodeId === nodeId)
     if (op === 'click' && carried) return this.#request(surface, carried.contract.id, objectArg(args, 'input'), args.frameId, scope, carried.target.ref)
-    throw new TesseraError('not_found', `surface "${surface}" offers no "${op}" on @${ref}`, {
-      expected: carried ? [`click (runs ${carried.contract.id})`] : targets.filter((t) => t.target.nodeId === nodeId).map((t) => t.contract.id),
-      found: op,
-    })
+    // What the node takes, said as ops where one runs it.
+    const onNode = [...new Set(targets.filter((t) => t.target.nodeId === nodeId || t.target.nodeId === undefined).flatMap((t) => Object.entries(ACT_OPS).filter(([, ids]) => ids.includes(t.contract.id)).map(([name]) => name)))]
+    const takes = carried !== undefined && !onNode.includes('click') ? [`click (runs ${carried.contract.id})`, ...onNode] : onNode
+    throw new TesseraError('not_found', `surface "${surface}" offers no "${op}" on @${ref}; ${takes.length === 0 ? 'it takes no op' : `it takes ${takes.join(', ')}`}`, { expected: takes, found: op })
   }
 
   async #approvalStatus(id: string): Promise<CallToolResult> {
