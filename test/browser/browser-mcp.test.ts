@@ -474,6 +474,43 @@ describe('the browser surface over MCP, through the gateway', () => {
     await call(client, 'browser_close', { tile })
   }, 60_000)
 
+  it('takes surface_act\'s type, key and select on a browser tile as its fill, press and select', async () => {
+    const { tile, text } = await openTile('/login')
+    const user = refOf(text, 'textbox', 'User')
+    // Before, "type" and "key" were refused on a field that takes them, and the error named click alone.
+    expect((await call(client, 'surface_act', { surface: tile, ref: user, op: 'type', text: 'alice' })).text).toContain('textbox "User": "alice"')
+    expect((await call(client, 'surface_act', { surface: tile, ref: user, op: 'key', key: 'Backspace' })).text).toContain('textbox "User": "alic"')
+    const fly = await call(client, 'surface_act', { surface: tile, ref: user, op: 'fly' })
+    expect(fly.text).toContain('error [invalid_input]: expected "op" to be one of click, type, key, select, scroll, found "fly"')
+    const heading = await call(client, 'surface_act', { surface: tile, ref: refOf(text, 'button', 'Sign in'), op: 'select', value: 'x' })
+    expect(heading.text).toMatch(/offers no "select" on @\w+; it takes click, /)
+    const bulk = await openTile('/bulk')
+    const chosen = await call(client, 'surface_act', { surface: bulk.tile, ref: refOf(bulk.text, 'combobox', 'With the selected'), op: 'select', value: '2' })
+    expect(chosen.text).toContain('"done: 2"')
+    for (const one of [tile, bulk.tile]) await call(client, 'browser_close', { tile: one })
+  }, 60_000)
+
+  it('holds every action on a site the page went to by itself for a person, until one is approved there', async () => {
+    const { tile, text } = await openTile('/script-away')
+    const away = `http://localhost:${site.port}`
+    // A button of the page's own site: nothing to approve; its script then leaves for another site (before, unsaid, and the tile acted there freely).
+    const went = await call(client, 'browser_click', { tile, element: 'Continue', target: refOf(text, 'button', 'Continue') })
+    expect(went.text).toContain(`note: the page went to ${away} by itself (not a link it showed for it), a site no one approved: actions there wait for a person`)
+    expect(went.text).toContain('heading "Sign in"')
+    const login = (await call(client, 'browser_snapshot', { tile })).text
+    const held = await call(client, 'browser_type', { tile, element: 'User', target: refOf(login, 'textbox', 'User'), text: 'alice' })
+    expect(held.result?.status).toBe('awaiting_approval')
+    expect(held.text).toContain(`external action "fill" needs a human approval (the page is on ${away}, which it went to by itself; no one approved leaving for it)`)
+    const approved = await api<{ result: ActionResult }>(t.hub, `/api/approvals/${held.result?.approvalId}/approve`, { token: t.adminToken, body: {} })
+    expect(approved.json.result.status).toBe('completed')
+    // Approved once, the site is the tile's: the next action there runs; going home needs no one either.
+    const typed = await call(client, 'browser_type', { tile, element: 'Password', target: refOf(login, 'textbox', 'Password'), text: 'secret' })
+    expect(typed.isError).toBe(false)
+    expect(typed.text).not.toContain('awaiting_approval')
+    expect((await call(client, 'browser_navigate', { tile, url: `${site.origin}/script-away` })).text).toContain('heading "Portal"')
+    await call(client, 'browser_close', { tile })
+  }, 60_000)
+
   it('shows a page one of whose images never comes after one load wait, and says it is still loading', async () => {
     const { tile } = await openTile('/login')
     const started = performance.now()

@@ -153,6 +153,11 @@ let at = document.getElementById('root')
 for (let i = 0; i < 2000; i++) at = at.appendChild(document.createElement('div'))
 at.innerHTML = '<button onclick="document.getElementById(\\'said\\').textContent = \\'bottom pressed\\'">Bottom</button>'
 </script>`))
+    case '/script-away': {
+      // A button whose script takes the page to another site (the same server by another name: another origin).
+      const port = (req.headers.host ?? '').split(':')[1] ?? ''
+      return send(page('Portal', `<h1>Portal</h1><button onclick="location.href = 'http://localhost:${port}/login'">Continue</button>`))
+    }
     case '/never-loads':
       // Its words are there at once; one image of it never comes.
       return send(page('Gallery', '<h1>Gallery</h1><img alt="cover" src="/never.png"><button>Next</button>'))

@@ -22,6 +22,7 @@ import {
   type FrameParts,
   sealFrame,
   maxRisk,
+  riskAtLeast,
 } from '@tessera/protocol'
 import type { BrowserContext, Dialog, Download, FileChooser, Page, Request } from 'playwright-core'
 import { NodeLedger, aDialog, agentPattern, consequentialWord } from '@tessera/kit'
@@ -188,6 +189,16 @@ export class BrowserTile implements Surface {
   /** The dialog in another tile each page was found waiting on. */
   readonly #heldBy = new WeakMap<Page, Dialog>()
   #homeOrigins: string[]
+  /**
+   * Per tab, the site besides the tile's own that its current visit was allowed: where a
+   * person approved going (or acting), or the policy let such an action run. It holds while
+   * the tab stays on that site; going elsewhere and back asks again, as a link there would. A
+   * page that goes to another site by itself (a script sets `location`, a server redirects)
+   * is on none: every action there is external until one is approved.
+   */
+  readonly #allowedHere = new WeakMap<Page, string>()
+  /** While an action runs that may take the tile to another site (see #allowRunning). */
+  #mayLeave = false
 
   constructor(options: BrowserTileOptions) {
     this.id = options.id
@@ -220,6 +231,9 @@ export class BrowserTile implements Surface {
       await context.addInitScript(CHANGE_WATCH_SCRIPT)
       await context.exposeBinding('__tesseraChanged', () => this.#changed())
       const first = context.pages()[0] ?? (await context.waitForEvent('page', { timeout: NAVIGATION_TIMEOUT_MS }))
+      // The app's own site is where its first window is, as a tile's is where it was opened.
+      const home = safeOrigin(first.url())
+      if (home !== null) this.#homeOrigins.push(home)
       // The app's documents were already there: an init script reaches only the next ones, so
       // they are told to watch for changes now, or a frame read while the app still loads would never go stale.
       for (const page of context.pages()) for (const frame of page.frames()) await frame.evaluate(CHANGE_WATCH_SCRIPT).catch(() => undefined)
@@ -359,6 +373,16 @@ export class BrowserTile implements Surface {
   }
 
   async perform(call: ActionCall, ctx: PerformContext): Promise<JsonValue | undefined> {
+    this.#mayLeave = this.#allowRunning(call)
+    try {
+      return await this.#performAllowed(call, ctx)
+    } finally {
+      if (this.#mayLeave && this.#pages.length > 0) this.#arrived(this.#page())
+      this.#mayLeave = false
+    }
+  }
+
+  async #performAllowed(call: ActionCall, ctx: PerformContext): Promise<JsonValue | undefined> {
     if (call.contract.kind !== 'webmcp') return BROWSER_ACTIONS.perform(this, call, ctx)
     const tool = this.#pageTools.get(call.contract.id)
     if (tool === undefined) throw new TesseraError('not_found', `the page no longer offers "${call.contract.id}"; take a new snapshot`, { found: call.contract.id })
@@ -368,6 +392,33 @@ export class BrowserTile implements Surface {
       result = await callPageTool(tool, call.input)
     }, ctx.signal)
     return { result }
+  }
+
+  /**
+   * What an action that runs (it passed the gateway: assessed, approved where it had to be)
+   * makes a site of the tile: where it acts, and where it goes. Whether it may also take the
+   * tile to a site it does not name: a navigation, or an element a person approves acting on
+   * (a link to another site, a payment's button whose page then goes to the payment's).
+   */
+  #allowRunning(call: ActionCall): boolean {
+    if (this.#pages.length === 0 || ON_NO_SITE.has(call.contract.id)) return false
+    const page = this.#page()
+    const origin = safeOrigin(page.url())
+    if (origin !== null && !this.#onItsSites(origin, page)) this.#allowedHere.set(page, origin)
+    const url = (call.input as JsonObject | undefined)?.url
+    const spec = call.target.nodeId === undefined ? undefined : call.frame.targets.find((target) => target.nodeId === call.target.nodeId && target.contract === call.contract.id)
+    return NAVIGATIONS.has(call.contract.id) || (call.contract.id === 'tabs' && typeof url === 'string') || (spec?.risk !== undefined && riskAtLeast(spec.risk, 'external'))
+  }
+
+  /** Whether a tab may be on a site without a person: one of the tile's own, the one its visit was allowed, or no site at all (a blank page). */
+  #onItsSites(origin: string | null, page?: Page): boolean {
+    return origin === null || originAllowed(origin, this.#homeOrigins) || (page !== undefined && this.#allowedHere.get(page) === origin)
+  }
+
+  /** Where an action allowed to leave (see #allowRunning) took a tab: its visit there is allowed. */
+  #arrived(page: Page): void {
+    const origin = safeOrigin(page.url())
+    if (origin !== null && !this.#onItsSites(origin, page)) this.#allowedHere.set(page, origin)
   }
 
   /** Files to upload or drop from outside the tile's folder: refused before anyone is asked to approve sending them. */
@@ -397,7 +448,7 @@ export class BrowserTile implements Surface {
       // A blank page loads nothing and sends nothing: no one need approve going there.
       if (url === 'about:blank') return own
       if (target === null) raise('external', `"${url}" is not a web address this tile knows`)
-      else if (target !== safeOrigin(here) && !originAllowed(target, this.#homeOrigins)) raise('external', `it leaves for ${target}`)
+      else if (target !== safeOrigin(here) && !this.#onItsSites(target)) raise('external', `it leaves for ${target}`)
       raise(siteRiskOf(url, this.#options.sites), `a site rule covers ${url}`)
     }
     if (call.contract.id === 'back' || call.contract.id === 'forward') {
@@ -405,7 +456,7 @@ export class BrowserTile implements Surface {
       const page = this.#page()
       const url = await this.#historyStep(page, call.contract.id).catch(() => null)
       const target = url === null ? null : safeOrigin(url)
-      if (url !== null && target !== safeOrigin(page.url()) && (target === null || !originAllowed(target, this.#homeOrigins))) raise('external', `going ${call.contract.id} leaves for ${target ?? url}`)
+      if (url !== null && target !== safeOrigin(page.url()) && (target === null || !this.#onItsSites(target))) raise('external', `going ${call.contract.id} leaves for ${target ?? url}`)
       if (url !== null) raise(siteRiskOf(url, this.#options.sites), `a site rule covers ${url}`)
     }
     if (call.contract.id === 'drop' && ((call.input as JsonObject).paths as JsonValue[] | undefined)?.length) raise('external', 'dropping files of this machine onto the page sends them to the site')
@@ -433,6 +484,9 @@ export class BrowserTile implements Surface {
     }
     // Waiting, switching tabs and reading what the page logged and fetched do nothing on the site.
     if (!ON_NO_SITE.has(call.contract.id)) raise(siteRiskOf(here, this.#options.sites), `a site rule covers ${safeOrigin(here) ?? here}`)
+    // A site the page went to by itself: no one approved the tile being there.
+    const site = safeOrigin(here)
+    if (!ON_NO_SITE.has(call.contract.id) && this.#pages.length > 0 && !this.#onItsSites(site, this.#page())) raise('external', `the page is on ${site}, which it went to by itself; no one approved leaving for it`)
     return risk === undefined || reason === undefined ? null : { risk, reason }
   }
 
@@ -1075,7 +1129,9 @@ export class BrowserTile implements Surface {
     let made: BrowserTile | undefined
     try {
       const id = await openBeside((id) => {
-        made = new BrowserTile({ ...rest, id, openedBy: this.id, adopted: { context, page } })
+        // Its sites are the opener's: a window of the same site is the tile's own, one of another site no one approved is not.
+        const allowed = this.#pages.length === 0 ? undefined : this.#allowedHere.get(this.#page())
+        made = new BrowserTile({ ...rest, origins: [...this.#homeOrigins, ...(allowed === undefined ? [] : [allowed])], id, openedBy: this.id, adopted: { context, page } })
         // A window closed before the next answer is not named there as a tile it can go to.
         made.#onClosed = () => this.#forgetOpened(id)
         return made.open()
@@ -1164,6 +1220,8 @@ export class BrowserTile implements Surface {
       navigating.clear()
       // Heard as the document commits, before any wait on its load begins.
       this.#loadBy.delete(page)
+      // A visit allowed on one site ends when the tab is on another.
+      if (this.#allowedHere.get(page) !== safeOrigin(page.url())) this.#allowedHere.delete(page)
       // A file chooser goes with the document that opened it; so does the list of what it downloaded (the files stay).
       if (this.#chooser?.page() === page) this.#chooser = null
       for (let i = this.#downloads.length - 1; i >= 0; i--) if (this.#downloads[i]?.on === page) this.#downloads.splice(i, 1)
@@ -1338,6 +1396,9 @@ export class BrowserTile implements Surface {
     }
     if (this.#pages.length === 0) return this.#pageless()
     const now = this.#page()
+    const site = safeOrigin(now.url())
+    if (this.#mayLeave) this.#arrived(now)
+    else if (!this.#onItsSites(site, now)) this.#note = `the page went to ${site} by itself (not a link it showed for it), a site no one approved: actions there wait for a person`
     // The act may have opened a dialog meanwhile (TypeScript cannot know the field changed).
     const opened = this.#dialog as Dialog | null
     // The page's words quoted as one string: a line break in them cannot start a line that poses as the hub's.
@@ -1425,6 +1486,9 @@ function topNavigation(page: Page, request: Request): boolean {
 
 /** Per browser context, the tabs its tiles are opening themselves (see #newTab). */
 const tabsBeingOpened = new WeakMap<BrowserContext, number>()
+
+/** Actions that go to another page by their nature, wherever it is. */
+const NAVIGATIONS = new Set(['navigate', 'back', 'forward', 'reload'])
 
 /** Actions a site rule does not cover: they do nothing on the page's site. */
 const ON_NO_SITE = new Set(['wait_for', 'tabs', 'console', 'requests', 'request', 'media'])
