@@ -286,6 +286,21 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
   const withoutRef = (line: string): string => line.trim().replace(REF_IN_LINE, '')
   const added = parts.filter((part) => part.added).flatMap((part) => part.value)
   const renewed = new Set(added.map(withoutRef))
+  // Of those, the refs that went with the line that reads the same (a wizard's "Next" of step 1, hidden, and step 2's): the new line says which it stands for, so no one acts on the old ref thinking both are there.
+  const renewedFrom = new Map<string, string[]>()
+  for (const part of parts.filter((one) => one.removed)) {
+    for (const line of part.value) {
+      const ref = firstRef(line)
+      if (ref === undefined || !renewed.has(withoutRef(line)) || present(ref)) continue
+      renewedFrom.set(withoutRef(line), [...(renewedFrom.get(withoutRef(line)) ?? []), ref])
+    }
+  }
+  const wasRef = (line: string, ref: string | undefined): string => {
+    const old = renewedFrom.get(withoutRef(line))?.find((one) => one !== ref)
+    if (old === undefined) return ''
+    renewedFrom.set(withoutRef(line), (renewedFrom.get(withoutRef(line)) ?? []).filter((one) => one !== old))
+    return ` (was @${old})`
+  }
   const removedByRef = new Map(parts.filter((part) => part.removed).flatMap((part) => part.value.map((line) => [firstRef(line), line] as const)))
   const stayed = new Set(added.map(firstRef).filter((ref) => ref !== undefined && removedByRef.has(ref)))
   const removedLines = new Set(parts.filter((part) => part.removed).flatMap((part) => part.value.map((line) => line.trim())))
@@ -402,7 +417,7 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
         endRun()
         run = { indent, first: changed.length, sizes: [] }
       }
-      changed.push(`${same ? '~' : part.added ? '+' : '-'} ${part.removed ? withoutFocus(line.trimStart()) : same ? told(line, ref) : line.trimStart()}`)
+      changed.push(`${same ? '~' : part.added ? '+' : '-'} ${part.removed ? withoutFocus(line.trimStart()) : same ? told(line, ref) : `${line.trimStart()}${wasRef(line, ref)}`}`)
       if (part.removed) run?.sizes.push(1)
       if (part.removed) gone = { indent, at: changed.length - 1, inside: 0, bare }
     }

@@ -510,6 +510,18 @@ describe('a page as the agent reads it', () => {
     expect(outlinePage(code, { findPattern: '^is a' })).toContain('nothing on the page matches "^is a"')
   })
 
+  it('says which gone element a line that reads the same under a new ref stands for', () => {
+    const outline = (body: string[]): string => ['browser-1 http://127.0.0.1:9/ frame 1', '--- page abc123 (untrusted) ---', ...body, '--- end abc123 ---'].join('\n')
+    const around = ['heading "Sign up"', 'link "Help" @1', 'link "Terms" @2', '"Three steps, two minutes"']
+    const before = outline([...around, 'heading "Step 1"', 'textbox "Name" @3', 'button "Next" @4'])
+    const after = outline([...around, 'heading "Step 2"', 'textbox "Plan" @6', 'button "Next" @8'])
+    // Before, "Next" @4 went unsaid: an agent reading the changes thought both were there.
+    expect(pageDelta(before, after)).toContain('\n+ button "Next" @8 (was @4)\n')
+    // Still on the page (out of view, folded): nothing went, and the new one is just new.
+    const kept = pageDelta(before, after, { present: (ref) => ref === '4' })
+    expect(kept).toContain('\n+ button "Next" @8\n')
+  })
+
   it('answers an action with the lines that changed, fenced like the page', () => {
     const before = outlinePage(page())
     const after = outlinePage(page(40, 'ada'))
