@@ -243,7 +243,8 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
       return run(ctx, ctx.tile(KIND, stringArg(args, 'tile')), [{ action: 'navigate', input: { url } }], mode === 'delta' ? 'full' : mode)
     },
   },
-  facade('browser_navigate_back', 'Go back to the previous page.', schema({}), 'read', (args, ctx, surface) => run(ctx, surface, [{ action: 'back', input: {} }], modeOf(args, 'full'))),
+  // What changed, as for any action: another document reads whole all the same, a single-page app's route as a delta, nothing behind the page as unchanged.
+  facade('browser_navigate_back', 'Go back to the previous page.', schema({}), 'read', (args, ctx, surface) => run(ctx, surface, [{ action: 'back', input: {} }], modeOf(args, 'delta'))),
   {
     name: 'browser_snapshot',
     description: 'The page as an outline: what is in view, @refs to act on, the rest folded — expand a fold or a cut text by the @ref after it (offset pages through long lists, or reads a long text from that line), or find elements anywhere on the page by their text.',
