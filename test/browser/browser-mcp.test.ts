@@ -384,7 +384,11 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(listed.find((tile) => tile.id === openerTile)?.title).toBe(`Browser · ${host}`)
     expect(listed.find((tile) => tile.id === newTile)?.title).toBe(`Browser · ${host} (opened by ${openerTile})`)
     const tabs = await call(client, 'browser_tabs', { tile: newTile, action: 'new', url: `${site.origin}/login` })
-    expect(tabs.text).toMatch(/^--- page [0-9a-f]{6} \(untrusted\) ---\n {2}0 "[^"\n]*" \S+\n\* 1 "Sign in" \S+\/login\n--- end [0-9a-f]{6} ---$/)
+    // The tabs, then the page of the tab it went to: a page the agent has not read (before, the list alone, and a snapshot to follow).
+    expect(tabs.text).toMatch(/^--- page [0-9a-f]{6} \(untrusted\) ---\n {2}0 "[^"\n]*" \S+\n\* 1 "Sign in" \S+\/login\n--- end [0-9a-f]{6} ---\nbrowser-\d+ \S+\/login frame [0-9a-f]+\n--- page [0-9a-f]{6} \(untrusted\) ---\ntitle "Sign in"\n/)
+    const back = await call(client, 'browser_tabs', { tile: newTile, action: 'select', index: 0 })
+    expect(back.text).toMatch(/^--- page [0-9a-f]{6} \(untrusted\) ---\n\* 0 /)
+    expect(back.text).not.toContain('title "Sign in"')
     expect((JSON.parse((await call(client, 'surfaces_list', {})).text) as { surfaces: unknown[] }).surfaces.length).toBe(tilesBefore)
     await call(client, 'browser_close', { tile: newTile })
     await call(client, 'action_request', { surface: 'map', action: 'focus', input: { tile: openerTile } })

@@ -384,7 +384,10 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
     if (result.status !== 'completed') return { result }
     const tabs = ((result.output as JsonObject).tabs ?? []) as JsonObject[]
     // Each tab's title and address are its page's words: fenced, as a page's title is.
-    return { text: fenced(tabs.map((tab) => `${tab.current === true ? '*' : ' '} ${String(tab.index)} ${JSON.stringify(tab.title)} ${oneWord(String(tab.url))}`)).join('\n') }
+    const list = fenced(tabs.map((tab) => `${tab.current === true ? '*' : ' '} ${String(tab.index)} ${JSON.stringify(tab.title)} ${oneWord(String(tab.url))}`)).join('\n')
+    // A tab the agent goes to is a page it has not read: it comes with the answer, as a navigation's does.
+    const goneTo = input.action === 'select' || input.action === 'new'
+    return { text: goneTo && modeOf(args, 'full') !== 'none' ? `${list}\n${outlinePage(await ctx.frame(surface))}` : list }
   }),
   facade('browser_handle_dialog', 'Accept or dismiss the open dialog (alert, confirm, prompt).', schema({ accept: { type: 'boolean' }, promptText: { type: 'string' } }, ['accept']), 'write', async (args, ctx, surface) => {
     const input: JsonObject = { accept: args.accept === true }
