@@ -1,6 +1,6 @@
 import { agentPattern, byLineWords } from './find-pattern.js'
 import { pageFence } from './page-fence.js'
-import { type Bounds, type Frame, RefTable, type Risk, SELECTOR_HINT, TesseraError, type TextExcerpt, type UiNode, type UnreadRequest, cutWhole, frameIndex, maxRisk } from '@tessera/protocol'
+import { type Bounds, type Frame, type Layout, RefTable, type Risk, SELECTOR_HINT, TesseraError, type TextExcerpt, type UiNode, type UnreadRequest, cutWhole, frameIndex, maxRisk } from '@tessera/protocol'
 
 export interface PageOutlineOptions {
   /** Show this element's whole subtree (an @ref the outline printed), not the viewport. */
@@ -304,7 +304,7 @@ function buildNode(node: UiNode, ctx: Context, rowOfList: boolean, parent: strin
       if (repeatsText || repeatsPicture) kids.splice(k, 1)
     }
   }
-  mergeTexts(kids)
+  mergeTexts(kids, ctx.frame.layout)
   // Where it is: its own box, else where its laid-out parts are; unknown when none is.
   const known = kids.filter((kid) => kid.placed)
   const ownSide = sideOf(own, ctx.viewport)
@@ -480,8 +480,10 @@ function stateWords(node: UiNode, actions: NodeActions | undefined): string[] {
  * it names is dropped, and so is a number a range shows after itself (its output, its tooltip)
  * that says its value again. In place.
  */
-function mergeTexts(items: Item[]): Item[] {
+function mergeTexts(items: Item[], layout: Layout): Item[] {
   const out: Item[] = []
+  // Where the last text run into out's last item is drawn: the next one runs on from there, or starts a block of its own.
+  let tail: Bounds | undefined
   for (let i = 0; i < items.length; i++) {
     const item = items[i] as Item
     if (item.node.kind === 'text' && item.children.length === 0) {
@@ -489,13 +491,31 @@ function mergeTexts(items: Item[]): Item[] {
       if (namedBy(items[i + 1], text) || namedBy(items[i - 1], text) || echoes(items[i - 1], text)) continue
     }
     const last = out[out.length - 1]
-    if (isProse(item) && last !== undefined && isProse(last) && last.children.length === 0 && last.parent === item.parent) {
+    const box = layout[item.node.id]
+    if (isProse(item) && last !== undefined && isProse(last) && last.children.length === 0 && last.parent === item.parent && !stacked(tail, box)) {
       // Texts the page draws as one word (`<b>bold</b>text`) stay one; else a space, as between the lines of a paragraph.
-      out[out.length - 1] = { ...last, node: { ...last.node, text: `${last.node.text ?? ''}${item.node.glued === true ? '' : ' '}${item.node.text ?? ''}` } }
-    } else out.push(item)
+      const text = `${last.node.text ?? ''}${item.node.glued === true ? '' : ' '}${item.node.text ?? ''}`
+      // In view where any of its texts is: a paragraph scrolled half out still shows.
+      out[out.length - 1] = { ...last, node: { ...last.node, text }, inView: last.inView || item.inView, side: last.inView || !item.inView ? last.side : item.side }
+      tail = box ?? tail
+    } else {
+      out.push(item)
+      tail = box
+    }
   }
   items.splice(0, items.length, ...out)
   return items
+}
+
+/**
+ * Whether a text starts a block of its own under the one before it: it begins at or below that
+ * one's bottom, at the same left edge — rows of a list made of `div`s, whose texts the
+ * accessibility tree hangs side by side under one parent — not a sentence that runs on into
+ * its next line, which starts at the line's left edge, not where the text before it began.
+ */
+function stacked(above: Bounds | undefined, below: Bounds | undefined): boolean {
+  if (above === undefined || below === undefined || above.height === 0 || below.height === 0) return false
+  return below.y >= above.y + above.height - 1 && Math.abs(below.x - above.x) <= 1
 }
 
 /** A text that runs on into its neighbours; a block of code (role `code`) is a line of its own. */
@@ -807,7 +827,7 @@ function boxWords(box: Bounds, viewport: Bounds | undefined): string {
 }
 
 function topItems(ctx: Context): Item[] {
-  return mergeTexts((ctx.frame.tree.children ?? []).flatMap((child) => build(child, ctx)))
+  return mergeTexts((ctx.frame.tree.children ?? []).flatMap((child) => build(child, ctx)), ctx.frame.layout)
 }
 
 /** The element an expansion shows; `not_found` for a ref the frame does not hold. */
@@ -825,7 +845,7 @@ function expansionItems(scope: UiNode, ctx: Context): { root: Item | undefined; 
   const root = built.length === 1 && built[0]?.node === scope ? built[0] : undefined
   // A part read prints only what it holds; so does a sentence (a paragraph of texts and links), which has no line of its own.
   if (root !== undefined && ((root.node.role === PART && root.node.unread === undefined) || (root.packed !== undefined && root.ref === undefined))) return { root: undefined, children: root.children }
-  return { root, children: root !== undefined ? root.children : scope === ctx.frame.tree ? topItems(ctx) : mergeTexts(built) }
+  return { root, children: root !== undefined ? root.children : scope === ctx.frame.tree ? topItems(ctx) : mergeTexts(built, ctx.frame.layout) }
 }
 
 /** A text and the texts right after it, one line as the outline printed them (mergeTexts), whole. */
@@ -840,7 +860,7 @@ function textRun(text: UiNode, ctx: Context): Item | undefined {
     if (built.some((item) => !isProse(item) || item.parent !== parent)) break
     run.push(...built)
   }
-  return mergeTexts(run)[0]
+  return mergeTexts(run, ctx.frame.layout)[0]
 }
 
 /** At most this many unread parts are asked for at once; an outline reads at most this many times. */

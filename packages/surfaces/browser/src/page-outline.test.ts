@@ -362,6 +362,25 @@ describe('a page as the agent reads it', () => {
     expect(outlinePage(texts([{ id: 'a', kind: 'text', text: 'Use the closure API' }, { id: 'b', kind: 'text', text: '.', glued: true }, { id: 'c', kind: 'text', text: 'It returns' }]))).toContain('\n"Use the closure API. It returns"\n')
   })
 
+  it('keeps texts stacked one over another as lines of their own, and runs a sentence on, wherever it is in view', () => {
+    // A feed of div rows: the accessibility tree hangs their texts side by side under one parent.
+    const layout: Layout = { page: { x: 0, y: 2000, width: 800, height: 600 }, clock: { x: 8, y: 100, width: 200, height: 18 } }
+    const rows: UiNode[] = [{ id: 'clock', kind: 'text', text: '12:00:01' }]
+    for (let i = 1; i <= 150; i++) {
+      layout[`r${i}`] = { x: 8, y: 100 + i * 18, width: 60, height: 18 }
+      rows.push({ id: `r${i}`, kind: 'text', text: `Item ${i}` })
+    }
+    const feed = sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/feed', tree: { id: 'page', kind: 'box', role: 'document', children: [{ id: 'list', kind: 'box', role: 'generic', children: rows }] }, layout, state: {}, contracts: [], targets: [] })
+    const lines = outlinePage(feed).split('\n')
+    // Scrolled to rows 106–138: they show, one a line (before, one text "12:00:01 Item 1 Item 2 …" cut, and folded above the view).
+    expect(lines).toContain('"Item 110"')
+    expect(lines).toContain('"Item 111"')
+    expect(lines.join('\n')).not.toContain('"12:00:01 Item 1')
+    // A sentence whose second text goes on at the line's left edge, under the first: one text still.
+    const sentence = sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/', tree: { id: 'page', kind: 'box', role: 'document', children: [{ id: 'p', kind: 'box', role: 'paragraph', children: [{ id: 'a', kind: 'text', text: 'Read the' }, { id: 'b', kind: 'text', text: 'whole manual' }] }] }, layout: { page: { x: 0, y: 0, width: 800, height: 600 }, a: { x: 700, y: 10, width: 90, height: 18 }, b: { x: 8, y: 28, width: 120, height: 18 } }, state: {}, contracts: [], targets: [] })
+    expect(outlinePage(sentence)).toContain('\n"Read the whole manual"\n')
+  })
+
   it('expands each fold line to that fold alone: following every line of the view reads each element once', () => {
     // 16 rows in view (sampled, the rest paged from offset 4), 24 below it (folded).
     const frame = page(40, '', 130)
