@@ -52,6 +52,8 @@ export class PartsToRead {
   readonly #kept: PartsByDocument = new Map()
   readonly #once: PartsByDocument = new Map()
   #unread = new Map<string, UnreadPlace>()
+  /** The parts the last capture read for a find: read, they are not among its unread ones, and the next find may want them again. */
+  #readOnce: Array<{ documentKey: string; elements: readonly number[] }> = []
 
   /** What the next capture reads: the parts kept, and those a find asked for until a capture takes them. */
   plan(): ReadingPlan {
@@ -65,6 +67,7 @@ export class PartsToRead {
    */
   update(plan: ReadingPlan, unread: ReadonlyMap<string, UnreadPlace>, liveDocuments: ReadonlySet<string>): void {
     this.#unread = new Map(unread)
+    this.#readOnce = [...plan.once].flatMap(([documentKey, parts]) => [...parts.values()].map((elements) => ({ documentKey, elements })))
     for (const [documentKey, parts] of plan.once) for (const first of parts.keys()) this.#once.get(documentKey)?.delete(first)
     for (const parts of [this.#kept, this.#once]) for (const key of parts.keys()) if (!liveDocuments.has(key)) parts.delete(key)
   }
@@ -132,10 +135,14 @@ export class PartsToRead {
     const words = request.text?.trim()
     const pattern = request.pattern === undefined ? undefined : agentPattern(request.pattern, 'regex').byLines()
     if ((words !== undefined && words !== '') || pattern !== undefined) {
+      // Each document's ranges, as the last capture took them.
+      const rangesOf = new Map([...this.#unread.values()].flatMap((place) => (place.document.ranges === undefined ? [] : [[place.document.key, place.document.ranges] as const])))
+      // The parts it left unread, then those it read for the find before (else a second find missed what the first one read).
+      const parts = [...[...this.#unread.values()].map((place) => ({ documentKey: place.document.key, elements: place.elements })), ...this.#readOnce]
       let found = 0
-      for (const place of this.#unread.values()) {
+      for (const part of parts) {
         if (found >= MAX_FOUND_PARTS) break
-        const ranges = place.document.ranges
+        const ranges = rangesOf.get(part.documentKey)
         if (ranges === undefined) continue
         // Words a page splits across elements (`no more than <code>$HISTFILESIZE</code>`) are found across its text nodes too.
         const says = (element: number): boolean => {
@@ -143,10 +150,10 @@ export class PartsToRead {
           if (pattern !== undefined) return ranges.matches(index, pattern)
           return words !== undefined && (ranges.says(index, words) || ranges.saysAcross(index, words))
         }
-        if (!place.elements.some(says)) continue
+        if (!part.elements.some(says)) continue
         found++
-        const kept = this.#kept.get(place.document.key)?.has(place.elements[0] ?? -1) === true
-        if (!kept && add(this.#once, place.document.key, place.elements)) added = true
+        const kept = this.#kept.get(part.documentKey)?.has(part.elements[0] ?? -1) === true
+        if (!kept && add(this.#once, part.documentKey, part.elements)) added = true
       }
     }
     return added
