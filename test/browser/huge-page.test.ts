@@ -267,6 +267,21 @@ describe('a huge page, read in parts over MCP', () => {
     const grown = await call('browser_snapshot', {})
     expect(foldsOf(grown).length).toBeGreaterThan(0)
     expect(await call('browser_snapshot', { find: 'Row 6999' })).toContain('"Row 6999"')
+    // Past the first 50 matches, an offset lists the next (before, "… more matches" and no way to them).
+    const rows = (text: string): string[] => [...text.matchAll(/"Row (\d+)"/g)].map((match) => match[1] as string)
+    const first50 = await call('browser_find', { text: 'Row 69' })
+    expect(rows(first50)).toHaveLength(50)
+    expect(first50).toMatch(/^… 61 more matches: the same find with offset 50 lists them$/m)
+    const next = await call('browser_find', { text: 'Row 69', offset: 50 })
+    expect(rows(next)).toHaveLength(50)
+    expect(rows(next).filter((row) => rows(first50).includes(row))).toEqual([])
+    expect(next).toMatch(/^… 11 more matches: the same find with offset 100 lists them$/m)
+    const last = await call('browser_find', { text: 'Row 69', offset: 100 })
+    expect(rows(last)).toHaveLength(11)
+    expect(last).not.toContain('more match')
+    // Every match once, across the three.
+    expect(new Set([...rows(first50), ...rows(next), ...rows(last)]).size).toBe(111)
+    expect(await call('browser_snapshot', { find: 'Row 69', offset: 500 })).toContain('the find has 111 matches; offset 500 is past them')
     await at.client.callTool({ name: 'browser_close', arguments: {} })
   })
 

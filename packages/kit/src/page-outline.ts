@@ -987,11 +987,15 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
     }
     visit(top())
     const total = actionable.length + other.length
-    const found = [...actionable, ...other].slice(0, MAX_FOUND)
+    // Paged by offset: the matches after the first MAX_FOUND are a find with an offset away.
+    const from = Math.min(options.offset ?? 0, total)
+    const found = [...actionable, ...other].slice(from, from + MAX_FOUND)
     ctx.out.push(...found)
-    if (total > found.length) ctx.out.push(`… ${total - found.length} more matches`)
+    const rest = total - from - found.length
+    if (rest > 0) ctx.out.push(`… ${rest} more match${rest === 1 ? '' : 'es'}: the same find with offset ${from + found.length} lists them`)
     // A frame of nothing of the page (it stopped answering, it went) says so itself: it was not looked through.
     if (total === 0 && typeof (frame.state as { said?: unknown }).said !== 'string') after.push(`nothing on the page ${finder.nothing}`)
+    else if (found.length === 0 && total > 0) after.push(`the find has ${total} match${total === 1 ? '' : 'es'}; offset ${options.offset ?? 0} is past them`)
   } else if (options.expand === undefined) emitChildren(top(), 0, ctx, refs.refOf(frame.tree.id), true)
   else {
     // The element itself when it is a line of its own; else (pure structure) just what it holds.

@@ -255,7 +255,7 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
       const expand = stringArg(args, 'target') ?? stringArg(args, 'expand')
       const surface = ctx.tile(KIND, stringArg(args, 'tile'), expand)
       const offset = typeof args.offset === 'number' ? args.offset : undefined
-      if (offset !== undefined && expand === undefined) throw new TesseraError('invalid_input', `expected "offset" with a "target": "offset" reads from a line of the "target" (a long text's @ref) or from an item of it (a list's @ref), found an offset of ${offset} and no target`, { expected: 'target', found: null })
+      if (offset !== undefined && expand === undefined && stringArg(args, 'find') === undefined) throw new TesseraError('invalid_input', `expected "offset" with a "target" or a "find": "offset" reads from a line of the "target" (a long text's @ref) or from an item of it (a list's @ref), or lists a find's matches from that one on; found an offset of ${offset} and neither`, { expected: ['target', 'find'], found: null })
       const options = { expand, offset, find: stringArg(args, 'find'), boxes: args.boxes === true }
       return { text: await outlineReading(await ctx.frame(surface), options, (request) => ctx.frame(surface, request)) }
     },
@@ -263,13 +263,14 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
   facade(
     'browser_find',
     'Elements anywhere on the page whose text says some words (text, any case) or matches a regex ("/error/i" for flags), with their @refs.',
-    { type: 'object', properties: { text: { type: 'string' }, regex: { type: 'string' }, tile }, additionalProperties: false },
+    { type: 'object', properties: { text: { type: 'string' }, regex: { type: 'string' }, offset: { type: 'integer', minimum: 0 }, tile }, additionalProperties: false },
     'read',
     async (args, ctx, surface) => {
       const text = stringArg(args, 'text')
       const regex = stringArg(args, 'regex')
       if ((text === undefined) === (regex === undefined)) throw new TesseraError('invalid_input', `expected one of "text" or "regex", found ${text === undefined ? 'neither' : 'both'}`, { expected: ['text', 'regex'], found: Object.keys(args) })
-      const options = text === undefined ? { findPattern: regex } : { find: text }
+      const offset = typeof args.offset === 'number' ? args.offset : undefined
+      const options = text === undefined ? { findPattern: regex, offset } : { find: text, offset }
       return { text: await outlineReading(await ctx.frame(surface), options, (request) => ctx.frame(surface, request)) }
     },
   ),
