@@ -697,7 +697,9 @@ describe('the browser surface over MCP, through the gateway', () => {
 
     // A file outside the tile's folder is refused at once: no person is asked to approve what could never run.
     const outside = await call(client, 'browser_file_upload', { target: refOf(text, 'button', 'Attachment'), paths: ['/etc/passwd'] })
-    expect(outside.text).toMatch(/forbidden.*uploads come from the tile's folder .*"\/etc\/passwd" is outside it/)
+    expect(outside.text).toMatch(/forbidden.*uploads come from the tile's folder data:browser-files\/browser-\d+\/; "\/etc\/passwd" is outside it/)
+    // This machine's own path to the folder is not the agent's to read.
+    expect(outside.text).not.toContain(t.dataDir)
     expect(outside.result?.status).toBe('denied')
     const upload = await call(client, 'browser_file_upload', { target: refOf(text, 'button', 'Attachment'), paths: ['downloads/report.csv'] })
     expect(upload.result?.status).toBe('awaiting_approval')

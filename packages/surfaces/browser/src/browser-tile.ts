@@ -1268,12 +1268,14 @@ export class BrowserTile implements Surface {
     const folder = resolve(this.#options.filesDir)
     const full = isAbsolute(path) ? resolve(path) : resolve(folder, path)
     const rel = relative(folder, full)
+    // Named as the hub's data folder names it, not by this machine's path: the agent gives paths in it.
+    const named = `data:browser-files/${this.id}/`
     if (rel.startsWith('..') || isAbsolute(rel)) {
-      throw new TesseraError('forbidden', `uploads come from the tile's folder ${folder}; "${path}" is outside it`, { expected: `a file under ${folder}`, found: path })
+      throw new TesseraError('forbidden', `uploads come from the tile's folder ${named}; "${path}" is outside it`, { expected: `a path in ${named}, such as downloads/report.csv`, found: path })
     }
     // Checked before anyone is asked to approve sending it: a person never approves what cannot run.
     if (statSync(full, { throwIfNoEntry: false })?.isFile() !== true) {
-      throw new TesseraError('not_found', `no file "${path}" in the tile's folder ${folder}`, { expected: `a file under ${folder}`, found: path })
+      throw new TesseraError('not_found', `no file "${path}" in the tile's folder ${named}`, { expected: `a path in ${named}, such as downloads/report.csv`, found: path })
     }
     return full
   }
