@@ -46,6 +46,9 @@ describe('tasks on real pages, through the gateway', () => {
     expect(hovered).toMatch(/button "✖" @\d+/)
     // Typing still needs an element that takes it: a text named by a locator is none.
     await expect(call('browser_type', { element: 'footer', target: "getByText('Double-click to edit a todo')", text: 'x' })).rejects.toThrow(/not_found.*takes no action/)
+    // A todo's label names a thing, not what a click on it does: before, "buy milk" waited for a person ("its name says buy").
+    await call('browser_type', { element: 'new todo', target: refOf(page, 'textbox', 'What needs to be done?'), text: 'buy milk', submit: true })
+    expect(await call('browser_click', { element: 'buy milk', target: "getByText('buy milk')", doubleClick: true })).toMatch(/^\+ textbox: "buy milk" @\d+ \(focused\)$/m)
   })
 
   it('jQuery UI selectmenu (a custom dropdown): opens it and picks an option', async () => {

@@ -20,12 +20,13 @@ export const RISK_WORD_LANGUAGES = Object.keys(CONSEQUENTIAL_WORDS)
 /**
  * Phrases where a consequential word means nothing consequential: "sort order", "order by",
  * "check out this article"; a list of one's orders or payments to look at ("Orders", "Order
- * history", "Payment methods", "Deleted items"); an editor's formatting ("Remove Format",
+ * history", "Payment methods", "Deleted items"), or one of them ("Open order 101", "View
+ * payment", "Track order": a verb that looks, and the thing it looks at); an editor's formatting ("Remove Format",
  * "Remove link", "Insert/Remove Numbered List": a pair of verbs names one toggle) and a list's
  * view ("Remove filter"); a place to
  * drop files ("Browse or drop files"); feedback sent to the site itself.
  */
-const HARMLESS = /\b(sort(ed)? order|order by|in order|reading order|word order|payload|send (us )?(your )?feedback|drop ?down|(drag( and| &| ?'?n'?)? )?drop (your |the |a |an )?(files?|images?|photos?|pictures?|documents?|here|them|it)\b|payment (methods?|options?|history|settings|details|info(rmation)?)|(show |view |hide |see )?(deleted|removed|trashed|sent) (items?|messages?|e?mails?|files?|posts?|users?|folders?|conversations?)|check out (this|these|that|the|our|my|more|an?)\b(?!\s+(cart|bag|basket|order|items?|purchase)\b)|orders? (history|status|details|summary|tracking|number)|remove (format(ting)?|link|hyperlink|indent|highlight|(all )?filters?|sort(ing)?|selection)|(insert|add|show)\s*\/\s*(remove|hide|delete))|^\s*((my|your|recent|past|all|open) )?(orders|payments|purchases|transfers|donations)\s*$/g
+const HARMLESS = /\b(sort(ed)? order|order by|in order|reading order|word order|payload|send (us )?(your )?feedback|drop ?down|(drag( and| &| ?'?n'?)? )?drop (your |the |a |an )?(files?|images?|photos?|pictures?|documents?|here|them|it)\b|payment (methods?|options?|history|settings|details|info(rmation)?)|(show |view |hide |see )?(deleted|removed|trashed|sent) (items?|messages?|e?mails?|files?|posts?|users?|folders?|conversations?)|check out (this|these|that|the|our|my|more|an?)\b(?!\s+(cart|bag|basket|order|items?|purchase)\b)|orders? (history|status|details|summary|tracking|number)|remove (format(ting)?|link|hyperlink|indent|highlight|(all )?filters?|sort(ing)?|selection)|(insert|add|show)\s*\/\s*(remove|hide|delete))|^\s*((my|your|recent|past|all|open) )?(orders|payments|purchases|transfers|donations)\s*$|^\s*(open|view|show|see|track|preview|print|find|search( for)?)\s+((the|my|your|this|that|an?)\s+)?(orders?|payments?|purchases?|transfers?|donations?)\b/g
 
 const WORDS = [...new Set(Object.values(CONSEQUENTIAL_WORDS).flat())].sort((a, b) => b.length - a.length)
 /** Words whose inflections are their own: "ban" is "bans", "banned", never "band". */

@@ -686,8 +686,9 @@ function inferredClickRisk(node: UiNode, role: string, dom: DomFacts | undefined
   if ((role === 'button' || role === 'link' || role === 'menuitem' || role === 'generic' || role === 'option') && !hints.toggle) {
     // A button in a field's box edits the field's value (a tag's "×"), whatever it says.
     const editsField = role === 'button' && (inherited.inCombobox === true || drawnInside(dom?.bounds, inherited.comboboxBox))
-    // A link named for a folder ("Trash (3)") opens it: its name is a place, not a verb.
-    const word = role === 'link' && namesAPlace(label) ? null : consequentialWord(label)
+    // A link named for a folder ("Trash (3)") opens it: its name is a place, not a verb. A label's words name a field or a
+    // thing (a todo "Buy milk" a double click edits), never what a click on it does.
+    const word = (role === 'link' && namesAPlace(label)) || dom?.tag === 'label' ? null : consequentialWord(label)
     if (word !== null && !editsField) return { risk: 'destructive', reason: `its name says "${word}"` }
     // An icon or a letter for a name ("×", "🗑"): what its title and its markup say.
     if (saysLittle(label) && !editsField) {
