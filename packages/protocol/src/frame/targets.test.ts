@@ -82,6 +82,11 @@ describe('resolving a request to a target', () => {
     expect(() => resolveTarget(frame, 'select', '@e99999')).toThrow(expect.objectContaining({ message: 'no element @e99999 is on the frame now; take a new snapshot' }))
     // An action no element of the frame offers says the same of the ref.
     expect(() => resolveTarget(frame, 'select', `@${b.ref}`)).toThrow(expect.objectContaining({ message: `the frame has no action "select"; @${b.ref} takes "remove"` }))
+    // Under a modal dialog: not a new snapshot, closing the dialog brings it back.
+    const parts = page()
+    const underModal = sealFrame({ ...parts, tree: { ...parts.tree, children: [...(parts.tree.children ?? []), { id: 'confirm', kind: 'box', role: 'dialog', name: 'Discard changes?', states: { modal: true } }] } })
+    // Its name is the page's words: in the details, which an answer fences, not in the hub's message.
+    expect(() => resolveTarget(underModal, 'remove', '@e99999')).toThrow(expect.objectContaining({ message: 'no element @e99999 is on the frame now; a modal dialog is open, and what is under it is out of reach until it closes', details: expect.objectContaining({ pageWords: ['Discard changes?'] }) }))
   })
 
   it('staleness is per target: a ticking clock changes the id but not the target; a relabel or removal does', () => {

@@ -1,5 +1,5 @@
 import { canonicalJson, contentHash } from '../content-hash.js'
-import { TesseraError } from '../errors.js'
+import { PAGE_WORDS, TesseraError } from '../errors.js'
 import type { ActionContract, Risk } from '../schemas/action-contract.js'
 import type { ActionTarget } from '../schemas/action-target.js'
 import type { Frame } from '../schemas/frame.js'
@@ -98,7 +98,12 @@ export function resolveTarget(frame: Frame, action: string, ref?: string): Resol
   if (wanted !== undefined && namesNothing(frame, wanted)) {
     // A frame of nothing of the page says why (it waits on a dialog elsewhere, it stopped answering): that, not a new snapshot, is what the agent needs.
     const said = (frame.state as { said?: unknown }).said
-    throw new TesseraError('not_found', `no element @${wanted} is on the frame now; ${typeof said === 'string' ? said : 'take a new snapshot'}`, { expected: 'a ref of the current frame', found: `@${wanted}` })
+    // A modal dialog takes what is under it out of reach (and out of the tree): a new snapshot would not bring it back, closing the dialog does.
+    const modal = typeof said === 'string' ? undefined : [...frameIndex(frame).nodes.values()].find((node) => node.states?.modal === true)
+    const why = typeof said === 'string' ? said : modal !== undefined ? `a modal ${modal.role ?? 'dialog'} is open, and what is under it is out of reach until it closes` : 'take a new snapshot'
+    // Its name is the page's words: said after the message, fenced, never in it.
+    const words = modal?.name === undefined ? {} : { [PAGE_WORDS]: [modal.name] }
+    throw new TesseraError('not_found', `no element @${wanted} is on the frame now; ${why}`, { expected: 'a ref of the current frame', found: `@${wanted}`, ...words })
   }
   if (contract === undefined) {
     const about = wanted === undefined ? '' : `; ${whatRefIs(frame, wanted)}`
