@@ -100,6 +100,11 @@ describe('a browser tile after an action that ran out of time, a dialog after a 
     const tile = t.hub.ctx.surfaces.list('browser')[0]?.id as string
     const stuck = await call(client, 'action_request', { surface: tile, action: 'webmcp.wait_forever', input: {} })
     expect(stuck.text).toMatch(/timed_out/)
+    // One that throws: what it threw is the page's words, fenced after the hub's message (before, in it, after "frame.evaluate:").
+    const thrown = await call(client, 'action_request', { surface: tile, action: 'webmcp.fail_loudly', input: {} })
+    // (Chromium's own modelContext words it in its own words; a polyfill passes the page's message on.)
+    expect(thrown.text).toMatch(/^error \[conflict\]: the page's tool "fail_loudly" threw an error\n--- page ([0-9a-f]{6}) \(untrusted\) ---\n"[^"\n]+"\n--- end \1 ---/m)
+    expect(thrown.text).not.toContain('frame.evaluate')
     // Before, the tile stayed taken by the tool's call: every later action on it waited for ever.
     await pressWorks()
   })

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { type ActionContract, type JsonObject, type JsonValue, TesseraError, cutWhole } from '@tessera/protocol'
+import { type ActionContract, type JsonObject, type JsonValue, PAGE_WORDS, TesseraError, cutWhole } from '@tessera/protocol'
 import type { Frame as PlaywrightFrame, Page } from 'playwright-core'
 
 /** A tool a page registered with WebMCP, in one of its frames. */
@@ -123,7 +123,9 @@ export async function callPageTool(tool: PageTool, input: JsonValue): Promise<Js
   try {
     answer = await tool.frame.evaluate(`(${CALL_TOOL})(${JSON.stringify({ name: tool.name, args: input ?? {} })})`)
   } catch (error) {
-    throw new TesseraError('conflict', `the page's tool "${tool.name}" failed: ${(error as Error).message.split('\n')[0]}`, { found: tool.name })
+    // What the page threw is its own words: fenced after the message (PAGE_WORDS), without Playwright's call name before them.
+    const thrown = ((error as Error).message.split('\n')[0] ?? '').replace(/^[\w.]+: /, '')
+    throw new TesseraError('conflict', `the page's tool "${tool.name}" threw an error`, { found: tool.name, [PAGE_WORDS]: [thrown] })
   }
   if (typeof answer !== 'string') return (answer ?? null) as JsonValue
   if (answer === 'undefined') return null
