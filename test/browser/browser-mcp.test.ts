@@ -511,6 +511,9 @@ describe('the browser surface over MCP, through the gateway', () => {
     const typed = await call(client, 'browser_type', { tile, element: 'Password', target: refOf(login, 'textbox', 'Password'), text: 'secret' })
     expect(typed.isError).toBe(false)
     expect(typed.text).not.toContain('awaiting_approval')
+    // A secret field says it took the words, never what they are (before, it said "[REDACTED]" empty or not, and the change went unsaid).
+    expect(typed.text).toMatch(/^~ textbox "Password": \[REDACTED\] @\d+/m)
+    expect(typed.text).not.toContain('secret')
     expect((await call(client, 'browser_navigate', { tile, url: `${site.origin}/script-away` })).text).toContain('heading "Portal"')
     await call(client, 'browser_close', { tile })
   }, 60_000)

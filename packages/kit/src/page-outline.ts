@@ -440,7 +440,8 @@ function inline(item: Item): string {
   else if (typeof node.semantic?.selectorHint === 'string' && SELECTOR_HINT.test(node.semantic.selectorHint)) parts.push(node.semantic.selectorHint)
   let text = parts.join(' ')
   const secret = node.semantic?.sensitive === true
-  if (secret) text += ': [REDACTED]'
+  // A secret field says that it holds something, never what: one left empty prints bare, so a fill shows it took.
+  if (secret) text += node.value === undefined ? '' : ': [REDACTED]'
   // Whole, a field's text keeps its line breaks (escaped: still one line of the outline).
   else if (node.value !== undefined && node.value !== null && node.value !== node.name) text += `: ${item.whole === true ? JSON.stringify(cutWhole(String(node.value), WHOLE_TEXT_CHARS)) : quote(String(node.value))}`
   const declared = node.semantic?.data?.action

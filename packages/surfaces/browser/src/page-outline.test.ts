@@ -281,6 +281,10 @@ describe('a page as the agent reads it', () => {
     expect(text).toContain(`heading "Welcome"\n`)
     expect(text).toContain(`textbox "User" @${refs.refOf('user')}`)
     expect(text).toContain(`textbox "Password": [REDACTED] @${refs.refOf('pw')}`)
+    // Left empty, it prints bare: a fill then shows it took, never what it holds.
+    const empty = page()
+    const emptyPw = sealFrame({ ...empty, tree: { ...empty.tree, children: (empty.tree.children ?? []).map((child) => (child.id === 'pw' ? { id: 'pw', kind: 'box', role: 'textbox', name: 'Password', semantic: { sensitive: true } } : child)) } })
+    expect(outlinePage(emptyPw)).toContain(`\ntextbox "Password" @${refs.refOf('pw')}\n`)
     expect(text).toContain(`button "Sign in" @${refs.refOf('go')}`)
     expect(text).not.toContain('Item 3')
     expect(text).toMatch(new RegExp(`… 41 lines, 40 actions below the view, from "Basket": expand "@${refs.refOf('page')}" offset 4`))
