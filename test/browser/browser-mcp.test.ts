@@ -529,6 +529,15 @@ describe('the browser surface over MCP, through the gateway', () => {
     await call(client, 'browser_close', { tile })
   }, 30_000)
 
+  it('says nothing of the page a tile opened on in the answer of the action after', async () => {
+    const { tile } = await openTile('/no-such-page')
+    // Before, the next answer said "the server answered 404" of a page that answered 200.
+    const next = await call(client, 'browser_navigate', { tile, url: `${site.origin}/login` })
+    expect(next.text).toContain('heading "Sign in"')
+    expect(next.text).not.toContain('404')
+    await call(client, 'browser_close', { tile })
+  }, 30_000)
+
   it('lists what a page downloaded with that page, and no longer once the tab shows another document', async () => {
     const { tile, text } = await openTile('/widgets')
     await call(client, 'browser_click', { tile, element: 'Download report', target: refOf(text, 'link', 'Download report') })

@@ -257,6 +257,8 @@ export class BrowserTile implements Surface {
       void opening.finally(() => this.#opening.delete(opening))
     })
     if (this.#options.url !== undefined) await this.#goto(first, this.#options.url)
+    // What the opening navigation noted (a 404, a load that never ended) belongs to no action's answer: left, the next one would say it of itself.
+    this.#note = undefined
     return this
   }
 
