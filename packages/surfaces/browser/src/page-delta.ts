@@ -286,7 +286,7 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
   const withoutRef = (line: string): string => line.trim().replace(REF_IN_LINE, '')
   const added = parts.filter((part) => part.added).flatMap((part) => part.value)
   const renewed = new Set(added.map(withoutRef))
-  // Of those, the refs that went with the line that reads the same (a wizard's "Next" of step 1, hidden, and step 2's): the new line says which it stands for, so no one acts on the old ref thinking both are there.
+  // Of those, the refs that went with the line that reads the same (a wizard's "Next" of step 1, hidden, and step 2's): the new line says which it stands for, so no one acts on the old ref thinking both are there. Only where one line was renewed (below).
   const renewedFrom = new Map<string, string[]>()
   for (const part of parts.filter((one) => one.removed)) {
     for (const line of part.value) {
@@ -295,7 +295,10 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
       renewedFrom.set(withoutRef(line), [...(renewedFrom.get(withoutRef(line)) ?? []), ref])
     }
   }
+  // Many lines rendered anew at once are a list or a footer drawn again (TodoMVC's, on every change): their old refs went as one, and naming each would cost more than it tells.
+  const renewedOne = [...renewedFrom.values()].flat().length === 1
   const wasRef = (line: string, ref: string | undefined): string => {
+    if (!renewedOne) return ''
     const old = renewedFrom.get(withoutRef(line))?.find((one) => one !== ref)
     if (old === undefined) return ''
     renewedFrom.set(withoutRef(line), (renewedFrom.get(withoutRef(line)) ?? []).filter((one) => one !== old))

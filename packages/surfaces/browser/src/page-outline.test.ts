@@ -543,6 +543,11 @@ describe('a page as the agent reads it', () => {
     // Still on the page (out of view, folded): nothing went, and the new one is just new.
     const kept = pageDelta(before, after, { present: (ref) => ref === '4' })
     expect(kept).toContain('\n+ button "Next" @8\n')
+    // A run drawn anew as one (a list's footer on every change) names no old refs: they went together, and each would cost tokens.
+    const footer = (refs: number[]): string => outline([...around, 'heading "Step 1"', `link "All" @${refs[0]}`, `link "Active" @${refs[1]}`, `link "Completed" @${refs[2]}`])
+    const redrawn = pageDelta(footer([10, 11, 12]), footer([20, 21, 22]))
+    expect(redrawn).toContain('\n+ link "All" @20\n')
+    expect(redrawn).not.toContain('(was @')
   })
 
   it('answers an action with the lines that changed, fenced like the page', () => {
