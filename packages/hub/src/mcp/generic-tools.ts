@@ -1,5 +1,8 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js'
 
+/** surface_act's ops, and the contracts each runs: a desktop's `type` and `key`, a browser's `fill` and `press`. */
+export const ACT_OPS: Readonly<Record<string, readonly string[]>> = { click: ['click'], type: ['type', 'fill'], key: ['key', 'press'], select: ['select'], scroll: ['scroll'] }
+
 /** Tools every hub offers, whatever surfaces are attached. */
 export const GENERIC_TOOLS: Tool[] = [
   {
@@ -57,7 +60,7 @@ export const GENERIC_TOOLS: Tool[] = [
       properties: {
         surface: { type: 'string' },
         ref: { type: 'string' },
-        op: { type: 'string', enum: ['click', 'type', 'key', 'select', 'scroll'] },
+        op: { type: 'string', enum: Object.keys(ACT_OPS) },
         text: { type: 'string' },
         key: { type: 'string' },
         value: { type: 'string' },

@@ -29,6 +29,7 @@ import { MAP_ENTRY } from '../tiles/map-surface.js'
 import { awaitDecision, decisionMessage, settledResult } from './await-decision.js'
 import { checkFacadeArgs, unreadArgs } from './facade-args.js'
 import { type CallProgress, startCallProgress } from './call-progress.js'
+import { ACT_OPS } from './generic-tools.js'
 import { errorLines, isToolError, resultText } from './result-text.js'
 import { serverInstructions } from './server-instructions.js'
 import { ToolScope } from './tool-scope.js'
@@ -113,9 +114,6 @@ function errorResult(error: unknown): CallToolResult {
     error instanceof TesseraError ? error.toJSON() : { code: 'internal' as const, message: error instanceof Error ? error.message : String(error) }
   return { isError: true, content: [{ type: 'text', text: errorLines(shape).join('\n') }], structuredContent: { error: shape } }
 }
-
-/** surface_act's ops, and the contracts each runs: a desktop's `type` and `key`, a browser's `fill` and `press`. */
-const ACT_OPS: Readonly<Record<string, readonly string[]>> = { click: ['click'], type: ['type', 'fill'], key: ['key', 'press'], select: ['select'], scroll: ['scroll'] }
 
 /**
  * One MCP session: a low-level SDK server over the hub's tool catalog (generic tools, the
