@@ -208,3 +208,17 @@ describe('tasks on real pages, through the gateway', () => {
     expect(swapped).toMatch(/^~ tab "Proin dolor" @\d+ \(selected, expanded\)/m)
   })
 })
+
+describe('the browser_navigate that opens the first browser tile', () => {
+  const at = useCorpusClient()
+
+  it('says what the server answered, once, as a later navigate does', async () => {
+    const missing = at.corpus.url('jqui-menu').replace('menu/default.html', 'no-such-demo.html')
+    const opened = await at.call('browser_navigate', { url: missing })
+    // Before, the answer that opened the tile showed the server's error page and never said it was one.
+    expect(opened).toMatch(/^note: the server answered 404 Not Found\n/)
+    const next = await at.call('browser_navigate', { url: at.corpus.url('jqui-menu') })
+    expect(next).not.toContain('the server answered')
+    expect(await at.call('browser_navigate', { url: missing })).toMatch(/^note: the server answered 404 Not Found\n/)
+  })
+})

@@ -85,6 +85,12 @@ export interface Surface {
   readonly id: string
   readonly kind: SurfaceKind
   readonly title?: string
+  /**
+   * What opening the tile noted that its first frame does not show (a server that answered
+   * 404, a page still loading), said once: the answer that opened the tile carries it, and
+   * no later action's answer claims it as its own.
+   */
+  takeOpeningNote?(): string | undefined
   snapshot(opts?: SnapshotOptions): Promise<Frame>
   perform(call: ActionCall, ctx: PerformContext): Promise<JsonValue | undefined>
   /**

@@ -65,7 +65,7 @@ export const MAP_ACTIONS = actionSet<MapSurface>([
       x: z.number().optional(),
       y: z.number().optional(),
     }),
-    output: z.object({ tile: z.string(), kind: z.string(), x: z.number(), y: z.number() }),
+    output: z.object({ tile: z.string(), kind: z.string(), x: z.number(), y: z.number(), note: z.string().optional() }),
     run: async (input, { surface, actor }) => surface.open(input, actor),
   }),
   mapAction({
@@ -187,7 +187,7 @@ export class MapSurface implements Surface {
   async open(
     input: { kind?: string | undefined; preset?: string | undefined; config?: Record<string, unknown> | undefined; title?: string | undefined; x?: number | undefined; y?: number | undefined },
     actor = 'hub',
-  ): Promise<{ tile: string; kind: string; x: number; y: number }> {
+  ): Promise<{ tile: string; kind: string; x: number; y: number; note?: string }> {
     this.#checkRoom(actor)
     let kind = input.kind
     let config: Record<string, unknown> = {}
@@ -217,7 +217,8 @@ export class MapSurface implements Surface {
     this.#openedBy.set(tile.id, actor)
     // What an agent (or the hub) just opened is what it means to work with next.
     this.manager.focus(tile.id)
-    return { tile: tile.id, kind, x: tile.x, y: tile.y }
+    const note = this.manager.surface(tile.id).takeOpeningNote?.()
+    return { tile: tile.id, kind, x: tile.x, y: tile.y, ...(note === undefined ? {} : { note }) }
   }
 
   async snapshot(): Promise<Frame> {

@@ -1,4 +1,5 @@
 import { mkdirSync, statSync } from 'node:fs'
+import { STATUS_CODES } from 'node:http'
 import { basename, isAbsolute, join, relative, resolve } from 'node:path'
 import {
   type ActionCall,
@@ -164,6 +165,7 @@ export class BrowserTile implements Surface {
   /** The downloads of each tab's current document: they go with it, as its file chooser does. */
   readonly #downloads: Array<KeptDownload & { on: Page }> = []
   #note: string | undefined
+  #openingNote: string | undefined
   /** Tiles being made of pages the site opened: an action answers once they are on the map. */
   readonly #opening = new Set<Promise<void>>()
   /** Resolvers of the waits for windows the page announced (Page.windowOpen), oldest first. */
@@ -257,9 +259,16 @@ export class BrowserTile implements Surface {
       void opening.finally(() => this.#opening.delete(opening))
     })
     if (this.#options.url !== undefined) await this.#goto(first, this.#options.url)
-    // What the opening navigation noted (a 404, a load that never ended) belongs to no action's answer: left, the next one would say it of itself.
+    // What the opening navigation noted (a 404, a load that never ended) belongs to the answer that opened the tile: left, the next action's would say it of itself.
+    this.#openingNote = this.#note
     this.#note = undefined
     return this
+  }
+
+  takeOpeningNote(): string | undefined {
+    const note = this.#openingNote
+    this.#openingNote = undefined
+    return note
   }
 
   // ── Surface ────────────────────────────────────────────────────────────────────
@@ -1417,7 +1426,7 @@ export class BrowserTile implements Surface {
       const response = await page
         .goto(url, { waitUntil: 'domcontentloaded', timeout: NAVIGATION_TIMEOUT_MS })
         .catch((error: Error) => (/interrupted by another navigation/.test(error.message) ? page.goto(url, { waitUntil: 'domcontentloaded', timeout: NAVIGATION_TIMEOUT_MS }) : Promise.reject(error)))
-      if (response !== null && response.status() >= 400) this.#note = `the server answered ${response.status()} ${response.statusText()}`
+      if (response !== null && response.status() >= 400) this.#note = `the server answered ${response.status()}${STATUS_CODES[response.status()] === undefined ? '' : ` ${STATUS_CODES[response.status()]}`}`
       await this.#settle(page)
     } catch (error) {
       const message = (error as Error).message.split('\n')[0] ?? ''

@@ -237,8 +237,11 @@ export const BROWSER_TOOLS: readonly FacadeTool[] = [
       if (ctx.tiles(KIND).length === 0) {
         const opened = await ctx.request({ surface: 'map', action: 'open', input: { kind: KIND, config: { url } } })
         if (opened.status !== 'completed') return { result: opened }
-        const surface = String((opened.output as JsonObject).tile)
-        return { text: mode === 'none' ? `opened ${surface} at ${url}` : outlinePage(await ctx.frame(surface)) }
+        const output = opened.output as JsonObject
+        const surface = String(output.tile)
+        const note = typeof output.note === 'string' ? `note: ${output.note}` : undefined
+        const page = mode === 'none' ? `opened ${surface} at ${url}` : outlinePage(await ctx.frame(surface))
+        return { text: note === undefined ? page : mode === 'none' ? `${page}; ${note}` : `${note}\n${page}` }
       }
       return run(ctx, ctx.tile(KIND, stringArg(args, 'tile')), [{ action: 'navigate', input: { url } }], mode === 'delta' ? 'full' : mode)
     },
