@@ -203,6 +203,9 @@ document.modelContext.registerTool({ name: 'fail_loudly', description: 'Throws',
     case '/long':
       // ?scrolls: the header counts the page's scroll events (an animated scroll has a dozen).
       return send(page('Handbook', url.searchParams.has('scrolls') ? LONG + SCROLL_COUNTER : LONG))
+    case '/feed':
+      // A feed of bare cards under a bare body, as a page of endless scrolling has after a while: nothing in it marks a container.
+      return send(page('Feed', `<div>${Array.from({ length: 30_000 }, (_, i) => `<div><span>Card ${i}</span><p>What card ${i} says</p><a href="#card-${i}">Open ${i}</a></div>`).join('')}</div>`))
     case '/panel':
       return send(page('Inbox', PANEL))
     case '/notes':

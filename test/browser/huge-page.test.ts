@@ -375,6 +375,20 @@ describe('a huge page, read in parts over MCP', () => {
     await at.client.callTool({ name: 'browser_close', arguments: {} })
   })
 
+  it('reads a feed of 30,000 bare cards: the first in view, the last found, its link acts', async () => {
+    await at.client.callTool({ name: 'browser_close', arguments: {} })
+    // Before, reading the children of its bare containers kept the page's thread busy for a minute: the tile called the page stuck.
+    const first = await call('browser_navigate', { url: `${site.origin}/feed` })
+    expect(first).toContain('link "Open 0"')
+    expect(first).toMatch(/^… about \d+ lines, \d+ actions below the view, from "Card \d+": expand/m)
+    const found = await call('browser_find', { text: 'Card 29999' })
+    const link = /link "Open 29999" @(\w+)/.exec(await call('browser_snapshot', { find: 'Open 29999' }))?.[1]
+    expect(found).toContain('"Card 29999"')
+    expect(link).toBeDefined()
+    expect(await call('browser_click', { element: 'Open 29999', target: link as string })).toContain('#card-29999')
+    await at.client.callTool({ name: 'browser_close', arguments: {} })
+  })
+
   it('acts on an element far below the view named by a CSS selector', async () => {
     // A tile of its own, whatever a test before left open.
     await at.client.callTool({ name: 'browser_close', arguments: {} })

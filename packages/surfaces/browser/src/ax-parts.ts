@@ -12,11 +12,16 @@ import type { AxNode } from './page-capture.js'
 export const PARTIAL_READ_ELEMENTS = 6_000
 /** A part that holds at most this many lines is read whole (in view) or left unread whole (out of view): one expansion shows it. */
 export const PART_LINES = 200
-/** The tree's first levels, read in one call; below them each level is one round of calls made together. */
-const FIRST_DEPTH = 3
-/** Where a long text may be near the top: only the root's children at first, since a call that returns a long text's node pays for its lines. */
-const FIRST_DEPTH_WITH_LONG_TEXT = 1
+/** Levels read one round of calls each, below the root; a part this deep is read whole. */
 const MAX_LEVELS = 24
+/**
+ * A node whose children the tree would answer with more nodes than this (see
+ * DomRanges.childrenAsked) has them decided from the DOM snapshot instead: Chromium answers
+ * the children of a node with every ignored node below them and the children of those (a
+ * feed's thousands of bare `div`s under a bare `body`), in time that grows with their square:
+ * 0.4 s for 2,000 cards, 56 s for 30,000 (Chromium 142).
+ */
+const CHILDREN_ASKED_MAX = 2_000
 /** Rendered this far beyond the viewport, a part still counts as in view (a line half scrolled in). */
 const VIEW_MARGIN = 100
 
@@ -30,22 +35,23 @@ export interface PartsWanted {
 type Decision = 'read' | 'unread' | 'open' | 'done' | 'text'
 
 /**
- * One document's accessibility tree, read in parts: the first levels at once, then level by
- * level only where a part is too big to decide on; a part in view (or wanted) and small
- * enough is read whole in one call, a part out of view is left unread with what the DOM
- * snapshot says it holds (`unread`). Node ids are Chromium's, stable while the tree lives,
+ * One document's accessibility tree, read in parts: from the root, level by level only where
+ * a part is too big to decide on; a part in view (or wanted) and small enough is read whole
+ * in one call, a part out of view is left unread with what the DOM snapshot says it holds
+ * (`unread`). Node ids are Chromium's, stable while the tree lives,
  * so the parts fit together.
  */
 export async function readAxInParts(session: CDPSession, frameId: string, ranges: DomRanges, viewport: Rect, wanted: PartsWanted, long?: LongTexts): Promise<AxNode[]> {
   const holders = long?.holders ?? []
-  const first = (await session.send('Accessibility.getFullAXTree', { frameId, depth: holders.length > 0 ? FIRST_DEPTH_WITH_LONG_TEXT : FIRST_DEPTH })) as { nodes: AxNode[] }
+  // The root alone, then level by level: asked for its first levels at once, Chromium walks the whole tree all the same (3 s of 20,000 table rows, each time; the root alone, 10 ms once built).
+  const root = ((await session.send('Accessibility.getRootAXNode', { frameId })) as { node: AxNode }).node
   const byId = new Map<string, AxNode>()
   const order: AxNode[] = []
   const add = (node: AxNode): void => {
     if (!byId.has(node.nodeId)) order.push(node)
     byId.set(node.nodeId, node)
   }
-  for (const node of first.nodes) add(node)
+  add(root)
   const frontier = (): AxNode[] => [...byId.values()].filter((node) => (node.childIds ?? []).some((id) => !byId.has(id)))
   const view = { x: viewport.x - VIEW_MARGIN, y: viewport.y - VIEW_MARGIN, width: viewport.width + 2 * VIEW_MARGIN, height: viewport.height + 2 * VIEW_MARGIN }
   const decide = (node: AxNode): Decision => {
@@ -61,6 +67,39 @@ export async function readAxInParts(session: CDPSession, frameId: string, ranges
     const needed = ranges.holdsAny(index, wanted.indexes) || ranges.shows(index, view)
     if (lines <= PART_LINES) return needed ? 'read' : 'unread'
     return 'open'
+  }
+  /**
+   * The children of a node the tree would answer slowly (CHILDREN_ASKED_MAX), as the DOM
+   * snapshot knows them, each by its DOM node: Chromium names a node of the tree by its DOM
+   * node's backend id. Undefined where the tree answers quickly, or a child is no DOM node (a
+   * pseudo-element's text): then the tree is asked.
+   */
+  const domChildren = (node: AxNode): AxNode[] | undefined => {
+    const at = ranges.indexOf(node.backendDOMNodeId)
+    if (at === undefined || ranges.childrenAsked(at, CHILDREN_ASKED_MAX) <= CHILDREN_ASKED_MAX) return undefined
+    const ids = node.childIds ?? []
+    const children: AxNode[] = []
+    for (const id of ids) {
+      if (!/^[1-9]\d*$/.test(id) || ranges.indexOf(Number(id)) === undefined) return undefined
+      children.push({ nodeId: id, ignored: false, backendDOMNodeId: Number(id), childIds: [] })
+    }
+    return children
+  }
+  /**
+   * A child known by its DOM node alone: left unread or read whole as any part; else its own
+   * node is asked, to be opened at the next level. A text is always read, as the tree's
+   * answer would have brought it: read or not, it then stands alone among its siblings, and
+   * the parts around it are the same from one capture to the next.
+   */
+  const readChild = async (child: AxNode, next: AxNode[]): Promise<void> => {
+    const index = ranges.indexOf(child.backendDOMNodeId) as number
+    const decision = ranges.isText(index) ? 'read' : decide(child)
+    if (decision === 'unread') return add({ ...child, unread: ranges.part(index) })
+    const asked = decision === 'read' ? session.send('Accessibility.queryAXTree', { backendNodeId: child.backendDOMNodeId }) : session.send('Accessibility.getPartialAXTree', { backendNodeId: child.backendDOMNodeId, fetchRelatives: false })
+    const found = ((await asked.catch(() => ({ nodes: [] }))) as { nodes: AxNode[] }).nodes
+    for (const node of found) add(node)
+    const own = found.find((node) => node.nodeId === child.nodeId)
+    if (decision !== 'read' && own !== undefined && (own.childIds ?? []).length > 0) next.push(own)
   }
   let pending = frontier()
   for (let level = 0; pending.length > 0 && level < MAX_LEVELS; level++) {
@@ -88,6 +127,8 @@ export async function readAxInParts(session: CDPSession, frameId: string, ranges
           for (const found of part.nodes) add(found)
           return
         }
+        const known = domChildren(node)
+        if (known !== undefined) return void (await Promise.all(known.map((child) => readChild(child, next))))
         const children = (await session.send('Accessibility.getChildAXNodes', { id: node.nodeId, frameId }).catch(() => ({ nodes: [] }))) as { nodes: AxNode[] }
         for (const child of children.nodes) {
           add(child)

@@ -61,6 +61,9 @@ function lowerBound(list: readonly number[], value: number): number {
  * says some words; whether any of it is on screen) is then a sum over a range, without
  * reading its accessibility tree.
  */
+/** Tags of elements that are mere containers unless something marks them (see DomRanges.childrenAsked). */
+const MAY_BE_IGNORED = new Set(['HTML', 'BODY', 'DIV', 'SPAN', 'TBODY', 'THEAD', 'TFOOT', 'FONT', 'CENTER', 'B', 'I', 'U', 'S', 'SMALL', 'BIG', 'EM', 'STRONG'])
+
 export class DomRanges {
   readonly #strings: readonly string[]
   readonly #nodes: SnapshotNodes
@@ -160,6 +163,34 @@ export class DomRanges {
       right = Math.max(right, this.#right[index] as number)
     }
     return Number.isFinite(top) ? { x: left, y: top, width: right - left, height: bottom - top } : undefined
+  }
+
+  /** Whether the node at `index` is a text, not an element. */
+  isText(index: number): boolean {
+    return this.#tag(index) === '#text'
+  }
+
+  /**
+   * About how many nodes the accessibility tree answers for the children of `index`: each
+   * child, and below a child it may ignore (a bare `div` or `span`) that child's own, and so
+   * on; counted up to just past `limit`.
+   */
+  childrenAsked(index: number, limit: number): number {
+    let count = 0
+    const stack = [index]
+    while (stack.length > 0 && count <= limit) {
+      const at = stack.pop() as number
+      for (let child = at + 1; child < (this.#end[at] as number) && count <= limit; child = this.#end[child] as number) {
+        count++
+        if (this.#mayBeIgnored(child)) stack.push(child)
+      }
+    }
+    return count
+  }
+
+  /** A container the tree may leave out, its children standing in its place: nothing marks it as anything of its own. */
+  #mayBeIgnored(i: number): boolean {
+    return MAY_BE_IGNORED.has(this.#tag(i)) && ['id', 'role', 'tabindex', 'aria-label'].every((name) => this.#attribute(i, name) === undefined)
   }
 
   /** Whether any of the subtree of `index` is drawn at all. */
