@@ -529,6 +529,18 @@ describe('the browser surface over MCP, through the gateway', () => {
     await call(client, 'browser_close', { tile })
   }, 30_000)
 
+  it('shows an editable region without a role as a field with its lines, and types into it', async () => {
+    const { tile, text } = await openTile('/editor')
+    // Before, it read as a "clickable" whose paragraphs were targets too, and its lines and the text area's ran together.
+    expect(text).toMatch(/^textbox: "First line\\nSecond line\\nafter a break" @\d+$/m)
+    expect(text).toMatch(/^textbox "Summary": "one\\ntwo" @\d+$/m)
+    expect(text).not.toMatch(/paragraph/)
+    const typed = await call(client, 'browser_type', { tile, element: 'the draft', target: (/^textbox: .* @(\d+)$/m.exec(text) as RegExpExecArray)[1], text: 'A new draft' })
+    expect(typed.text).toMatch(/^~ textbox: "A new draft" @\d+/m)
+    expect((await call(client, 'browser_click', { tile, element: 'Save', target: refOf(text, 'button', 'Save') })).text).toContain('"A new draft"')
+    await call(client, 'browser_close', { tile })
+  }, 30_000)
+
   it('says nothing of the page a tile opened on in the answer of the action after', async () => {
     const { tile } = await openTile('/no-such-page')
     // Before, the next answer said "the server answered 404" of a page that answered 200.

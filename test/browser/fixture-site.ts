@@ -210,6 +210,9 @@ document.modelContext.registerTool({ name: 'fail_loudly', description: 'Throws',
       return send(page('Inbox', PANEL))
     case '/notes':
       return send(page('Release notes', NOTES))
+    case '/editor':
+      // An editor that gives its editable region no role, as ProseMirror's does; Save shows what it holds, line by line.
+      return send(page('Draft', `<div contenteditable="true" class="ProseMirror"><p>First line</p><p>Second line<br>after a break</p></div><textarea aria-label="Summary">one\ntwo</textarea><button onclick="document.querySelector('output').textContent = document.querySelector('.ProseMirror').innerText.trim().split(/\\n+/).join(' | ')">Save</button><output></output>`))
     case '/grow':
       return send(page('Archive', GROW))
     case '/draft':

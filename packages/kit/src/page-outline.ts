@@ -134,6 +134,12 @@ function squeeze(text: string): string {
   return text.replace(/\s+/g, ' ').trim()
 }
 
+/** A field's text as `quote` says it, its line breaks kept (escaped, and blank lines dropped): two lines are not one line with a space. */
+function quoteLines(text: string, chars = TEXT_CHARS): string {
+  const lined = text.split(/\r\n?|\n/).map(squeeze).filter((line) => line !== '').join('\n')
+  return JSON.stringify(lined.length > chars ? `${cutWhole(lined, chars - 1)}…` : lined)
+}
+
 function quote(text: string, chars = TEXT_CHARS): string {
   const one = squeeze(text)
   return JSON.stringify(one.length > chars ? `${cutWhole(one, chars - 1)}…` : one)
@@ -442,8 +448,8 @@ function inline(item: Item): string {
   const secret = node.semantic?.sensitive === true
   // A secret field says that it holds something, never what: one left empty prints bare, so a fill shows it took.
   if (secret) text += node.value === undefined ? '' : ': [REDACTED]'
-  // Whole, a field's text keeps its line breaks (escaped: still one line of the outline).
-  else if (node.value !== undefined && node.value !== null && node.value !== node.name) text += `: ${item.whole === true ? JSON.stringify(cutWhole(String(node.value), WHOLE_TEXT_CHARS)) : quote(String(node.value))}`
+  // A field's text keeps its line breaks (escaped: still one line of the outline); whole, its blank lines too.
+  else if (node.value !== undefined && node.value !== null && node.value !== node.name) text += `: ${item.whole === true ? JSON.stringify(cutWhole(String(node.value), WHOLE_TEXT_CHARS)) : quoteLines(String(node.value))}`
   const declared = node.semantic?.data?.action
   if (typeof declared === 'string') text += ` [${declared}]`
   if (item.ref !== undefined && item.actions !== undefined) text += ` @${item.ref}`

@@ -214,8 +214,9 @@ describe('a page as the agent reads it', () => {
     const frame = sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/form', tree, layout, state: {}, contracts: BROWSER_ACTIONS.contracts.filter((c) => ['click', 'fill'].includes(c.id)), targets: [{ contract: 'fill', nodeId: 'area' }, { contract: 'click', nodeId: 'opt' }] })
     const refs = RefTable.forFrame(frame)
     const view = outlinePage(frame).split('\n').slice(2, -1)
-    // In the view, cut to its first words as any text, and the line of it inside is not said again.
-    expect(view[0]).toBe(`textbox "Comment": "${held.replace(/\s+/g, ' ').slice(0, 119)}…" @${refs.refOf('area')}`)
+    // In the view, cut to its first words as any text, its lines still lines (blank ones dropped), and the line of it inside is not said again.
+    const lined = held.split('\n').map((line) => line.replace(/\s+/g, ' ').trim()).filter((line) => line !== '').join('\n')
+    expect(view[0]).toBe(`textbox "Comment": ${JSON.stringify(`${lined.slice(0, 119)}…`)} @${refs.refOf('area')}`)
     expect(view.slice(1)).toEqual([`listbox "Notes"`, `  option "${option.slice(0, 119)}…" @${refs.refOf('opt')}`])
     const whole = outlinePage(frame, { expand: `@${refs.refOf('area')}` }).split('\n').slice(2, -1)
     expect(whole).toEqual([`textbox "Comment": ${JSON.stringify(held)} @${refs.refOf('area')}`])

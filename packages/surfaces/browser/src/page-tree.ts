@@ -365,6 +365,12 @@ function asOneText(nodes: UiNode[], code: AxNode, byId: Map<string, AxNode>, box
   return [{ ...rest, text: joined, ...(block ? { role: 'code' } : {}), ...(excerpt === undefined ? {} : { excerpt }) }]
 }
 
+/** Whether the element is where its editable text begins: `contenteditable` on it, not inherited. */
+function isEditingHost(dom: DomFacts | undefined): boolean {
+  const editable = dom?.attributes.get('contenteditable')
+  return editable !== undefined && editable.toLowerCase() !== 'false'
+}
+
 function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: CapturedDocument, walk: Walk, inherited: Inherited): UiNode[] {
   if (node === undefined) return []
   let axRole = typeof node.role?.value === 'string' ? node.role.value : 'none'
@@ -374,6 +380,9 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   // Chromium demotes some declared roles (an option wrapped in a list item) to generic; the page said what it is.
   const declared = dom?.attributes.get('role')?.trim().split(/\s+/)[0]
   if (axRole === 'generic' && declared !== undefined && CLICKABLE.has(declared)) axRole = declared
+  // An editor's editable region the page gave no role (a bare contenteditable) is a field to type in, its text the value.
+  const bareEditor = axRole === 'generic' && declared === undefined && property(node, 'editable') === 'richtext' && isEditingHost(dom)
+  if (bareEditor) axRole = 'textbox'
   const kids = (next: Inherited): UiNode[] => siblingNodes(node.childIds ?? [], byId, doc, walk, next)
   if (backendId === undefined) return kids(inherited)
   if (node.ignored) {
@@ -490,8 +499,9 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   const shown = dom?.tag === 'iframe' || dom?.tag === 'frame' ? walk.children.get(`${doc.key}#${backendId}`) : undefined
   if (shown !== undefined) childNodes = documentNodes(shown, walk, next)
   // A native field's parts (a date's month, day and year and its picker button, a text area's lines) are the
-  // browser's own, drawn in its shadow: the field itself takes the action and says the value.
-  else childNodes = (secret && FILLABLE.has(role)) || dom?.tag === 'input' || dom?.tag === 'textarea' ? [] : (walked ?? kids(next))
+  // browser's own, drawn in its shadow: the field itself takes the action and says the value. So is what a bare
+  // editor holds: its paragraphs are its value's lines, and a click in one only places the caret.
+  else childNodes = (secret && FILLABLE.has(role)) || dom?.tag === 'input' || dom?.tag === 'textarea' || bareEditor ? [] : (walked ?? kids(next))
   const impliedHere = (implied && walk.targets.length === targetsBefore) || named
   // A control named by its content alone (the page gave it no name Chromium kept): its text is its name.
   if (out.name === undefined && (NAMED_BY_CONTENT.has(role) || impliedHere) && childNodes.length > 0 && childNodes.every((child) => child.kind === 'text')) {
