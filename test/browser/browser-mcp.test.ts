@@ -685,6 +685,8 @@ describe('the browser surface over MCP, through the gateway', () => {
   it('reads and acts inside another site\'s iframe (its own process)', async () => {
     const text = (await call(client, 'browser_navigate', { url: `${site.origin}/frames?port=${site.port}` })).text
     expect(text).toContain('heading "Step 1 of 3: who you are"')
+    // The frame says whose it is: what is typed in it goes to that site.
+    expect(text).toMatch(new RegExp(`^iframe "Sign up" from http://localhost:${site.port}$`, 'm'))
     const typed = await call(client, 'browser_type', { element: 'Full name', target: refOf(text, 'textbox', 'Full name'), text: 'Frame User' })
     expect(typed.text).toContain('~ textbox "Full name": "Frame User"')
     const clicked = await call(client, 'browser_click', { element: 'Next', target: refOf(text, 'button', 'Next') })

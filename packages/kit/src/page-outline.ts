@@ -239,6 +239,8 @@ function meaningful(node: UiNode, actions: NodeActions | undefined): boolean {
   if (node.kind === 'text') return true
   if (actions !== undefined) return true
   const role = node.role ?? 'generic'
+  // What is inside is another document, maybe another site's: said, named or not.
+  if (role === 'iframe') return true
   if (node.name !== undefined && (LANDMARKS.has(role) || !STRUCTURE.has(role))) return true
   if (!STRUCTURE.has(role)) return role !== 'none' && role !== 'img'
   return false
@@ -444,6 +446,8 @@ function inline(item: Item): string {
   if (name !== undefined && name !== '""') parts.push(name)
   // Printed bare, so only in its shape: a frame is not validated when outlined, and a hint must never write the outline's own words.
   else if (typeof node.semantic?.selectorHint === 'string' && SELECTOR_HINT.test(node.semantic.selectorHint)) parts.push(node.semantic.selectorHint)
+  // A frame of another site says which (its surface sets `src` to that origin alone).
+  if (node.role === 'iframe' && typeof node.src === 'string' && /^https?:\/\/[^\s/]+$/i.test(node.src)) parts.push(`from ${node.src}`)
   let text = parts.join(' ')
   const secret = node.semantic?.sensitive === true
   // A secret field says that it holds something, never what: one left empty prints bare, so a fill shows it took.

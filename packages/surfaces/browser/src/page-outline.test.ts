@@ -61,6 +61,25 @@ describe('a page as the agent reads it', () => {
     expect(whole[0]?.endsWith(' (lines 100000–100002 of 220002; offset 100002 reads on)')).toBe(true)
   })
 
+  it('says where an iframe begins, named or not, and from which site when another\'s', () => {
+    const text = (id: string, words: string): UiNode => ({ id, kind: 'text', text: words })
+    const tree: UiNode = {
+      id: 'page',
+      kind: 'box',
+      role: 'document',
+      children: [
+        { id: 'ad', kind: 'box', role: 'iframe', children: [text('ad-text', 'Buy now and save')] },
+        { id: 'pay', kind: 'box', role: 'iframe', name: 'Card', src: 'https://pay.example', children: [{ id: 'number', kind: 'box', role: 'textbox', name: 'Number' }] },
+        text('after', 'Thanks'),
+      ],
+    }
+    const layout: Layout = { page: { x: 0, y: 0, width: 800, height: 600 }, ad: { x: 0, y: 0, width: 300, height: 100 }, 'ad-text': { x: 0, y: 0, width: 300, height: 20 }, pay: { x: 0, y: 120, width: 300, height: 100 }, number: { x: 0, y: 130, width: 200, height: 20 }, after: { x: 0, y: 240, width: 100, height: 20 } }
+    const frame = sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/checkout', tree, layout, state: {}, contracts: BROWSER_ACTIONS.contracts.filter((c) => c.id === 'fill'), targets: [{ contract: 'fill', nodeId: 'number' }] })
+    const refs = RefTable.forFrame(frame)
+    // Before, an iframe with no title printed nothing: its words read as the page's own.
+    expect(outlinePage(frame).split('\n').slice(2, -1)).toEqual(['iframe', '  "Buy now and save"', 'iframe "Card" from https://pay.example', `  textbox "Number" @${refs.refOf('number')}`, '"Thanks"'])
+  })
+
   it('says a name once: a logo link\'s image of the same name goes, and a heading holding a link of its name prints bare', () => {
     const layout: Layout = { page: { x: 0, y: 0, width: 800, height: 600 }, logo: { x: 0, y: 0, width: 90, height: 30 }, post: { x: 0, y: 40, width: 300, height: 20 } }
     const tree: UiNode = {

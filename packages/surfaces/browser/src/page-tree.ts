@@ -497,7 +497,12 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   // An iframe element shows another document: its tree hangs here.
   let childNodes: UiNode[]
   const shown = dom?.tag === 'iframe' || dom?.tag === 'frame' ? walk.children.get(`${doc.key}#${backendId}`) : undefined
-  if (shown !== undefined) childNodes = documentNodes(shown, walk, next)
+  if (shown !== undefined) {
+    childNodes = documentNodes(shown, walk, next)
+    // Another site's document (a payment form, a widget): where it comes from is what the agent most needs to know of it.
+    const origin = /^https?:/i.test(shown.url) ? pageOriginOf(shown.url) : null
+    if (origin !== null && walk.pageOrigin !== null && origin !== walk.pageOrigin) out.src = origin
+  }
   // A native field's parts (a date's month, day and year and its picker button, a text area's lines) are the
   // browser's own, drawn in its shadow: the field itself takes the action and says the value. So is what a bare
   // editor holds: its paragraphs are its value's lines, and a click in one only places the caret.
