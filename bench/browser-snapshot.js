@@ -20,6 +20,8 @@
 //     snapshot: calls and tokens read, and what the page's hidden selects hold after.
 //   - A text file of 39,429 lines (bench/browser-long-text.js), both ways: open it, find a
 //     declaration far into it and read it (calls, tokens, time).
+//   - A feed of 30,000 bare cards (bench/browser-feed.js), both ways: open it, find the last
+//     card's link and follow it (calls, tokens, time).
 //   - The TodoMVC task on every TodoMVC app of the corpus, by one agent script on both
 //     peers (bench/browser-todomvc.js): calls and tokens read, and the end state checked in
 //     the page.
@@ -35,6 +37,7 @@ import { fmt, percentile } from './stats.js'
 import { foldLines, pageShape, parsePlaywright, playwrightTargets, playwrightYaml, reachability, tesseraLines } from './browser-outlines.js'
 import { Agent, TODO_STATE_SCRIPT, todoTask } from './browser-todomvc.js'
 import { longTextTask, serveLongText } from './browser-long-text.js'
+import { FEED_CARDS, feedTask, serveFeed } from './browser-feed.js'
 import { CHROMIUM, startChromeDevtoolsMcp, startPlaywrightMcp, startTesseraHub, textOf, tokens } from './peers.js'
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -516,6 +519,29 @@ export async function benchBrowserSnapshot() {
       rows.push(['a long text file', `not measured — ${reason(error)}`])
     } finally {
       await file.close()
+    }
+
+    // A feed of bare cards, both ways.
+    process.stderr.write('  a feed of bare cards…\n')
+    const feed = await serveFeed()
+    try {
+      const p = await feedTask(pw.client, 'playwright', feed.url)
+      await callText(pw.client, 'browser_navigate', { url: 'about:blank' })
+      // No tile is open: the text file's was closed after it.
+      const t = await feedTask(tessera.client, 'tessera', feed.url)
+      await callText(tessera.client, 'browser_close', {})
+      for (const [dialect, r] of [['playwright', p], ['tessera', t]]) dump(`feed.${dialect}.txt`, r.answers.map((a) => `### ${a.call}\n${a.text}`).join('\n\n'))
+      ok &&= t.followed && t.tokens <= MAX_RATIO * p.tokens && t.calls <= p.calls
+      const how = (r) => `${r.calls} calls, ${r.tokens.toLocaleString('en')} tokens, ${Math.round(r.ms).toLocaleString('en')} ms (${r.answers.map((a) => Math.round(a.ms).toLocaleString('en')).join(', ')})${r.followed ? '' : ', **the link not followed**'}`
+      rows.push([
+        `a feed of ${FEED_CARDS.toLocaleString('en')} cards, each a bare \`div\` (generated): open it, find the last card's link and follow it — Playwright MCP: \`browser_navigate\` (its answer links to a file), \`browser_find\` (the match in its snapshot), \`browser_click\` (its answer links to a file) · Tessera: \`browser_navigate\` (the view, the rest folded), \`browser_find\`, \`browser_click\` (the page where the link went) · ratio of tokens / of time`,
+        `${how(p)} · ${how(t)} · **${fmt(t.tokens / p.tokens, 2)}** / **${fmt(t.ms / p.ms, 2)}**`,
+      ])
+    } catch (error) {
+      ok = false
+      rows.push(['a feed of bare cards', `not measured — ${reason(error)}`])
+    } finally {
+      await feed.close()
     }
 
     // The TodoMVC task, both ways.
