@@ -1,4 +1,4 @@
-import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from 'playwright-core'
+import { type Browser, type BrowserContext, type BrowserContextOptions, type Page, chromium } from 'playwright-core'
 import { TesseraError } from '@tessera/protocol'
 
 /**
@@ -24,16 +24,42 @@ export function chromiumPath(): string {
 export class BrowserHost {
   #browser: Promise<Browser> | null = null
   #users = 0
+  /** A context made ready for the next tile while the browser runs, by the options it was made with. */
+  #spare: { options: string; made: Promise<ReadyContext> } | null = null
 
-  async newContext(options: BrowserContextOptions): Promise<BrowserContext> {
+  /**
+   * A context of its own for a tile, `prepare`d (its scripts, its bindings), with its first
+   * page: the one made ready beforehand (prepareNext) when it has the same options, else a new
+   * one. A tile then opens without waiting for a context and a page: 0.3 s of the 1.1 s a
+   * text file's first navigate took.
+   */
+  async readyContext(options: BrowserContextOptions, prepare: (context: BrowserContext) => Promise<void>): Promise<ReadyContext> {
     this.#users += 1
     try {
-      const browser = await this.#launch()
-      return await browser.newContext(options)
+      const spare = this.#spare?.options === JSON.stringify(options) ? this.#spare.made : undefined
+      if (spare !== undefined) this.#spare = null
+      // One that could not be made, or whose browser went since, is made anew: its failure is this tile's to meet then.
+      const taken = await spare?.catch(() => undefined)
+      return taken !== undefined && !taken.page.isClosed() ? taken : await this.#make(options, prepare)
     } catch (error) {
       this.#users -= 1
       throw error
     }
+  }
+
+  /** Makes the next tile's context ready, while the browser runs for a tile: called once a tile has opened, so it does not slow that tile's first page. */
+  prepareNext(options: BrowserContextOptions, prepare: (context: BrowserContext) => Promise<void>): void {
+    const key = JSON.stringify(options)
+    if (this.#users === 0 || this.#browser === null || this.#spare?.options === key) return
+    this.#spare = { options: key, made: this.#make(options, prepare) }
+    // Made for no one yet: a failure is met by the tile that would take it, which makes its own.
+    this.#spare.made.catch(() => undefined)
+  }
+
+  async #make(options: BrowserContextOptions, prepare: (context: BrowserContext) => Promise<void>): Promise<ReadyContext> {
+    const context = await (await this.#launch()).newContext(options)
+    await prepare(context)
+    return { context, page: await context.newPage() }
   }
 
   /** A persistent profile keeps its own process: Chromium locks a profile folder to one browser. */
@@ -51,6 +77,8 @@ export class BrowserHost {
     if (this.#users > 0 || this.#browser === null) return
     const browser = this.#browser
     this.#browser = null
+    // A context made ready goes with the browser.
+    this.#spare = null
     await (await browser.catch(() => null))?.close().catch(() => undefined)
   }
 
@@ -69,6 +97,12 @@ export class BrowserHost {
     }
     return this.#browser
   }
+}
+
+/** A tile's context, prepared, with its first page. */
+export interface ReadyContext {
+  context: BrowserContext
+  page: Page
 }
 
 /** The host every tile of this process shares. */

@@ -246,12 +246,17 @@ export class BrowserTile implements Surface {
       return this
     }
     const contextOptions = { viewport: this.#options.viewport ?? { width: 1280, height: 800 }, acceptDownloads: true }
-    const context = this.#options.profileDir === undefined ? await this.#options.host.newContext(contextOptions) : await this.#options.host.persistentContext(this.#options.profileDir, contextOptions)
+    let context: BrowserContext
+    let first: Page
+    if (this.#options.profileDir === undefined) ({ context, page: first } = await this.#options.host.readyContext(contextOptions, watchChanges))
+    else {
+      context = await this.#options.host.persistentContext(this.#options.profileDir, contextOptions)
+      await watchChanges(context)
+      first = context.pages()[0] ?? (await context.newPage())
+    }
+    CHANGES_HEARD.set(context, () => this.#changed())
     this.#context = context
     this.#hearDialogs(context)
-    await context.addInitScript(CHANGE_WATCH_SCRIPT)
-    await context.exposeBinding('__tesseraChanged', () => this.#changed())
-    const first = context.pages()[0] ?? (await context.newPage())
     this.#adopt(first, false)
     context.on('page', (page) => {
       const opening = this.#opened(page)
@@ -259,6 +264,7 @@ export class BrowserTile implements Surface {
       void opening.finally(() => this.#opening.delete(opening))
     })
     if (this.#options.url !== undefined) await this.#goto(first, this.#options.url)
+    if (this.#options.profileDir === undefined) this.#options.host.prepareNext(contextOptions, watchChanges)
     // What the opening navigation noted (a 404, a load that never ended) belongs to the answer that opened the tile: left, the next action's would say it of itself.
     this.#openingNote = this.#note
     this.#note = undefined
@@ -1495,6 +1501,15 @@ function topNavigation(page: Page, request: Request): boolean {
   } catch {
     return false
   }
+}
+
+/** Per browser context, whom its pages tell of a change: the tile that holds it, once one does (a context is made ready before). */
+const CHANGES_HEARD = new WeakMap<BrowserContext, () => void>()
+
+/** What a tile's context needs before its first document: the change watch in every document, and the binding it reports through. */
+async function watchChanges(context: BrowserContext): Promise<void> {
+  await context.addInitScript(CHANGE_WATCH_SCRIPT)
+  await context.exposeBinding('__tesseraChanged', () => CHANGES_HEARD.get(context)?.())
 }
 
 /** Per browser context, the tabs its tiles are opening themselves (see #newTab). */
