@@ -5,8 +5,7 @@
 // the page's snapshot), `browser_click`. Tessera: `browser_navigate` (its answer is the view),
 // `browser_find`, `browser_click`.
 import { createServer } from 'node:http'
-import { performance } from 'node:perf_hooks'
-import { textOf, tokens } from './peers.js'
+import { recordingCaller, tokens } from './peers.js'
 
 export const FEED_CARDS = 30_000
 const LAST = FEED_CARDS - 1
@@ -27,18 +26,8 @@ export async function serveFeed() {
 
 /** One peer's run: calls, tokens read, time waiting on answers, whether the link was followed, and each answer. */
 export async function feedTask(client, dialect, url) {
-  const answers = []
-  let ms = 0
-  const call = async (name, args) => {
-    const start = performance.now()
-    const result = await client.callTool({ name, arguments: args }, undefined, { timeout: ANSWER_MS })
-    const took = performance.now() - start
-    ms += took
-    const text = textOf(result)
-    answers.push({ call: `${name} ${JSON.stringify(args)}`, text, ms: took })
-    if (result.isError || text.startsWith('awaiting_approval')) throw new Error(`${name} did not complete: ${text.slice(0, 200)}`)
-    return text
-  }
+  const run = recordingCaller(client, { timeout: ANSWER_MS })
+  const { call, answers } = run
   await call('browser_navigate', { url })
   const found = await call('browser_find', { text: `Open ${LAST}` })
   // Each names the link by its ref: Playwright MCP `[ref=e123]`, Tessera `@123`.
@@ -46,5 +35,5 @@ export async function feedTask(client, dialect, url) {
   if (ref === undefined) throw new Error(`the find named no link to follow: ${found.slice(0, 300)}`)
   const clicked = await call('browser_click', { element: `Open ${LAST}`, target: ref })
   const followed = clicked.includes(`#card-${LAST}`)
-  return { calls: answers.length, tokens: answers.reduce((sum, answer) => sum + tokens(answer.text), 0), ms, followed, answers }
+  return { calls: answers.length, tokens: answers.reduce((sum, answer) => sum + tokens(answer.text), 0), ms: run.ms, followed, answers }
 }

@@ -8,8 +8,7 @@ import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { performance } from 'node:perf_hooks'
-import { textOf, tokens } from './peers.js'
+import { recordingCaller, tokens } from './peers.js'
 
 const require = createRequire(import.meta.url)
 export const LONG_TEXT_FILE = join(dirname(require.resolve('typescript/package.json')), 'lib/lib.dom.d.ts')
@@ -30,18 +29,8 @@ export async function serveLongText() {
 
 /** One peer's run: calls, tokens read, time waiting on answers, whether the declaration was read, and each answer. */
 export async function longTextTask(client, dialect, url) {
-  const answers = []
-  let ms = 0
-  const call = async (name, args) => {
-    const start = performance.now()
-    const result = await client.callTool({ name, arguments: args })
-    const took = performance.now() - start
-    ms += took
-    const text = textOf(result)
-    answers.push({ call: `${name} ${JSON.stringify(args)}`, text, ms: took })
-    if (result.isError || text.startsWith('awaiting_approval')) throw new Error(`${name} did not complete: ${text.slice(0, 200)}`)
-    return text
-  }
+  const run = recordingCaller(client)
+  const { call, answers } = run
   await call('browser_navigate', { url })
   const found = await call('browser_find', { text: WANTED })
   if (dialect === 'tessera') {
@@ -51,5 +40,5 @@ export async function longTextTask(client, dialect, url) {
   }
   const last = answers.at(-1)?.text ?? ''
   const read = last.includes(PROOF)
-  return { calls: answers.length, tokens: answers.reduce((sum, answer) => sum + tokens(answer.text), 0), ms, read, answers }
+  return { calls: answers.length, tokens: answers.reduce((sum, answer) => sum + tokens(answer.text), 0), ms: run.ms, read, answers }
 }

@@ -39,6 +39,26 @@ export const tokens = (text) => encode(text).length
 /** What a tool answer says to the model: its text parts, joined. */
 export const textOf = (result) => (result.content ?? []).map((part) => part.text ?? '').join('\n')
 
+/**
+ * A task's calls on one peer, each answer kept with its time: `call` answers a tool's text
+ * (a tool error, or an answer waiting on a person, ends the task); `answers` and `ms` say
+ * what was read and how long it took. `timeout`: how long one answer may take.
+ */
+export function recordingCaller(client, { timeout } = {}) {
+  const record = { answers: [], ms: 0 }
+  record.call = async (name, args) => {
+    const start = performance.now()
+    const result = await client.callTool({ name, arguments: args }, undefined, timeout === undefined ? undefined : { timeout })
+    const took = performance.now() - start
+    record.ms += took
+    const text = textOf(result)
+    record.answers.push({ call: `${name} ${JSON.stringify(args)}`, text, ms: took })
+    if (result.isError || text.startsWith('awaiting_approval')) throw new Error(`${name} did not complete: ${text.slice(0, 200)}`)
+    return text
+  }
+  return record
+}
+
 /** spawn + wait for 'close' (exit and both pipes drained), collecting stdout and stderr. */
 export function run(command, args, options = {}) {
   return new Promise((resolve, reject) => {
