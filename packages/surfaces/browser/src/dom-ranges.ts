@@ -54,6 +54,9 @@ function lowerBound(list: readonly number[], value: number): number {
   return lo
 }
 
+/** Tags of elements that are mere containers unless something marks them (see DomRanges.childrenAsked). */
+const MAY_BE_IGNORED = new Set(['HTML', 'BODY', 'DIV', 'SPAN', 'TBODY', 'THEAD', 'TFOOT', 'FONT', 'CENTER', 'B', 'I', 'U', 'S', 'SMALL', 'BIG', 'EM', 'STRONG'])
+
 /**
  * One document of a DOM snapshot as ranges: the snapshot lists nodes in document order, so an
  * element's subtree is the run of nodes from it to `end`. What a part of the page holds (its
@@ -61,9 +64,6 @@ function lowerBound(list: readonly number[], value: number): number {
  * says some words; whether any of it is on screen) is then a sum over a range, without
  * reading its accessibility tree.
  */
-/** Tags of elements that are mere containers unless something marks them (see DomRanges.childrenAsked). */
-const MAY_BE_IGNORED = new Set(['HTML', 'BODY', 'DIV', 'SPAN', 'TBODY', 'THEAD', 'TFOOT', 'FONT', 'CENTER', 'B', 'I', 'U', 'S', 'SMALL', 'BIG', 'EM', 'STRONG'])
-
 export class DomRanges {
   readonly #strings: readonly string[]
   readonly #nodes: SnapshotNodes
