@@ -381,6 +381,17 @@ describe('a huge page, read in parts over MCP', () => {
     const first = await call('browser_navigate', { url: `${site.origin}/feed` })
     expect(first).toContain('link "Open 0"')
     expect(first).toMatch(/^… about \d+ lines, \d+ actions below the view, from "Card \d+": expand/m)
+    // The hundreds of parts below, none holding a heading, are one line: any of its offsets shows one part whole.
+    // Before, a line each (as many as the outline holds, 60) was 1,500 tokens of every answer.
+    const parts = /^… about \d+ lines, \d+ actions below the view in (\d+) parts, from "Card \d+" to "Card \d+": expand "(@\w+)" offset (\d+) to (\d+), a part each$/m.exec(first)
+    expect(parts, first).not.toBeNull()
+    const [, count, target, low, high] = parts as RegExpExecArray
+    expect(Number(high) - Number(low) + 1).toBe(Number(count))
+    expect(first.split('\n').length).toBeLessThan(45)
+    const middle = await call('browser_snapshot', { target, offset: Math.round((Number(low) + Number(high)) / 2) })
+    const links = [...middle.matchAll(/^link "Open (\d+)" @\w+$/gm)].map((match) => Number(match[1]))
+    expect(links.length).toBeGreaterThan(30)
+    expect(links).toEqual(links.map((_, i) => (links[0] as number) + i))
     const found = await call('browser_find', { text: 'Card 29999' })
     const link = /link "Open 29999" @(\w+)/.exec(await call('browser_snapshot', { find: 'Open 29999' }))?.[1]
     expect(found).toContain('"Card 29999"')
