@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -91,6 +91,8 @@ describe('npm start, the README way', () => {
       expect((echoed.structuredContent as { stdout: string }).stdout.trim()).toBe(join(dataDir, 'demo-files'))
     } finally {
       await client.close()
+      // The demo's folder is the user's own from here on: what the test wrote there goes.
+      rmSync(join(dataDir, 'demo-files', 'npm-start-test.txt'), { force: true })
     }
   }, 200_000)
 })
