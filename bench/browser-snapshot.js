@@ -108,6 +108,33 @@ async function repeated(n, fn) {
   return { first, times: times.sort((a, b) => a - b) }
 }
 
+/**
+ * A task on a page served from loopback, run by Playwright MCP and then Tessera on a tile of
+ * its own (a tile's first page is its home; leaving it for another origin waits for a
+ * person): each run's answers dumped, the same budget as any task (fewer tokens, no more
+ * calls, the task done), and its row. The server is closed after.
+ */
+async function taskBothWays(pw, tessera, served, task, { slug, label, title, done, missed, digits }) {
+  try {
+    const p = await task(pw.client, 'playwright', served.url)
+    await callText(pw.client, 'browser_navigate', { url: 'about:blank' })
+    // The tile a task before left open, if any: not an error when none is.
+    await tessera.client.callTool({ name: 'browser_close', arguments: {} })
+    const t = await task(tessera.client, 'tessera', served.url)
+    await callText(tessera.client, 'browser_close', {})
+    for (const [dialect, r] of [['playwright', p], ['tessera', t]]) dump(`${slug}.${dialect}.txt`, r.answers.map((a) => `### ${a.call}\n${a.text}`).join('\n\n'))
+    const how = (r) => `${r.calls} calls, ${r.tokens.toLocaleString('en')} tokens, ${Math.round(r.ms).toLocaleString('en')} ms (${r.answers.map((a) => Math.round(a.ms).toLocaleString('en')).join(', ')})${done(r) ? '' : `, **${missed}**`}`
+    return {
+      ok: done(t) && t.tokens <= MAX_RATIO * p.tokens && t.calls <= p.calls,
+      row: [title, `${how(p)} · ${how(t)} · **${fmt(t.tokens / p.tokens, digits)}** / **${fmt(t.ms / p.ms, 2)}**`],
+    }
+  } catch (error) {
+    return { ok: false, row: [label, `not measured — ${reason(error)}`] }
+  } finally {
+    await served.close()
+  }
+}
+
 async function callText(client, name, args) {
   const result = await client.callTool({ name, arguments: args })
   const text = textOf(result)
@@ -499,50 +526,30 @@ export async function benchBrowserSnapshot() {
     // A long text file, both ways.
     process.stderr.write('  a long text file…\n')
     const file = await serveLongText()
-    try {
-      const p = await longTextTask(pw.client, 'playwright', file.url)
-      await callText(pw.client, 'browser_navigate', { url: 'about:blank' })
-      // Served from another origin than the corpus: a tile of its own (a tile's first page is its home; leaving it waits for a person).
-      await callText(tessera.client, 'browser_close', {})
-      const t = await longTextTask(tessera.client, 'tessera', file.url)
-      await callText(tessera.client, 'browser_close', {})
-      for (const [dialect, r] of [['playwright', p], ['tessera', t]]) dump(`long-text.${dialect}.txt`, r.answers.map((a) => `### ${a.call}\n${a.text}`).join('\n\n'))
-      // The same budget as any task: fewer tokens, and no more calls.
-      ok &&= t.read && t.tokens <= MAX_RATIO * p.tokens && t.calls <= p.calls
-      const how = (r) => `${r.calls} calls, ${r.tokens.toLocaleString('en')} tokens, ${Math.round(r.ms).toLocaleString('en')} ms${r.read ? '' : ', **the declaration not read**'}`
-      rows.push([
-        `a text file of ${file.lines.toLocaleString('en')} lines (TypeScript's lib.dom.d.ts, 1.8 MB): open it, find \`interface HTMLDialogElement\` (line 13,579) and read it — Playwright MCP: \`browser_navigate\` (its answer links to a file), \`browser_find\` (its match is the page's one text, whole) · Tessera: \`browser_navigate\` (the lines in view), \`browser_find\` (the match's line), \`browser_snapshot\` of its ref (16,000 characters from there) · ratio of tokens / of time`,
-        `${how(p)} · ${how(t)} · **${fmt(t.tokens / p.tokens, 3)}** / **${fmt(t.ms / p.ms, 2)}**`,
-      ])
-    } catch (error) {
-      ok = false
-      rows.push(['a long text file', `not measured — ${reason(error)}`])
-    } finally {
-      await file.close()
-    }
+    const longText = await taskBothWays(pw, tessera, file, longTextTask, {
+      slug: 'long-text',
+      label: 'a long text file',
+      title: `a text file of ${file.lines.toLocaleString('en')} lines (TypeScript's lib.dom.d.ts, 1.8 MB): open it, find \`interface HTMLDialogElement\` (line 13,579) and read it — Playwright MCP: \`browser_navigate\` (its answer links to a file), \`browser_find\` (its match is the page's one text, whole) · Tessera: \`browser_navigate\` (the lines in view), \`browser_find\` (the match's line), \`browser_snapshot\` of its ref (16,000 characters from there) · ratio of tokens / of time`,
+      done: (r) => r.read,
+      missed: 'the declaration not read',
+      digits: 3,
+    })
+    ok &&= longText.ok
+    rows.push(longText.row)
 
     // A feed of bare cards, both ways.
     process.stderr.write('  a feed of bare cards…\n')
     const feed = await serveFeed()
-    try {
-      const p = await feedTask(pw.client, 'playwright', feed.url)
-      await callText(pw.client, 'browser_navigate', { url: 'about:blank' })
-      // No tile is open: the text file's was closed after it.
-      const t = await feedTask(tessera.client, 'tessera', feed.url)
-      await callText(tessera.client, 'browser_close', {})
-      for (const [dialect, r] of [['playwright', p], ['tessera', t]]) dump(`feed.${dialect}.txt`, r.answers.map((a) => `### ${a.call}\n${a.text}`).join('\n\n'))
-      ok &&= t.followed && t.tokens <= MAX_RATIO * p.tokens && t.calls <= p.calls
-      const how = (r) => `${r.calls} calls, ${r.tokens.toLocaleString('en')} tokens, ${Math.round(r.ms).toLocaleString('en')} ms (${r.answers.map((a) => Math.round(a.ms).toLocaleString('en')).join(', ')})${r.followed ? '' : ', **the link not followed**'}`
-      rows.push([
-        `a feed of ${FEED_CARDS.toLocaleString('en')} cards, each a bare \`div\` (generated): open it, find the last card's link and follow it — Playwright MCP: \`browser_navigate\` (its answer links to a file), \`browser_find\` (the match in its snapshot), \`browser_click\` (its answer links to a file) · Tessera: \`browser_navigate\` (the view, the rest folded), \`browser_find\`, \`browser_click\` (the page where the link went) · ratio of tokens / of time`,
-        `${how(p)} · ${how(t)} · **${fmt(t.tokens / p.tokens, 2)}** / **${fmt(t.ms / p.ms, 2)}**`,
-      ])
-    } catch (error) {
-      ok = false
-      rows.push(['a feed of bare cards', `not measured — ${reason(error)}`])
-    } finally {
-      await feed.close()
-    }
+    const feedRun = await taskBothWays(pw, tessera, feed, feedTask, {
+      slug: 'feed',
+      label: 'a feed of bare cards',
+      title: `a feed of ${FEED_CARDS.toLocaleString('en')} cards, each a bare \`div\` (generated): open it, find the last card's link and follow it — Playwright MCP: \`browser_navigate\` (its answer links to a file), \`browser_find\` (the match in its snapshot), \`browser_click\` (its answer links to a file) · Tessera: \`browser_navigate\` (the view, the rest folded), \`browser_find\`, \`browser_click\` (the page where the link went) · ratio of tokens / of time`,
+      done: (r) => r.followed,
+      missed: 'the link not followed',
+      digits: 2,
+    })
+    ok &&= feedRun.ok
+    rows.push(feedRun.row)
 
     // The TodoMVC task, both ways.
     const pwTools = (await pw.client.listTools()).tools
