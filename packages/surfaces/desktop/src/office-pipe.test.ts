@@ -21,10 +21,8 @@ describe('LibreOffice\'s single-instance socket', () => {
     const ended = new Promise<void>((done) => office.once('exit', () => done()))
     try {
       await vi.waitFor(() => expect(existsSync(pipe)).toBe(true), { timeout: 60_000, interval: 100 })
-      process.kill(-(office.pid as number), 'SIGTERM')
-      // The same end a tile's app gets: TERM, then KILL for a launcher that ignores it.
-      const quit = await Promise.race([ended.then(() => true), new Promise<boolean>((done) => setTimeout(() => done(false), 5000))])
-      if (!quit) process.kill(-(office.pid as number), 'SIGKILL')
+      // Killed: a TERM it sometimes gets to handle, removing the socket itself (seen once in a loaded CI run), and then there is nothing to check.
+      process.kill(-(office.pid as number), 'SIGKILL')
       await ended
       // Its helper process may outlive the wrapper by a moment; the socket outlives them all.
       await new Promise((done) => setTimeout(done, 1000))
