@@ -861,6 +861,20 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect((await call(client, 'browser_snapshot', {})).isError).toBe(false)
   })
 
+  it('closes a list it opened when the option named cannot be clicked (drawn where no scroll reaches), and says why', async () => {
+    const page = (await call(client, 'browser_navigate', { url: `${site.origin}/sizes` })).text
+    const size = refOf(page, 'button', 'Size: Small')
+    const out = await call(client, 'browser_select_option', { element: 'Size', target: size, values: ['Large'] })
+    expect(out.isError).toBe(true)
+    expect(out.text).toContain('outside the viewport')
+    const now = (await call(client, 'browser_snapshot', {})).text
+    expect(now).not.toMatch(/option "/)
+    expect(now).toMatch(/button "Size: Small" @\d+ \(collapsed/)
+    // The list still works as a person uses it.
+    const small = await call(client, 'browser_select_option', { element: 'Size', target: size, values: ['Small'] })
+    expect(small.isError, small.text).toBe(false)
+  })
+
   it('chooses in Select2\'s boxes (npm select2 on Debian\'s jQuery), where Playwright MCP\'s select_option fails: one country, then two colours of a box of tags', async () => {
     const page = (await call(client, 'browser_navigate', { url: `${site.origin}/select2` })).text
     // Select2 hides the select the label names: its box is named by what it shows.

@@ -221,6 +221,8 @@ document.modelContext.registerTool({ name: 'fail_loudly', description: 'Throws',
       return send(page('Chat', CHAT))
     case '/shipping':
       return send(page('Shipping', SHIPPING))
+    case '/sizes':
+      return send(page('Sizes', SIZES))
     case '/cities': {
       // The suggestions of the shipping page's City field, asked for as one types.
       const typed = (url.searchParams.get('q') ?? '').toLowerCase()
@@ -653,6 +655,34 @@ for (const option of document.querySelectorAll('#days [role=option]')) {
   option.addEventListener('click', () => option.setAttribute('aria-selected', String(option.getAttribute('aria-selected') !== 'true')))
 }
 </script>`
+
+/**
+ * A list the page draws where part of it cannot be reached: one option is pinned below the
+ * view, where no scroll brings it (a pop-up placed by a broken measure). Escape closes the list.
+ */
+const SIZES = `<main><h1>Sizes</h1>
+<button id="size" aria-haspopup="listbox" aria-expanded="false">Size: Small</button>
+<script>
+const size = document.getElementById('size')
+const close = () => { document.getElementById('size-list')?.remove(); size.setAttribute('aria-expanded', 'false') }
+size.addEventListener('click', () => {
+  if (document.getElementById('size-list')) return close()
+  const list = document.createElement('ul')
+  list.id = 'size-list'
+  list.setAttribute('role', 'listbox')
+  for (const [name, where] of [['Small', 'position: absolute; top: 60px'], ['Large', 'position: fixed; top: 5000px']]) {
+    const option = document.createElement('li')
+    option.setAttribute('role', 'option')
+    option.style.cssText = where
+    option.textContent = name
+    option.addEventListener('click', () => { size.textContent = 'Size: ' + name; close() })
+    list.append(option)
+  }
+  document.body.append(list)
+  size.setAttribute('aria-expanded', 'true')
+})
+document.addEventListener('keydown', (event) => { if (event.key === 'Escape') close() })
+</script></main>`
 
 const CITIES = ['Lisbon', 'London', 'Los Angeles', 'Paris', 'Parma', 'Porto', 'Prague']
 

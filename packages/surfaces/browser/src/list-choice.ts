@@ -154,11 +154,12 @@ export async function chooseFromList(place: ElementPlace, wanted: readonly strin
   const chosen: string[] = []
   for (const want of wanted) {
     const { shown, undo, typed } = (await typedInto(place)) ? await typeToList(place, want, steps) : await openList(place, steps)
+    // Until an option is clicked, whatever goes wrong leaves the element as it was: an option drawn where no click reaches still closes the list it came in.
+    let clicked = false
     try {
       const options = shown.choices
       const option = matching(options, want)
       if (option === undefined) {
-        await undo()
         const when = typed === undefined ? '' : ` when ${JSON.stringify(typed)} was typed`
         const offered = unmatchedOptions(options.map((o) => o.name))
         const said = options.length === 0 ? `the ${place.role} ${typed === undefined ? 'showed' : 'offered'} no options${when}` : typed === undefined ? offered.said : `what the ${place.role} offered${when}: ${offered.said}`
@@ -166,16 +167,19 @@ export async function chooseFromList(place: ElementPlace, wanted: readonly strin
       }
       const optionPlace = await shown.placeOf(option)
       if (wanted.length > 1 && chosen.length === 0 && !(await callOn<boolean>(optionPlace, TAKES_MANY))) {
-        await undo()
         throw new TesseraError('invalid_input', `the list takes one value, found ${wanted.length}`, { expected: 1, found: wanted.length })
       }
       // Clicking an option a list of many already holds would take it out again.
       if (!(wanted.length > 1 && option.selected)) {
         const point = await centerOf(steps.page, optionPlace)
+        clicked = true
         await steps.page.mouse.click(point.x, point.y)
         await steps.settle()
       }
       chosen.push(option.name)
+    } catch (error) {
+      if (!clicked) await undo()
+      throw error
     } finally {
       await shown.release()
     }
@@ -213,7 +217,12 @@ async function openList(place: ElementPlace, steps: ChoiceSteps): Promise<Offer>
     await refuseIfCovered(place, point)
     await steps.page.mouse.click(point.x, point.y)
     await steps.settle()
-    return { shown: await shownSince(place, before, steps), ...opened }
+    try {
+      return { shown: await shownSince(place, before, steps), ...opened }
+    } catch (error) {
+      await opened.undo()
+      throw error
+    }
   } finally {
     await before.release()
   }
@@ -240,7 +249,12 @@ async function typeToList(place: ElementPlace, want: string, steps: ChoiceSteps)
       await typeText(held)
       await closeList(steps)
     }
-    return { shown: await shownSince(place, before, steps), undo, typed: want }
+    try {
+      return { shown: await shownSince(place, before, steps), undo, typed: want }
+    } catch (error) {
+      await undo()
+      throw error
+    }
   } finally {
     await before.release()
   }
