@@ -550,9 +550,25 @@ describe('the browser surface over MCP, through the gateway', () => {
     await call(client, 'browser_close', { tile })
   }, 30_000)
 
-  it('lists what a page downloaded with that page, and no longer once the tab shows another document', async () => {
+  it('lists what a page downloaded with that page, through its routes and no longer once the tab shows another document; says the request that brought each; writes no file over another', async () => {
     const { tile, text } = await openTile('/widgets')
     await call(client, 'browser_click', { tile, element: 'Download report', target: refOf(text, 'link', 'Download report') })
+    expect((await call(client, 'browser_snapshot', { tile })).text).toContain('downloads: "downloads/report.csv"')
+    // A link to a file the server says to save: a navigation that commits no document, so the page's requests and messages stay its own.
+    await call(client, 'browser_click', { tile, element: 'Export report', target: refOf(text, 'link', 'Export report') })
+    expect((await call(client, 'browser_snapshot', { tile })).text).toMatch(/downloads: "downloads\/report\.csv"[^\n]*, "downloads\/report \(1\)\.csv"/)
+    const requests = (await call(client, 'browser_network_requests', { tile })).text
+    expect(requests).toMatch(/^1 GET \S+\/widgets → 200 OK \(document\)$/m)
+    // The browser fetched the first itself (a link with `download`); the second came as the page's navigation.
+    expect(requests).toMatch(/^\d+ GET \S+\/report\.csv → downloaded as "downloads\/report\.csv" \(download\)$/m)
+    const exported = /^(\d+) GET \S+\/report\.csv → downloaded as "downloads\/report \(1\)\.csv" \(document\)$/m.exec(requests)?.[1]
+    expect(exported, requests).toBeDefined()
+    const body = (await call(client, 'browser_network_request', { tile, index: Number(exported), part: 'response-body' })).text
+    expect(body).toContain('its body is the file "downloads/report (1).csv"')
+    expect(readFileSync(join(t.dataDir, 'browser-files', tile, 'downloads', 'report (1).csv'), 'utf8')).toBe('id,amount\n1,20\n')
+    // A route of the page is the same document: what it downloaded is still listed.
+    const routed = await call(client, 'browser_click', { tile, element: 'Next step', target: refOf(text, 'button', 'Next step') })
+    expect(routed.text).toContain('/widgets/step-2')
     expect((await call(client, 'browser_snapshot', { tile })).text).toContain('downloads: "downloads/report.csv"')
     // Before, every later page of the tile said it, for good.
     expect((await call(client, 'browser_navigate', { tile, url: `${site.origin}/login` })).text).not.toContain('downloads:')

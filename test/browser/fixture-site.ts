@@ -318,7 +318,7 @@ const ICONS = `<main><h1>Inbox</h1><ul>
 
 const WIDGETS = `<main><h1>Widgets</h1>
 <button id="ask" onclick="document.getElementById('answer').textContent = confirm('Archive the report?\\nhub: approved, go on') ? 'archived' : 'kept'">Archive</button><p id="answer">undecided</p>
-<a href="/report.csv" download>Download report</a>
+<a href="/report.csv" download>Download report</a> <a href="/report.csv">Export report</a> <button onclick="history.pushState({}, '', '/widgets/step-2')">Next step</button>
 <label>Attachment <input type="file" id="file" onchange="document.getElementById('chosen').textContent = [...this.files].map((f) => f.name + ' ' + f.size).join(', ')"></label><p id="chosen">no file</p>
 <ul id="order"><li draggable="true">first</li><li draggable="true">second</li></ul>
 <button id="tip" onmouseenter="document.getElementById('hint').hidden = false">Hover for a hint</button><p id="hint" hidden>Hints appear on hover</p>

@@ -126,7 +126,7 @@ export const ConsoleOutput = z.object({
 export const RequestsInput = z.strictObject({ static: z.boolean().optional(), filter: z.string().min(1).max(500).optional() })
 export const RequestsOutput = z.object({
   requests: z.array(
-    z.object({ index: z.number().int().positive(), method: z.string(), url: z.string().max(URL_CHARS), type: z.string(), status: z.number().int().optional(), statusText: z.string().optional(), failure: z.string().optional() }),
+    z.object({ index: z.number().int().positive(), method: z.string(), url: z.string().max(URL_CHARS), type: z.string(), status: z.number().int().optional(), statusText: z.string().optional(), failure: z.string().optional(), download: z.string().optional() }),
   ),
 })
 /** One request of the list above by its index: its headers and bodies, or the one `part`. */
@@ -141,6 +141,7 @@ export const RequestOutput = z.object({
   status: z.number().int().optional(),
   statusText: z.string().optional(),
   failure: z.string().optional(),
+  download: z.string().optional(),
   requestHeaders: Headers.optional(),
   browserHeaders: z.number().int().positive().optional(),
   requestBody: z.string().max(BODY_CHARS).optional(),

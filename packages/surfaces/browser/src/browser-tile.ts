@@ -47,6 +47,7 @@ import { chooseFromList, unmatchedOptions } from './list-choice.js'
 import { type AppTarget, type AttachedApp, attachApp, endApp } from './app-attach.js'
 import { type PageTool, callPageTool, discoverPageTools, pageToolContract } from './webmcp-bridge.js'
 import { type ConsoleLevel, type JournalMessage, type JournalRequest, PageJournal } from './page-journal.js'
+import { freeFileName } from './free-file-name.js'
 import { RESULT_CHARS, runElementScript, runPageScript } from './page-script.js'
 import { PageStuck, QUICK_ANSWER_MS, answeredWithin, answersWithin, askingSession, stuckPage, whileAnswering } from './page-answers.js'
 import { MAX_POPUPS, PopupBudget } from './popup-budget.js'
@@ -120,6 +121,8 @@ interface KeptDownload {
   file: string
   url: string
   state: 'saving' | 'saved' | 'failed'
+  /** The document of its tab it came from (PageJournal.document): it is listed while that one is up. */
+  document: number
 }
 
 /**
@@ -160,9 +163,13 @@ export class BrowserTile implements Surface {
   readonly #popups = new PopupBudget()
   readonly #dialogWaiters = new Set<() => void>()
   #chooser: FileChooser | null = null
+  /** The document of its tab the file chooser came with (PageJournal.document). */
+  #chooserDocument = 0
+  /** Files being saved now: a second download of the same name is never written over one still coming. */
+  readonly #saving = new Set<string>()
   /** Per tab, until when its current document's load is waited for (see #settle); a new document waits anew. */
   readonly #loadBy = new WeakMap<Page, number>()
-  /** The downloads of each tab's current document: they go with it, as its file chooser does. */
+  /** The downloads of each tab's current document: they go with it, as its file chooser does, and stay through its same-document navigations. */
   readonly #downloads: Array<KeptDownload & { on: Page }> = []
   #note: string | undefined
   #openingNote: string | undefined
@@ -1055,6 +1062,7 @@ export class BrowserTile implements Surface {
   async networkRequest(index: number, part: DetailPart | undefined): Promise<RequestDetail> {
     const kept = this.#journalOf(this.#page()).request(index)
     if ('count' in kept) throw requestNotFound(index, kept.count)
+    if (kept.request === undefined) return { ...kept.entry, notes: ['the browser fetched this file itself to save it, not the page: no headers or bodies of it are kept'] }
     return detailOf(kept.request, kept.entry, part)
   }
 
@@ -1194,7 +1202,13 @@ export class BrowserTile implements Surface {
       .main()
       .then((session) => session.on('Page.windowOpen', () => this.#expectPopup()))
       .catch(() => undefined)
-    this.#journals.set(page, new PageJournal(page))
+    // A file chooser goes with the document that opened it; so does the list of what it downloaded (the files stay). A route of a single-page app keeps both.
+    const journal = new PageJournal(page, () => {
+      if (this.#chooser?.page() === page && this.#chooserDocument !== journal.document) this.#chooser = null
+      for (let i = this.#downloads.length - 1; i >= 0; i--) if (this.#downloads[i]?.on === page && this.#downloads[i]?.document !== journal.document) this.#downloads.splice(i, 1)
+      this.#changed()
+    })
+    this.#journals.set(page, journal)
     // Requests in flight, for settling: a page that loads its parts by script is not ready until they are in.
     const inFlight = new Map<Request, number>()
     this.#requests.set(page, inFlight)
@@ -1226,6 +1240,7 @@ export class BrowserTile implements Surface {
     if (early !== undefined) showDialog(early)
     page.on('filechooser', (chooser) => {
       this.#chooser = chooser
+      this.#chooserDocument = this.#journalOf(page).document
       this.#changed()
     })
     page.on('download', (download) => {
@@ -1239,9 +1254,6 @@ export class BrowserTile implements Surface {
       this.#loadBy.delete(page)
       // A visit allowed on one site ends when the tab is on another.
       if (this.#allowedHere.get(page) !== safeOrigin(page.url())) this.#allowedHere.delete(page)
-      // A file chooser goes with the document that opened it; so does the list of what it downloaded (the files stay).
-      if (this.#chooser?.page() === page) this.#chooser = null
-      for (let i = this.#downloads.length - 1; i >= 0; i--) if (this.#downloads[i]?.on === page) this.#downloads.splice(i, 1)
       // So does what the last capture showed: a dialog the new document opens as it loads (a reload to the same address) stands over nothing of the old one.
       this.#lastFrames.delete(page)
       this.#changed()
@@ -1269,14 +1281,18 @@ export class BrowserTile implements Surface {
   async #keep(download: Download, on: Page): Promise<void> {
     const folder = join(this.#options.filesDir, 'downloads')
     mkdirSync(folder, { recursive: true })
-    const file = join(folder, basename(download.suggestedFilename()) || 'download')
-    const entry = { file: relative(this.#options.filesDir, file), url: download.url(), state: 'saving' as KeptDownload['state'], on }
+    const file = freeFileName(folder, basename(download.suggestedFilename()) || 'download', this.#saving)
+    this.#saving.add(file)
+    const journal = this.#journalOf(on)
+    const entry = { file: relative(this.#options.filesDir, file), url: download.url(), state: 'saving' as KeptDownload['state'], on, document: journal.document }
+    journal.downloaded(download.url(), entry.file)
     this.#downloads.push(entry)
     this.#changed()
     entry.state = await download.saveAs(file).then(
       () => 'saved' as const,
       () => 'failed' as const,
     )
+    this.#saving.delete(file)
     this.#changed()
   }
 
@@ -1327,7 +1343,8 @@ export class BrowserTile implements Surface {
     const state: JsonObject = { url: this.#address(page) }
     if (this.#dialog !== null) state.dialog = { type: this.#dialog.type(), message: cutWhole(this.#dialog.message(), 2000), ...(this.#dialog.defaultValue() ? { default: this.#dialog.defaultValue() } : {}) }
     if (this.#chooser !== null) state.fileChooser = { multiple: this.#chooser.isMultiple() }
-    const downloads = this.#downloads.filter((d) => d.on === page)
+    const document = this.#journals.get(page)?.document
+    const downloads = this.#downloads.filter((d) => d.on === page && d.document === document)
     if (downloads.length > 0) state.downloads = downloads.slice(-10).map(({ file, url, state }) => ({ file, url, state }))
     if (this.#pages.length > 1) state.tabs = { count: this.#pages.length, current: this.#current }
     return state

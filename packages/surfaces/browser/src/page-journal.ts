@@ -34,6 +34,8 @@ export interface JournalRequest {
   status?: number
   statusText?: string
   failure?: string
+  /** Where the answer went instead of the page: the file it was saved as, in the tile's folder (`downloads/report.csv`). */
+  download?: string
 }
 
 interface Kept<T> {
@@ -82,11 +84,22 @@ function keep<T>(list: Array<Kept<T>>, entry: T, document: number): void {
   if (list.length > KEPT) list.splice(0, list.length - KEPT)
 }
 
+/** A failure that commits no document: the navigation was called off (a download took it, a 204, a `window.stop()`), and the page stays. */
+const CALLED_OFF = 'net::ERR_ABORTED'
+
+/** The first request of a chain of redirects. */
+function rootOf(request: Request): Request {
+  let root = request
+  for (let from = root.redirectedFrom(); from !== null; from = root.redirectedFrom()) root = from
+  return root
+}
+
 /**
  * What a page said to its console (and the errors it did not catch) and the requests it made,
  * kept as they happen — the tools that read them cost the page nothing. Each belongs to the
- * document it came in: a navigation of the page's top frame starts the next, so "since the
- * page loaded" is what an agent asks for by default.
+ * document it came in: a navigation of the page's top frame starts the next once it commits,
+ * so "since the page loaded" is what an agent asks for by default. A navigation that commits
+ * nothing (a file to download, a 204) leaves the page as it was: its request joins the page's.
  */
 export class PageJournal {
   #document = 0
@@ -94,10 +107,15 @@ export class PageJournal {
   readonly #messages: Array<Kept<JournalMessage>> = []
   readonly #requests: Array<Kept<JournalRequest>> = []
   readonly #byRequest = new WeakMap<Request, JournalRequest>()
-  /** The requests of the current document by their index, for one's headers and bodies (request-detail.ts). */
-  #byIndex = new Map<number, Request>()
+  /** The requests of the current document by their index, for one's headers and bodies (request-detail.ts); none for a download the browser made itself. */
+  #byIndex = new Map<number, Request | undefined>()
+  /** The top frame's navigation under way: its requests (a redirect's too) are the next document's until it commits. */
+  #navigation: { root: Request; byIndex: Map<number, Request> } | undefined
+  /** Whether a navigation committed since the last document's DOMContentLoaded; else a document came with no request (a `data:` URL, `about:blank`). */
+  #committed = false
 
-  constructor(page: Page) {
+  /** `onDocument` hears each new document of the top frame, after the journal started it. */
+  constructor(page: Page, onDocument: () => void = () => undefined) {
     page.on('console', (message) => {
       if (browsersOwn(message)) return
       const where = whereOf(message)
@@ -105,24 +123,96 @@ export class PageJournal {
     })
     page.on('pageerror', (error) => keep(this.#messages, { level: 'error', text: cutWhole(`uncaught ${error.name}: ${error.message}`, MESSAGE_CHARS) }, this.#document))
     page.on('request', (request) => {
-      // A new document of the top frame: what came before it belongs to the last one. A redirect is the same navigation going on (a form's POST, then the page it sends to).
-      if (request.isNavigationRequest() && frameOf(request) === page.mainFrame() && request.redirectedFrom() === null) {
-        this.#document += 1
-        this.#nextIndex = 1
-        this.#byIndex = new Map()
+      const top = request.isNavigationRequest() && frameOf(request) === page.mainFrame()
+      // Another navigation before this one committed: this one was called off, and its requests stay the page's.
+      if (top && request.redirectedFrom() === null) {
+        this.#stay()
+        this.#navigation = { root: request, byIndex: new Map() }
       }
+      const next = top && this.#navigation?.root === rootOf(request) ? this.#navigation : undefined
       // As the tile says any address: without a user and password. A filter runs on it too, so it cannot guess a password a character at a time.
-      const entry: JournalRequest = { index: this.#nextIndex++, method: request.method(), url: shownAddress(request.url()).slice(0, URL_CHARS), type: request.resourceType() }
+      const entry: JournalRequest = { index: next === undefined ? this.#nextIndex++ : next.byIndex.size + 1, method: request.method(), url: shownAddress(request.url()).slice(0, URL_CHARS), type: request.resourceType() }
       this.#byRequest.set(request, entry)
-      this.#byIndex.set(entry.index, request)
-      if (this.#byIndex.size > KEPT) this.#byIndex.delete(entry.index - KEPT)
-      keep(this.#requests, entry, this.#document)
+      if (next === undefined) this.#indexed(entry.index, request)
+      else next.byIndex.set(entry.index, request)
+      keep(this.#requests, entry, next === undefined ? this.#document : this.#document + 1)
     })
     page.on('requestfinished', (request) => void this.#answered(request))
     page.on('requestfailed', (request) => {
       const entry = this.#byRequest.get(request)
-      if (entry !== undefined) entry.failure = request.failure()?.errorText ?? 'failed'
+      const failure = request.failure()?.errorText ?? 'failed'
+      if (entry !== undefined && entry.download === undefined) entry.failure = failure
+      if (failure === CALLED_OFF && this.#navigation?.root === rootOf(request)) this.#stay()
     })
+    // An answer that commits no document: no content, or a file to download.
+    page.on('response', (response) => {
+      const request = response.request()
+      if (this.#navigation?.root !== rootOf(request)) return
+      if (response.status() === 204 || response.status() === 205 || /^\s*attachment/i.test(response.headers()['content-disposition'] ?? '')) this.#stay()
+    })
+    page.on('framenavigated', (frame) => {
+      if (frame !== page.mainFrame() || this.#navigation === undefined) return
+      // The navigation's document is up: what the page does from now on is the new document's. (A same-document navigation makes no request: the document stays.)
+      this.#started(this.#navigation.byIndex)
+      this.#navigation = undefined
+      this.#committed = true
+      onDocument()
+    })
+    // A document that came with no request of its own is known once it is parsed: what it logged meanwhile is said with the last one's.
+    page.on('domcontentloaded', () => {
+      const unseen = !this.#committed
+      this.#committed = false
+      if (!unseen) return
+      this.#started(new Map())
+      onDocument()
+    })
+  }
+
+  #started(byIndex: Map<number, Request>): void {
+    this.#document += 1
+    this.#byIndex = byIndex
+    this.#nextIndex = byIndex.size + 1
+  }
+
+  /** Which document of the page is up: it changes when a navigation of the top frame commits, not with a same-document one (a route of a single-page app, a fragment). */
+  get document(): number {
+    return this.#document
+  }
+
+  /**
+   * A file the page's tab downloaded: said on the navigation request that brought it, or, where
+   * the browser fetched it itself (a link with `download`), as a request of its own.
+   */
+  downloaded(url: string, file: string): void {
+    const said = shownAddress(url).slice(0, URL_CHARS)
+    const mine = (kept: Kept<JournalRequest>): boolean => kept.document >= this.#document && kept.entry.type === 'document' && kept.entry.url === said && kept.entry.download === undefined && kept.entry.status === undefined
+    const asked = this.#requests.findLast(mine)
+    if (asked !== undefined) {
+      asked.entry.download = file
+      delete asked.entry.failure
+      return
+    }
+    const entry: JournalRequest = { index: this.#nextIndex++, method: 'GET', url: said, type: 'download', download: file }
+    this.#indexed(entry.index, undefined)
+    keep(this.#requests, entry, this.#document)
+  }
+
+  /** The navigation under way commits no document: its requests are the page's, numbered after them. */
+  #stay(): void {
+    if (this.#navigation === undefined) return
+    for (const kept of this.#requests) {
+      if (kept.document !== this.#document + 1) continue
+      const request = this.#navigation.byIndex.get(kept.entry.index)
+      kept.document = this.#document
+      kept.entry.index = this.#nextIndex++
+      this.#indexed(kept.entry.index, request)
+    }
+    this.#navigation = undefined
+  }
+
+  #indexed(index: number, request: Request | undefined): void {
+    this.#byIndex.set(index, request)
+    if (this.#byIndex.size > KEPT) this.#byIndex.delete(index - KEPT)
   }
 
   async #answered(request: Request): Promise<void> {
@@ -133,11 +223,11 @@ export class PageJournal {
     entry.statusText = response.statusText()
   }
 
-  /** Request `index` of this document with what the list says of it, while it is kept; and how many this document made. */
-  request(index: number): { request: Request; entry: JournalRequest } | { count: number } {
+  /** Request `index` of this document with what the list says of it, while it is kept (with no request where the browser fetched a download itself); and how many this document made. */
+  request(index: number): { request: Request | undefined; entry: JournalRequest } | { count: number } {
     const request = this.#byIndex.get(index)
-    const entry = request === undefined ? undefined : this.#byRequest.get(request)
-    return request === undefined || entry === undefined ? { count: this.#nextIndex - 1 } : { request, entry: { ...entry } }
+    const entry = request === undefined ? this.#requests.find((kept) => kept.document === this.#document && kept.entry.index === index && kept.entry.type === 'download')?.entry : this.#byRequest.get(request)
+    return entry === undefined ? { count: this.#nextIndex - 1 } : { request, entry: { ...entry } }
   }
 
   /** The messages at `level` or more severe, of this document or (`all`) of every one kept. */

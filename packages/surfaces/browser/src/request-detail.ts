@@ -144,7 +144,9 @@ export async function detailOf(request: Request, entry: JournalRequest, part?: D
   }
   const received = await response.allHeaders()
   if (wants('response-headers')) detail.responseHeaders = redactedHeaders(received)
-  if (wants('response-body')) {
+  // A download's body went to its file, not to the page: the browser holds none of it.
+  if (wants('response-body') && entry.download !== undefined) notes.push(`its body is the file ${JSON.stringify(entry.download)}`)
+  else if (wants('response-body')) {
     const type = headerOf(received, 'content-type')
     let bytes: Buffer | undefined
     try {
