@@ -835,6 +835,17 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect((await call(client, 'browser_snapshot', {})).text).toMatch(/^textbox "Message" @\d+ \(focused\)$/m)
   })
 
+  it('types a text at once yet as keys come: a field that reads itself when a key comes up hears the last one; a line break at the end is text, never an Enter that sends a form', async () => {
+    const page = (await call(client, 'browser_navigate', { url: `${site.origin}/lookup` })).text
+    const typed = (await call(client, 'browser_type', { element: 'Look up', target: refOf(page, 'textbox', 'Look up'), text: 'borrow checker' })).text
+    expect(typed).toContain('"looked up: borrow checker"')
+    // Two input events, not one a character: the text but its last character at once, then the last as a key.
+    expect(typed).toContain('"2 input events"')
+    const lines = (await call(client, 'browser_type', { element: 'Look up', target: refOf(page, 'textbox', 'Look up'), text: 'borrow\n' })).text
+    expect(lines).not.toContain('"form sent"')
+    expect((await call(client, 'browser_snapshot', {})).text).toMatch(/^textbox "Look up": "borrow" @\d+/m)
+  })
+
   it('chooses options of lists the page draws as a person does, the list opened and the option clicked; names the options there are when none matches; an option that deletes waits for a person', async () => {
     const page = (await call(client, 'browser_navigate', { url: `${site.origin}/shipping` })).text
     const speed = refOf(page, 'button', 'Speed Standard')

@@ -221,6 +221,13 @@ document.modelContext.registerTool({ name: 'fail_loudly', description: 'Throws',
       return send(page('Chat', CHAT))
     case '/shipping':
       return send(page('Shipping', SHIPPING))
+    case '/lookup':
+      // A search box as older sites and mdBook write them: it reads its field when a key comes up, and hears no input event.
+      return send(page('Lookup', `<main><h1>Lookup</h1><form onsubmit="event.preventDefault(); out.textContent = 'form sent'"><label>Look up <input id="q"></label></form><p id="out">nothing looked up</p><p id="inputs">0 input events</p></main><script>
+let inputs = 0
+q.addEventListener('keyup', () => { out.textContent = 'looked up: ' + q.value })
+q.addEventListener('input', () => { inputs += 1; document.getElementById('inputs').textContent = inputs + ' input events' })
+</script>`))
     case '/sizes':
       return send(page('Sizes', SIZES))
     case '/cities': {
