@@ -997,6 +997,59 @@ export async function outlineReading(
 /** Of a route in a header, this many characters: a `data:` URL is a whole page, and its header came with every answer. */
 const HEADER_ROUTE_CHARS = 200
 
+/**
+ * Roles that hold a piece of the page read as one (a `<details>`, a list's item, a table's row,
+ * an article): a find names the one around a match, where the match's words are not all of it.
+ */
+const SECTIONS = new Set(['group', 'Details', 'details', 'region', 'section', 'article', 'listitem', 'row', 'dialog', 'alertdialog', 'form', 'figure', 'tabpanel', 'note', 'treeitem'])
+
+/** A piece around a match is named while it holds at most this many nodes: one expansion shows it whole. */
+const SECTION_NODES_MAX = EXPAND_LINES
+
+/**
+ * For a find: the ref of the piece of the page around a match (SECTIONS), said after it as
+ * ` in @ref`, whose expansion reads the match in its context — a method's signature and its
+ * documentation, a search result's link and its teaser. Given where the nearest such piece
+ * holds more than the match and one expansion shows it whole; else none.
+ */
+function sectionsAround(tree: UiNode, refs: RefTable): (nodeId: string) => string | undefined {
+  const parents = new Map<string, UiNode>()
+  const sizes = new Map<string, number>()
+  const size = (node: UiNode): number => {
+    let known = sizes.get(node.id)
+    if (known === undefined) sizes.set(node.id, (known = 1 + (node.children ?? []).reduce((sum, child) => sum + size(child), 0)))
+    return known
+  }
+  const nodes = new Map<string, UiNode>()
+  const walk = (node: UiNode): void => {
+    nodes.set(node.id, node)
+    for (const child of node.children ?? []) {
+      parents.set(child.id, node)
+      walk(child)
+    }
+  }
+  walk(tree)
+  return (nodeId) => {
+    const match = nodes.get(nodeId)
+    if (match === undefined) return undefined
+    // The nodes between the piece and the match (the piece's own included) hold nothing else.
+    let between = 0
+    for (let node = parents.get(nodeId); node !== undefined && node !== tree; node = parents.get(node.id)) {
+      between += 1
+      if (!SECTIONS.has(node.role ?? '')) continue
+      const ref = refs.refOf(node.id)
+      if (size(node) <= size(match) + between || ref === undefined) continue
+      return size(node) <= SECTION_NODES_MAX ? ref : undefined
+    }
+    return undefined
+  }
+}
+
+/** A match's line with the piece around it, unless the line's own ref reads that piece already (a text's holder). */
+function inSection(line: string, section: string | undefined): string {
+  return section === undefined || line.split(' ').includes(`@${section}`) ? line : `${line} in @${section}`
+}
+
 /** A route as one word of the header: its blanks escaped as a URL escapes them (a `data:` URL may hold any), and cut when long. */
 function headerRoute(route: string): string {
   const word = route.replace(/\s/g, (blank) => encodeURIComponent(blank))
@@ -1029,6 +1082,7 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
     const other: string[] = []
     // Texts the surface looked through whole for this very find and holds a window of at its match (`state.found`): a match longer than the window, or anchored past it (`a+$` on 30,000 a's), is not in the words shown.
     const foundWhole = foundTexts(frame, (options.findPattern ?? options.find ?? '').trim())
+    const around = sectionsAround(frame.tree, refs)
     const visit = (items: Item[]): void => {
       for (const item of items) {
         // A text is searched whole and shows where it says the words, with the ref that reads it whole.
@@ -1040,7 +1094,7 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
         const says = text ? [textSaid(item.node)] : [line, name, ...value]
         // A line with nothing to act on that does not print the name that matched (a heading named by the link it holds, an iframe by its title) shows nothing found.
         const bare = !text && item.actions === undefined && !finder.says(line) && !(name !== '' && line.includes(name) && finder.says(name))
-        if (item.node.role !== PART && !bare && ((text && foundWhole.has(item.node.id)) || says.some((said) => finder.says(said)))) (item.actions !== undefined ? actionable : other).push(line)
+        if (item.node.role !== PART && !bare && ((text && foundWhole.has(item.node.id)) || says.some((said) => finder.says(said)))) (item.actions !== undefined ? actionable : other).push(inSection(line, around(item.node.id)))
         visit(item.children)
       }
     }

@@ -515,7 +515,10 @@ describe('a page as the agent reads it', () => {
     const frame = page(120)
     const refs = RefTable.forFrame(frame)
     const found = outlinePage(frame, { find: 'item 117' })
-    expect(found).toContain(`button "Delete item 117" @${refs.refOf('del117')} !destructive`)
+    // Each match names the piece around it that holds more than itself (the row of its text and its button): its expansion reads the match in context.
+    expect(found).toContain(`button "Delete item 117" @${refs.refOf('del117')} !destructive in @${refs.refOf('row117')}\n`)
+    // A text's own ref reads its element already: no piece is named after it.
+    expect(found).toContain(`"Item 117" @${refs.refOf('row117')}\n`)
     expect(found).not.toContain('Item 116')
     expect(outlinePage(frame, { find: 'delete item' })).toContain('… 70 more matches')
     // Nothing found is the hub's word, after the header: no fence around nothing of the page.
