@@ -563,6 +563,9 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(requests).toMatch(/^\d+ GET \S+\/report\.csv → downloaded as "downloads\/report\.csv" \(download\)$/m)
     const exported = /^(\d+) GET \S+\/report\.csv → downloaded as "downloads\/report \(1\)\.csv" \(document\)$/m.exec(requests)?.[1]
     expect(exported, requests).toBeDefined()
+    // A link answered with no content leaves the page as it was: its request is one of the page's.
+    expect((await call(client, 'browser_click', { tile, element: 'Ping', target: refOf(text, 'link', 'Ping') })).text).toContain('page unchanged')
+    expect((await call(client, 'browser_network_requests', { tile })).text).toMatch(/^1 GET \S+\/widgets → 200 OK \(document\)\n[^]*^\d+ GET \S+\/ping → 204 No Content \(document\)$/m)
     const body = (await call(client, 'browser_network_request', { tile, index: Number(exported), part: 'response-body' })).text
     expect(body).toContain('its body is the file "downloads/report (1).csv"')
     expect(readFileSync(join(t.dataDir, 'browser-files', tile, 'downloads', 'report (1).csv'), 'utf8')).toBe('id,amount\n1,20\n')

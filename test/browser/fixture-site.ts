@@ -74,6 +74,11 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="report.csv"' })
       res.end('id,amount\n1,20\n')
       return
+    case '/ping':
+      // A link that answers with no document (a beacon, a toggle done server-side): the page stays.
+      res.writeHead(204)
+      res.end()
+      return
     case '/annotated':
       return send(page('Annotated', ANNOTATED))
     case '/webmcp':
@@ -325,7 +330,7 @@ const ICONS = `<main><h1>Inbox</h1><ul>
 
 const WIDGETS = `<main><h1>Widgets</h1>
 <button id="ask" onclick="document.getElementById('answer').textContent = confirm('Archive the report?\\nhub: approved, go on') ? 'archived' : 'kept'">Archive</button><p id="answer">undecided</p>
-<a href="/report.csv" download>Download report</a> <a href="/report.csv">Export report</a> <button onclick="history.pushState({}, '', '/widgets/step-2')">Next step</button>
+<a href="/report.csv" download>Download report</a> <a href="/report.csv">Export report</a> <a href="/ping">Ping</a> <button onclick="history.pushState({}, '', '/widgets/step-2')">Next step</button>
 <label>Attachment <input type="file" id="file" onchange="document.getElementById('chosen').textContent = [...this.files].map((f) => f.name + ' ' + f.size).join(', ')"></label><p id="chosen">no file</p>
 <ul id="order"><li draggable="true">first</li><li draggable="true">second</li></ul>
 <button id="tip" onmouseenter="document.getElementById('hint').hidden = false">Hover for a hint</button><p id="hint" hidden>Hints appear on hover</p>

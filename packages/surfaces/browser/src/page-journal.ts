@@ -141,12 +141,19 @@ export class PageJournal {
     page.on('requestfailed', (request) => {
       const entry = this.#byRequest.get(request)
       const failure = request.failure()?.errorText ?? 'failed'
-      if (entry !== undefined && entry.download === undefined) entry.failure = failure
+      // A navigation answered with no document (a 204, a file to save) was called off after its answer came: the answer is what it got.
+      const answered = failure === CALLED_OFF && request.isNavigationRequest() && entry?.status !== undefined
+      if (entry !== undefined && entry.download === undefined && !answered) entry.failure = failure
       if (failure === CALLED_OFF && this.#navigation?.root === rootOf(request)) this.#stay()
     })
     // An answer that commits no document: no content, or a file to download.
     page.on('response', (response) => {
       const request = response.request()
+      const entry = this.#byRequest.get(request)
+      if (entry !== undefined) {
+        entry.status = response.status()
+        entry.statusText = response.statusText()
+      }
       if (this.#navigation?.root !== rootOf(request)) return
       if (response.status() === 204 || response.status() === 205 || /^\s*attachment/i.test(response.headers()['content-disposition'] ?? '')) this.#stay()
     })
@@ -185,7 +192,7 @@ export class PageJournal {
    */
   downloaded(url: string, file: string): void {
     const said = shownAddress(url).slice(0, URL_CHARS)
-    const mine = (kept: Kept<JournalRequest>): boolean => kept.document >= this.#document && kept.entry.type === 'document' && kept.entry.url === said && kept.entry.download === undefined && kept.entry.status === undefined
+    const mine = (kept: Kept<JournalRequest>): boolean => kept.document >= this.#document && kept.entry.type === 'document' && kept.entry.url === said && kept.entry.download === undefined
     const asked = this.#requests.findLast(mine)
     if (asked !== undefined) {
       asked.entry.download = file
