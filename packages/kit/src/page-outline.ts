@@ -1,5 +1,6 @@
 import { agentPattern, byLineWords } from './find-pattern.js'
 import { pageFence } from './page-fence.js'
+import { rolesOf } from './role-plural.js'
 import { type Bounds, type Frame, type Layout, RefTable, type Risk, SELECTOR_HINT, TesseraError, type TextExcerpt, type UiNode, type UnreadRequest, cutWhole, frameIndex, maxRisk } from '@tessera/protocol'
 
 export interface PageOutlineOptions {
@@ -20,9 +21,9 @@ const MAX_FOUND = 50
 
 /** Siblings of one role from this many on are a repeated structure: a few samples and a count. */
 const REPEAT_MIN = 10
-/** Choices (menu items, options, tabs) are what an agent looks for by name: summed up only when there are very many. */
+/** Choices (menu items, options, tabs, a settings page's checkboxes) are what an agent looks for by name: summed up only when there are very many. */
 const CHOICE_REPEAT_MIN = 30
-const CHOICES = new Set(['menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'tab', 'radio', 'treeitem'])
+const CHOICES = new Set(['menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'tab', 'radio', 'checkbox', 'switch', 'treeitem'])
 const SAMPLES = 4
 /**
  * An expansion prints at most this many lines (fold notes aside); what does not fit is paged by
@@ -812,7 +813,7 @@ function emitChildren(list: readonly Item[], depth: number, ctx: Context, parent
     if (viewportFirst && role !== undefined && runEnd - i >= (CHOICES.has(role) ? CHOICE_REPEAT_MIN : REPEAT_MIN)) {
       for (let k = i; k < i + SAMPLES; k++) if (!emitItem(list[k] as Item, depth, ctx, viewportFirst)) return
       const rest = runEnd - i - SAMPLES
-      emit(`… ${rest} more ${role}${rest === 1 ? '' : 's'}${parentRef === undefined ? '' : `: expand "@${parentRef}" offset ${pageOffsets(list, i + SAMPLES, runEnd)}`}`, depth, ctx)
+      emit(`… ${rest} more ${rolesOf(role, rest)}${parentRef === undefined ? '' : `: expand "@${parentRef}" offset ${pageOffsets(list, i + SAMPLES, runEnd)}`}`, depth, ctx)
       i = runEnd
       continue
     }

@@ -511,6 +511,23 @@ describe('a page as the agent reads it', () => {
     expect(text).toMatch(/^ +button "Wide button 7" @/m)
   })
 
+  it('shows a settings page\'s checkboxes each by name, and sums up only a very long run of them, named in English', () => {
+    const settings = (count: number): Frame => {
+      const layout: Layout = { page: { x: 0, y: 0, width: 800, height: 2000 } }
+      const boxes: UiNode[] = Array.from({ length: count }, (_, i) => {
+        layout[`c${i}`] = { x: 0, y: 20 * i, width: 100, height: 18 }
+        return { id: `c${i}`, kind: 'box', role: 'checkbox', name: `Setting ${i}` }
+      })
+      const tree: UiNode = { id: 'page', kind: 'box', role: 'document', children: [{ id: 'main', kind: 'box', role: 'main', children: boxes }] }
+      return sealFrame({ surface: 'browser-1', route: 'http://127.0.0.1:9/settings', tree, layout, state: {}, contracts: BROWSER_ACTIONS.contracts.filter((c) => c.id === 'check'), targets: boxes.map((box) => ({ contract: 'check', nodeId: box.id })) })
+    }
+    const few = outlinePage(settings(12))
+    expect(few).toContain('checkbox "Setting 11" @')
+    expect(few).not.toContain(' more ')
+    const many = outlinePage(settings(40))
+    expect(many).toMatch(/… 36 more checkboxes: expand "@\w+" offset/)
+  })
+
   it('finds elements anywhere on the page by their words, folded or not, in one call', () => {
     const frame = page(120)
     const refs = RefTable.forFrame(frame)
