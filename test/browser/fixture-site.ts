@@ -211,6 +211,9 @@ document.modelContext.registerTool({ name: 'fail_loudly', description: 'Throws',
     case '/feed':
       // A feed of bare cards under a bare body, as a page of endless scrolling has after a while: nothing in it marks a container.
       return send(page('Feed', `<div>${Array.from({ length: 30_000 }, (_, i) => `<div><span>Card ${i}</span><p>What card ${i} says</p><a href="#card-${i}">Open ${i}</a></div>`).join('')}</div>`))
+    case '/highlighted':
+      // A source file as rustdoc shows one: a pre of 3,000 lines, each a numbered link and highlighted tokens; line 2 has a toggle that listens for clicks, line 3 a token named by its title.
+      return send(page('lib.rs - source', `<h1>lib.rs</h1><pre class="rust"><code>${Array.from({ length: 3000 }, (_, i) => sourceLine(i + 1)).join('')}</code></pre><p id="folded">nothing folded</p>`))
     case '/panel':
       return send(page('Inbox', PANEL))
     case '/notes':
@@ -695,6 +698,12 @@ size.addEventListener('click', () => {
 })
 document.addEventListener('keydown', (event) => { if (event.key === 'Escape') close() })
 </script></main>`
+
+/** One line of the source page: its number's link, then the tokens a highlighter wraps, each a bare `span`. */
+function sourceLine(n: number): string {
+  const extra = n === 2 ? '<span class="fold" onclick="document.getElementById(\'folded\').textContent = \'folded line 2\'">▾</span>' : n === 3 ? '<span class="lifetime" title="a lifetime">\'a</span> ' : ''
+  return `<a href="#${n}" id="${n}">${n}</a>${extra}<span class="kw">pub fn</span> <span class="fn">item_${n}</span>(<span class="self">&amp;self</span>) -&gt; <span class="prim">u32</span> { <span class="number">${n}</span> }\n`
+}
 
 const CITIES = ['Lisbon', 'London', 'Los Angeles', 'Paris', 'Parma', 'Porto', 'Prague']
 

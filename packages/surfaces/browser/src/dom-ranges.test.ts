@@ -32,4 +32,18 @@ describe('a document read as ranges', () => {
     expect(ranges.saysAcross(pre, 'While the GNU')).toBe(false)
     expect(ranges.saysAcross(pre, '')).toBe(false)
   })
+
+  it('names a text as the tree does, from the snapshot alone: blanks between lines of a pre are its lines, blanks elsewhere are nothing', () => {
+    const ranges = snapshotOf([
+      ['BODY', -1],
+      ['PRE', 0], ['CODE', 1], ['SPAN', 2], ['"fn"', 3], ['"\n"', 2], ['SPAN', 2], ['"main"', 6],
+      ['P', 0], ['"  Hello,  world "', 8], ['"\n  "', 8],
+    ])
+    expect(ranges.textOf(ranges.indexOf(104) as number)).toBe('fn')
+    expect(ranges.textOf(ranges.indexOf(105) as number)).toBe('\n')
+    expect(ranges.textOf(ranges.indexOf(109) as number)).toBe('  Hello,  world ')
+    expect(ranges.textOf(ranges.indexOf(110) as number)).toBeUndefined()
+    // An element is no text.
+    expect(ranges.textOf(ranges.indexOf(103) as number)).toBeUndefined()
+  })
 })

@@ -55,6 +55,12 @@ function lowerBound(list: readonly number[], value: number): number {
 }
 
 /** Tags of elements that are mere containers unless something marks them (see DomRanges.childrenAsked). */
+/** Inline markup the accessibility tree leaves out when it carries nothing of its own (see `bare`). */
+const BARE_TAGS = new Set(['SPAN', 'FONT', 'B', 'I', 'U', 'S', 'SMALL', 'BIG'])
+/** Attributes that give an element nothing the tree would show. */
+const BARE_ATTRIBUTES = new Set(['class', 'style', 'lang', 'dir'])
+/** Elements whose texts keep their blanks and line breaks. */
+const PRE_TAGS = new Set(['PRE', 'TEXTAREA', 'LISTING', 'XMP', 'PLAINTEXT'])
 const MAY_BE_IGNORED = new Set(['HTML', 'BODY', 'DIV', 'SPAN', 'TBODY', 'THEAD', 'TFOOT', 'FONT', 'CENTER', 'B', 'I', 'U', 'S', 'SMALL', 'BIG', 'EM', 'STRONG'])
 
 /**
@@ -67,6 +73,7 @@ const MAY_BE_IGNORED = new Set(['HTML', 'BODY', 'DIV', 'SPAN', 'TBODY', 'THEAD',
 export class DomRanges {
   readonly #strings: readonly string[]
   readonly #nodes: SnapshotNodes
+  readonly #parent: readonly number[]
   readonly #end: Int32Array
   readonly #byBackend = new Map<number, number>()
   /** Lines of each node and what it holds, as an outline prints them (on the high side). */
@@ -88,6 +95,7 @@ export class DomRanges {
     this.#strings = strings
     this.#nodes = nodes
     const parent = nodes.parentIndex ?? []
+    this.#parent = parent
     const backend = nodes.backendNodeId ?? []
     const n = backend.length
     this.#end = new Int32Array(n)
@@ -168,6 +176,47 @@ export class DomRanges {
   /** Whether the node at `index` is a text, not an element. */
   isText(index: number): boolean {
     return this.#tag(index) === '#text'
+  }
+
+  /**
+   * A text node's words as the accessibility tree names it, from the snapshot alone: its value;
+   * none where the tree leaves it out (not drawn, or only blanks outside a `pre`, whose blanks
+   * are its lines).
+   */
+  textOf(index: number): string | undefined {
+    if (!this.isText(index) || !this.drawn(index)) return undefined
+    const value = this.#value(index)
+    return value.trim() === '' && !this.#inPre(index) ? undefined : value
+  }
+
+  /**
+   * Whether the element at `index` is one the tree leaves out, its children standing in its
+   * place: inline markup with nothing of its own — no attribute but a class, a style, a
+   * language or a direction, no click listener (a syntax highlighter's `span`s).
+   */
+  bare(index: number): boolean {
+    if (!BARE_TAGS.has(this.#tag(index)) || this.#clickable().has(index)) return false
+    const flat = this.#nodes.attributes?.[index] ?? []
+    for (let a = 0; a < flat.length; a += 2) if (!BARE_ATTRIBUTES.has((this.#strings[flat[a] as number] ?? '').toLowerCase())) return false
+    return true
+  }
+
+  /** The backend ids of the children of `index`, texts included, in document order. */
+  childIds(index: number): number[] {
+    const ids: number[] = []
+    for (let child = index + 1; child < (this.#end[index] as number); child = this.#end[child] as number) ids.push(this.#nodes.backendNodeId?.[child] ?? -1)
+    return ids
+  }
+
+  #clickableSet: ReadonlySet<number> | null = null
+
+  #clickable(): ReadonlySet<number> {
+    return (this.#clickableSet ??= new Set(this.#nodes.isClickable?.index ?? []))
+  }
+
+  #inPre(index: number): boolean {
+    for (let at = this.#parent[index] ?? -1; at >= 0; at = this.#parent[at] ?? -1) if (PRE_TAGS.has(this.#tag(at))) return true
+    return false
   }
 
   /**
