@@ -90,53 +90,23 @@ export async function readAxInParts(session: CDPSession, frameId: string, ranges
    * node is asked, to be opened at the next level. A text is always there, as the tree's
    * answer would have brought it: read or not, it then stands alone among its siblings, and
    * the parts around it are the same from one capture to the next. Its words are the DOM
-   * snapshot's, not asked of the tree: a block of code of 4,000 lines is tens of thousands of
-   * texts, and a call each took 10 s.
+   * snapshot's, not asked of the tree: among that many siblings every call costs 12–25 ms, and
+   * a block of code of 4,000 lines is tens of thousands of texts.
    */
   const readChild = async (child: AxNode, next: AxNode[]): Promise<void> => {
     const index = ranges.indexOf(child.backendDOMNodeId) as number
-    const decision = ranges.isText(index) ? 'read' : decide(child)
-    if (decision === 'unread') return add({ ...child, unread: ranges.part(index) })
-    if (decision === 'read') return readWhole(child)
-    const found = ((await session.send('Accessibility.getPartialAXTree', { backendNodeId: child.backendDOMNodeId, fetchRelatives: false }).catch(() => ({ nodes: [] }))) as { nodes: AxNode[] }).nodes
-    for (const node of found) add(node)
-    const own = found.find((node) => node.nodeId === child.nodeId)
-    if (own !== undefined && (own.childIds ?? []).length > 0) next.push(own)
-  }
-  /**
-   * A child of a crowded node read whole, with as little of the tree as it needs: among
-   * thousands of siblings (a block of code of 4,000 lines), every call that asks the tree for
-   * children walks them all, 20–25 ms a call. A text's words and inline markup that carries
-   * nothing (a highlighter's `span`s) come from the DOM snapshot; an element with a role or a
-   * name of its own is asked alone (2 ms), its children then read the same way. Where the
-   * tree's children are not the DOM's (a pseudo-element's text), the tree is asked for the
-   * whole of it.
-   */
-  const readWhole = async (child: AxNode): Promise<void> => {
-    const index = ranges.indexOf(child.backendDOMNodeId)
-    if (index === undefined) return
     if (ranges.isText(index)) {
       const words = ranges.textOf(index)
       if (words !== undefined) add({ nodeId: child.nodeId, ignored: false, role: { value: 'StaticText' }, name: { value: words }, childIds: [], backendDOMNodeId: child.backendDOMNodeId })
       return
     }
-    const ofDom = (ids: readonly number[]): AxNode[] => ids.map((id) => ({ nodeId: String(id), ignored: false, backendDOMNodeId: id, childIds: [] }))
-    if (ranges.bare(index)) {
-      const children = ofDom(ranges.childIds(index))
-      add({ nodeId: child.nodeId, ignored: true, role: { value: 'generic' }, childIds: children.map((c) => c.nodeId), backendDOMNodeId: child.backendDOMNodeId })
-      await Promise.all(children.map(readWhole))
-      return
-    }
-    const found = ((await session.send('Accessibility.getPartialAXTree', { backendNodeId: child.backendDOMNodeId, fetchRelatives: false }).catch(() => ({ nodes: [] }))) as { nodes: AxNode[] }).nodes
+    const decision = decide(child)
+    if (decision === 'unread') return add({ ...child, unread: ranges.part(index) })
+    const asked = decision === 'read' ? session.send('Accessibility.queryAXTree', { backendNodeId: child.backendDOMNodeId }) : session.send('Accessibility.getPartialAXTree', { backendNodeId: child.backendDOMNodeId, fetchRelatives: false })
+    const found = ((await asked.catch(() => ({ nodes: [] }))) as { nodes: AxNode[] }).nodes
+    for (const node of found) add(node)
     const own = found.find((node) => node.nodeId === child.nodeId)
-    const ids = own?.childIds ?? []
-    if (own !== undefined && ids.every((id) => /^[1-9]\d*$/.test(id) && ranges.indexOf(Number(id)) !== undefined)) {
-      add(own)
-      await Promise.all(ofDom(ids.map(Number)).map(readWhole))
-      return
-    }
-    const whole = ((await session.send('Accessibility.queryAXTree', { backendNodeId: child.backendDOMNodeId }).catch(() => ({ nodes: [] }))) as { nodes: AxNode[] }).nodes
-    for (const node of whole) add(node)
+    if (decision !== 'read' && own !== undefined && (own.childIds ?? []).length > 0) next.push(own)
   }
   let pending = frontier()
   for (let level = 0; pending.length > 0 && level < MAX_LEVELS; level++) {

@@ -55,10 +55,6 @@ function lowerBound(list: readonly number[], value: number): number {
 }
 
 /** Tags of elements that are mere containers unless something marks them (see DomRanges.childrenAsked). */
-/** Inline markup the accessibility tree leaves out when it carries nothing of its own (see `bare`). */
-const BARE_TAGS = new Set(['SPAN', 'FONT', 'B', 'I', 'U', 'S', 'SMALL', 'BIG'])
-/** Attributes that give an element nothing the tree would show. */
-const BARE_ATTRIBUTES = new Set(['class', 'style', 'lang', 'dir'])
 /** Elements whose texts keep their blanks and line breaks. */
 const PRE_TAGS = new Set(['PRE', 'TEXTAREA', 'LISTING', 'XMP', 'PLAINTEXT'])
 const MAY_BE_IGNORED = new Set(['HTML', 'BODY', 'DIV', 'SPAN', 'TBODY', 'THEAD', 'TFOOT', 'FONT', 'CENTER', 'B', 'I', 'U', 'S', 'SMALL', 'BIG', 'EM', 'STRONG'])
@@ -187,31 +183,6 @@ export class DomRanges {
     if (!this.isText(index) || !this.drawn(index)) return undefined
     const value = this.#value(index)
     return value.trim() === '' && !this.#inPre(index) ? undefined : value
-  }
-
-  /**
-   * Whether the element at `index` is one the tree leaves out, its children standing in its
-   * place: inline markup with nothing of its own — no attribute but a class, a style, a
-   * language or a direction, no click listener (a syntax highlighter's `span`s).
-   */
-  bare(index: number): boolean {
-    if (!BARE_TAGS.has(this.#tag(index)) || this.#clickable().has(index)) return false
-    const flat = this.#nodes.attributes?.[index] ?? []
-    for (let a = 0; a < flat.length; a += 2) if (!BARE_ATTRIBUTES.has((this.#strings[flat[a] as number] ?? '').toLowerCase())) return false
-    return true
-  }
-
-  /** The backend ids of the children of `index`, texts included, in document order. */
-  childIds(index: number): number[] {
-    const ids: number[] = []
-    for (let child = index + 1; child < (this.#end[index] as number); child = this.#end[child] as number) ids.push(this.#nodes.backendNodeId?.[child] ?? -1)
-    return ids
-  }
-
-  #clickableSet: ReadonlySet<number> | null = null
-
-  #clickable(): ReadonlySet<number> {
-    return (this.#clickableSet ??= new Set(this.#nodes.isClickable?.index ?? []))
   }
 
   #inPre(index: number): boolean {
