@@ -680,7 +680,7 @@ function foldRun(list: readonly Item[], start: number, end: number, depth: numbe
       // Below the view the first of them is next to it, and a scroll reveals it first: it keeps its own line; above, the last.
       const alone = where === BELOW ? s : s + run - 1
       const rest = where === BELOW ? [s + 1, s + run] : [s, s + run - 1]
-      const lines = where === BELOW ? [single(alone), partsNote(list, starts, rest[0] as number, rest[1] as number, parentRef, where)] : [partsNote(list, starts, rest[0] as number, rest[1] as number, parentRef, where), single(alone)]
+      const lines = where === BELOW ? [single(alone), partsNote(list, starts, rest[0] as number, rest[1] as number, stop, parentRef, where)] : [partsNote(list, starts, rest[0] as number, rest[1] as number, stop, parentRef, where), single(alone)]
       ctx.folds -= 2
       for (const line of lines) if (!emit(line, depth, ctx)) return false
       s += run - 1
@@ -690,16 +690,20 @@ function foldRun(list: readonly Item[], start: number, end: number, depth: numbe
   return true
 }
 
-/** Folds in a row that are each one part read from no heading (a feed's cards, a table's rows) print as one line from this many. */
+/**
+ * Folds in a row that hold no heading and nothing read but texts — each one unread part (a
+ * feed's cards, a table's rows), or a page of unread siblings and their texts (a block of
+ * code's lines, each a link and highlighted tokens) — print as one line from this many.
+ */
 const PLAIN_PARTS_MIN = 4
 
 /** How many folds from `starts[s]` on are each one part left unread that holds no heading. */
 function plainPartsFrom(list: readonly Item[], starts: readonly number[], s: number, stop: number): number {
+  const plain = (item: Item): boolean => item.node.kind === 'text' || (item.node.unread !== undefined && item.node.unread.heading === undefined && item.children.length === 0)
   let run = 0
   for (let t = s; t < starts.length; t++) {
-    const from = starts[t] as number
-    const item = list[from] as Item
-    if ((starts[t + 1] ?? stop) - from !== 1 || item.node.role !== PART || item.node.unread === undefined || item.node.unread.heading !== undefined) break
+    const fold = list.slice(starts[t] as number, starts[t + 1] ?? stop)
+    if (!fold.every(plain) || !fold.some((item) => item.node.unread !== undefined)) break
     run++
   }
   return run
@@ -710,16 +714,21 @@ function plainPartsFrom(list: readonly Item[], starts: readonly number[], s: num
  * words each of the first and last starts with, and the offsets, any of which one expansion
  * shows whole. Sixty lines of "from "Card 3574"" were 1,500 tokens of every answer on a feed.
  */
-function partsNote(list: readonly Item[], starts: readonly number[], first: number, last: number, parentRef: string | undefined, where: string): string {
-  const items = starts.slice(first, last).map((from) => list[from] as Item)
+function partsNote(list: readonly Item[], starts: readonly number[], first: number, last: number, stop: number, parentRef: string | undefined, where: string): string {
+  const foldAt = (s: number): Item[] => list.slice(starts[s] as number, starts[s + 1] ?? stop)
+  const items = list.slice(starts[first] as number, starts[last] ?? stop)
   const lines = items.reduce((n, item) => n + item.lines, 0)
   const actions = items.reduce((n, item) => n + item.actionCount, 0)
-  const words = (item: Item | undefined): string => {
-    const label = item === undefined ? undefined : labelOf([item])
+  const words = (fold: Item[]): string => {
+    const label = labelOf(fold)
     return label === undefined ? '…' : quote(label.length > LABEL_CHARS ? `${cutWhole(label, LABEL_CHARS - 1)}…` : label)
   }
-  const span = `from ${words(items[0])} to ${words(items.at(-1))}`
-  return `… about ${lines} lines${actions > 0 ? `, ${actions} action${actions === 1 ? '' : 's'}` : ''} ${where} in ${items.length} parts, ${span}: expand "@${parentRef ?? ''}" offset ${starts[first]} to ${(starts[last - 1] as number)}, a part each`
+  const offsets = starts.slice(first, last)
+  const span = `from ${words(foldAt(first))} to ${words(foldAt(last - 1))}`
+  // Offsets one apart (a part a child) read as a range; else each is said (a part a page of siblings).
+  const consecutive = offsets.every((offset, i) => i === 0 || offset === (offsets[i - 1] as number) + 1)
+  const at = consecutive ? `${offsets[0]} to ${offsets.at(-1)}` : offsets.join(', ')
+  return `… about ${lines} lines${actions > 0 ? `, ${actions} action${actions === 1 ? '' : 's'}` : ''} ${where} in ${offsets.length} parts, ${span}: expand "@${parentRef ?? ''}" offset ${at}, a part each`
 }
 
 /** The offsets at which expansions page through `list[start..end)`, one expansion each (at most MAX_PAGE_OFFSETS). */
