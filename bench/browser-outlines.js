@@ -221,9 +221,11 @@ export function foldLines(text) {
   const folds = []
   for (const line of tesseraLines(text)) {
     if (!line.body.startsWith('…')) continue
-    const match = /expand "@([n1-9][0-9a-z.]*)"(?: offset ([\d, ]+))?$/.exec(line.body)
+    // One fold, or folds of a part each said as one line: `offset 5 to 9, a part each` or `offset 249, 498, a part each`.
+    const match = /expand "@([n1-9][0-9a-z.]*)"(?: offset ([\d, ]+?|\d+ to \d+)(?:, a part each)?)?$/.exec(line.body)
     if (!match) continue
-    const offsets = match[2] === undefined ? [undefined] : match[2].split(', ').map(Number)
+    const range = match[2] === undefined ? null : /^(\d+) to (\d+)$/.exec(match[2])
+    const offsets = match[2] === undefined ? [undefined] : range !== null ? Array.from({ length: Number(range[2]) - Number(range[1]) + 1 }, (_, i) => Number(range[1]) + i) : match[2].split(', ').map(Number)
     for (const offset of offsets) folds.push({ ref: match[1], offset, line: line.body })
   }
   return folds

@@ -38,6 +38,7 @@ import { foldLines, pageShape, parsePlaywright, playwrightTargets, playwrightYam
 import { Agent, TODO_STATE_SCRIPT, todoTask } from './browser-todomvc.js'
 import { longTextTask, serveLongText } from './browser-long-text.js'
 import { FEED_CARDS, feedTask, serveFeed } from './browser-feed.js'
+import { SOURCE_LINES, serveSource, sourceTask } from './browser-source.js'
 import { CHROMIUM, startChromeDevtoolsMcp, startPlaywrightMcp, startTesseraHub, textOf, tokens } from './peers.js'
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -550,6 +551,20 @@ export async function benchBrowserSnapshot() {
     })
     ok &&= feedRun.ok
     rows.push(feedRun.row)
+
+    // A highlighted source file, both ways.
+    process.stderr.write('  a highlighted source file…\n')
+    const source = await serveSource()
+    const sourceRun = await taskBothWays(pw, tessera, source, sourceTask, {
+      slug: 'source',
+      label: 'a highlighted source file',
+      title: `a source file of ${SOURCE_LINES.toLocaleString('en')} lines as rustdoc shows it (generated: one \`pre\`, each line a numbered link and a dozen highlighted tokens, some 60,000 nodes): open it, find line 3,900 and follow its number's link — Playwright MCP: \`browser_navigate\` (its answer links to a file), \`browser_find\` (the matches in its snapshot), \`browser_click\` (its answer links to a file) · Tessera: \`browser_navigate\` (the lines in view, the rest folded), \`browser_find\`, \`browser_click\` (what changed) · ratio of tokens / of time`,
+      done: (r) => r.followed,
+      missed: 'the link not followed',
+      digits: 2,
+    })
+    ok &&= sourceRun.ok
+    rows.push(sourceRun.row)
 
     // The TodoMVC task, both ways.
     const pwTools = (await pw.client.listTools()).tools
