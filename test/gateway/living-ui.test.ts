@@ -25,12 +25,16 @@ class LivingPage implements Surface {
       tree: { id: 'root', kind: 'box', role: 'main', children: [{ id: 'clock', kind: 'text', role: 'timer', text: `12:00:${String(this.clock).padStart(2, '0')}` }, ...rows] },
       layout: { root: { x: 0, y: 0, width: 400, height: 40 + 40 * rows.length } },
       state: { rows: this.rows },
-      contracts: [{ id: 'remove', kind: 'delete', title: 'Remove row', risk: 'write' }],
+      contracts: [
+        { id: 'remove', kind: 'delete', title: 'Remove row', risk: 'write' },
+        { id: 'log', kind: 'read', title: 'Read the page\'s log', risk: 'read', observes: true },
+      ],
       targets: this.rows.map((row) => ({ contract: 'remove', nodeId: `row-${row}/remove` })),
     })
   }
 
   async perform(call: ActionCall): Promise<JsonValue> {
+    if (call.contract.id === 'log') return { clock: this.clock }
     const row = call.target.nodeId?.replace(/^row-/, '').replace(/\/remove$/, '') as string
     this.rows = this.rows.filter((candidate) => candidate !== row)
     return { removed: row }
@@ -92,7 +96,7 @@ describe('a request on a living UI is judged per target', () => {
     const { gateway } = setup()
     const frame = await gateway.observe('page')
     const result = await gateway.request({ surface: 'page', action: 'remove' }, agent)
-    expect(result).toMatchObject({ status: 'not_found', error: { details: { expected: frame.targets.map((t) => t.ref) } } })
+    expect(result).toMatchObject({ status: 'not_found', error: { details: { expected: frame.targets.filter((t) => t.contract === 'remove').map((t) => t.ref) } } })
   })
 
   it('readers share one snapshot in flight; a change notice drops the cached frame, the next reader takes one', async () => {
@@ -108,6 +112,22 @@ describe('a request on a living UI is judged per target', () => {
     expect(next.version).toBe(frames[0]!.version + 1)
     const action = await gateway.request({ surface: 'page', action: 'remove', target: refOf(next, 'a'), frameId: next.id }, agent)
     expect(action.status).toBe('completed')
+    expect(page.snapshots).toBe(3)
+  })
+
+  it('takes no new snapshot after an action that only reads what the surface keeps, unless the surface changed meanwhile', async () => {
+    const { gateway, page } = setup()
+    const before = await gateway.frames.current('page')
+    expect(page.snapshots).toBe(1)
+    const read = await gateway.request({ surface: 'page', action: 'log', frameId: before.id }, agent)
+    expect(read).toMatchObject({ status: 'completed', output: { clock: 0 } })
+    expect(page.snapshots).toBe(1)
+    // The page changed by itself: the frame after the read is new, taken once.
+    page.change(() => (page.clock += 1))
+    expect(await gateway.request({ surface: 'page', action: 'log' }, agent)).toMatchObject({ status: 'completed', output: { clock: 1 } })
+    expect(page.snapshots).toBe(2)
+    // An action that changes the page takes its frame anew, as ever.
+    expect((await gateway.request({ surface: 'page', action: 'remove', target: refOf(await gateway.frames.current('page'), 'a') }, agent)).status).toBe('completed')
     expect(page.snapshots).toBe(3)
   })
 })

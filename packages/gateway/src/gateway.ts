@@ -526,7 +526,7 @@ export class Gateway {
     const output = outcome.value
     let next: Frame
     try {
-      next = await this.#frameAfter(req.surface.id, generation)
+      next = await this.#frameAfter(req.surface.id, generation, call.contract.observes === true)
     } catch (error) {
       return this.#end(req, frame.id, { status: 'failed', error: toErrorShape(error, 'the surface could not produce the next frame') }, 'failed')
     }
@@ -559,12 +559,14 @@ export class Gateway {
 
   /**
    * The frame after an action: the one the surface pushed while it ran (an app renders as it
-   * dispatches), else exactly one new snapshot, shared with every reader waiting for it.
+   * dispatches), else exactly one new snapshot, shared with every reader waiting for it; after
+   * an action that observes (reads a log), the current frame, new only if the surface changed.
    */
-  async #frameAfter(surfaceId: string, generation: number): Promise<Frame> {
+  async #frameAfter(surfaceId: string, generation: number, observes: boolean): Promise<Frame> {
     const pushed = this.frames.peek(surfaceId)
     if (pushed !== undefined && this.frames.generation(surfaceId) !== generation) return pushed
-    this.frames.invalidate(surfaceId)
+    // An action that only read what the surface keeps changed nothing: the cached frame stands, unless the surface said it changed.
+    if (!observes) this.frames.invalidate(surfaceId)
     return this.frames.current(surfaceId)
   }
 

@@ -35,6 +35,8 @@ export interface ActionDefinition<S, I extends z.ZodType, O extends z.ZodType> {
   output: O
   /** false: may run while another action holds the surface (reading output, interrupting). */
   exclusive?: boolean
+  /** true: reads what the surface keeps and changes nothing of it; the gateway takes no new snapshot after it. */
+  observes?: boolean
   /** How long this input may legitimately take, in ms, when it says so (a command's own timeout). */
   timeout?: (input: z.output<I>) => number | null
   /** A risk that depends on the input or the element; the gateway takes the highest. */
@@ -111,6 +113,7 @@ export function defineAction<S>() {
       preconditions: definition.preconditions ?? [],
       postconditions: definition.postconditions ?? [],
       ...(definition.exclusive === undefined ? {} : { exclusive: definition.exclusive }),
+      ...(definition.observes === undefined ? {} : { observes: definition.observes }),
     })
     const parseInput = (input: unknown): z.output<I> => {
       const parsed = definition.input.safeParse(input ?? {})

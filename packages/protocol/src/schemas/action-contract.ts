@@ -36,6 +36,12 @@ export const ActionContract = z.looseObject({
    * interrupting a running command). Absent or true: one at a time per surface.
    */
   exclusive: z.boolean().optional(),
+  /**
+   * true: the action reads what the surface keeps (a log, the requests a page made) and changes
+   * nothing of it, so the frame after it is the frame before, unless the surface changed on its
+   * own meanwhile: no new snapshot is taken for it (seconds on a huge page).
+   */
+  observes: z.boolean().optional(),
 }).superRefine((contract, ctx) => {
   // A template that cannot render is the contract author's error, found when the contract
   // is first offered, not when a person is waiting for an approval.

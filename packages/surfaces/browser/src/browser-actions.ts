@@ -69,10 +69,10 @@ export const BROWSER_ACTIONS = actionSet<BrowserTile>([
   // Reads the page only: which element of the frame a selector names, for tools that take selectors.
   pageAction({ id: 'locate', title: 'Find the element a selector names', risk: 'read', input: LocateInput, output: LocateOutput, exclusive: false, run: (input, { surface }) => surface.locate(input.selector, input.reach ?? 'target') }),
   pageAction({ id: 'tabs', title: 'List, open, select or close tabs', risk: 'read', input: TabsInput, output: TabsOutput, run: (input, { surface }) => surface.tabs(input) }),
-  // What the page logged and fetched, kept as it happened: read without touching the page.
-  pageAction({ id: 'console', title: 'Read the console messages', risk: 'read', input: ConsoleInput, output: ConsoleOutput, exclusive: false, run: (input, { surface }) => surface.consoleMessages(input.level ?? 'info', input.all ?? false) }),
-  pageAction({ id: 'requests', title: 'List the network requests', risk: 'read', input: RequestsInput, output: RequestsOutput, exclusive: false, run: (input, { surface }) => surface.networkRequests(input.static ?? false, input.filter) }),
-  pageAction({ id: 'request', title: 'Read one network request', summary: 'Read request {input.index}', risk: 'read', input: RequestInput, output: RequestOutput, exclusive: false, run: (input, { surface }) => surface.networkRequest(input.index, input.part) }),
+  // What the page logged and fetched, kept as it happened: read without touching the page, so no new snapshot follows.
+  pageAction({ id: 'console', title: 'Read the console messages', risk: 'read', input: ConsoleInput, output: ConsoleOutput, exclusive: false, observes: true, run: (input, { surface }) => surface.consoleMessages(input.level ?? 'info', input.all ?? false) }),
+  pageAction({ id: 'requests', title: 'List the network requests', risk: 'read', input: RequestsInput, output: RequestsOutput, exclusive: false, observes: true, run: (input, { surface }) => surface.networkRequests(input.static ?? false, input.filter) }),
+  pageAction({ id: 'request', title: 'Read one network request', summary: 'Read request {input.index}', risk: 'read', input: RequestInput, output: RequestOutput, exclusive: false, observes: true, run: (input, { surface }) => surface.networkRequest(input.index, input.part) }),
   pageAction({ id: 'media', title: 'Emulate CSS media features', risk: 'read', input: MediaInput, output: PageOutput, run: (input, { surface }) => surface.emulateMedia(input) }),
   pageAction({ id: 'resize', title: 'Resize the page\'s view', summary: 'Resize the view to {input.width} × {input.height}', risk: 'read', input: ResizeInput, output: PageOutput, run: (input, { surface }) => surface.resize(input.width, input.height) }),
   // The agent's own code in the page can do anything a person there can: a person reads it first.
