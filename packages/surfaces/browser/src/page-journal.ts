@@ -113,6 +113,8 @@ export class PageJournal {
   #navigation: { root: Request; byIndex: Map<number, Request> } | undefined
   /** Whether a navigation committed since the last document's DOMContentLoaded; else a document came with no request (a `data:` URL, `about:blank`). */
   #committed = false
+  /** Navigation requests that committed no document (a file to save, a 204): a download's request is one of them, never the page's own. */
+  readonly #calledOff = new WeakSet<JournalRequest>()
 
   /** `onDocument` hears each new document of the top frame, after the journal started it. */
   constructor(page: Page, onDocument: () => void = () => undefined) {
@@ -192,7 +194,7 @@ export class PageJournal {
    */
   downloaded(url: string, file: string): void {
     const said = shownAddress(url).slice(0, URL_CHARS)
-    const mine = (kept: Kept<JournalRequest>): boolean => kept.document >= this.#document && kept.entry.type === 'document' && kept.entry.url === said && kept.entry.download === undefined
+    const mine = (kept: Kept<JournalRequest>): boolean => (kept.document === this.#document + 1 || this.#calledOff.has(kept.entry)) && kept.entry.url === said && kept.entry.download === undefined
     const asked = this.#requests.findLast(mine)
     if (asked !== undefined) {
       asked.entry.download = file
@@ -210,6 +212,7 @@ export class PageJournal {
     for (const kept of this.#requests) {
       if (kept.document !== this.#document + 1) continue
       const request = this.#navigation.byIndex.get(kept.entry.index)
+      this.#calledOff.add(kept.entry)
       kept.document = this.#document
       kept.entry.index = this.#nextIndex++
       this.#indexed(kept.entry.index, request)
