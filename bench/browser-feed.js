@@ -4,7 +4,7 @@
 // Playwright MCP: `browser_navigate` (its answer links to a file), `browser_find` (a search of
 // the page's snapshot), `browser_click`. Tessera: `browser_navigate` (its answer is the view),
 // `browser_find`, `browser_click`.
-import { createServer } from 'node:http'
+import { serveBody } from './serve-body.js'
 import { recordingCaller, tokens } from './peers.js'
 
 export const FEED_CARDS = 30_000
@@ -15,13 +15,7 @@ const ANSWER_MS = 180_000
 /** Serves the feed at `/feed` on a loopback port; `url` and `close`. */
 export async function serveFeed() {
   const cards = Array.from({ length: FEED_CARDS }, (_, i) => `<div><span>Card ${i}</span><p>What card ${i} says</p><a href="#card-${i}">Open ${i}</a></div>`).join('')
-  const body = Buffer.from(`<!doctype html><html><head><title>Feed</title></head><body><h1>Feed</h1><div>${cards}</div></body></html>`)
-  const server = createServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length })
-    res.end(body)
-  })
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { url: `http://127.0.0.1:${server.address().port}/feed`, close: () => new Promise((resolve) => server.close(resolve)) }
+  return serveBody('/feed', Buffer.from(`<!doctype html><html><head><title>Feed</title></head><body><h1>Feed</h1><div>${cards}</div></body></html>`), 'text/html; charset=utf-8')
 }
 
 /** One peer's run: calls, tokens read, time waiting on answers, whether the link was followed, and each answer. */

@@ -5,7 +5,7 @@
 // snapshot). Tessera: `browser_navigate` (its answer is the window of lines in view),
 // `browser_find`, and the found text's ref to read on from the match.
 import { readFileSync } from 'node:fs'
-import { createServer } from 'node:http'
+import { serveBody } from './serve-body.js'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { recordingCaller, tokens } from './peers.js'
@@ -19,12 +19,7 @@ const PROOF = 'requestClose(returnValue?: string): void;'
 /** Serves the file at `/lib.dom.d.ts` on a loopback port; `url` and `close`. */
 export async function serveLongText() {
   const body = readFileSync(LONG_TEXT_FILE)
-  const server = createServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'content-length': body.length })
-    res.end(body)
-  })
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { url: `http://127.0.0.1:${server.address().port}/lib.dom.d.ts`, lines: body.toString('utf8').trimEnd().split('\n').length, close: () => new Promise((resolve) => server.close(resolve)) }
+  return { ...(await serveBody('/lib.dom.d.ts', body, 'text/plain; charset=utf-8')), lines: body.toString('utf8').trimEnd().split('\n').length }
 }
 
 /** One peer's run: calls, tokens read, time waiting on answers, whether the declaration was read, and each answer. */

@@ -5,7 +5,7 @@
 // Playwright MCP: `browser_navigate` (its answer links to a file), `browser_find` (a search of
 // the page's snapshot), `browser_click`. Tessera: `browser_navigate` (its answer is the view),
 // `browser_find`, `browser_click`.
-import { createServer } from 'node:http'
+import { serveBody } from './serve-body.js'
 import { recordingCaller, tokens } from './peers.js'
 
 export const SOURCE_LINES = 4_000
@@ -20,13 +20,7 @@ function line(n) {
 /** Serves the file at `/source` on a loopback port; `url` and `close`. */
 export async function serveSource() {
   const lines = Array.from({ length: SOURCE_LINES }, (_, i) => line(i + 1)).join('')
-  const body = Buffer.from(`<!doctype html><html><head><title>lib.rs - source</title><style>a { margin-right: 1em }</style></head><body><h1>lib.rs</h1><pre class="rust"><code>${lines}</code></pre></body></html>`)
-  const server = createServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length })
-    res.end(body)
-  })
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { url: `http://127.0.0.1:${server.address().port}/source`, close: () => new Promise((resolve) => server.close(resolve)) }
+  return serveBody('/source', Buffer.from(`<!doctype html><html><head><title>lib.rs - source</title><style>a { margin-right: 1em }</style></head><body><h1>lib.rs</h1><pre class="rust"><code>${lines}</code></pre></body></html>`), 'text/html; charset=utf-8')
 }
 
 /** One peer's run: calls, tokens read, time waiting on answers, whether the line's link was followed, and each answer. */
