@@ -697,7 +697,7 @@ function foldRun(list: readonly Item[], start: number, end: number, depth: numbe
  */
 const PLAIN_PARTS_MIN = 4
 
-/** How many folds from `starts[s]` on are each one part left unread that holds no heading. */
+/** How many folds from `starts[s]` on are plain (see PLAIN_PARTS_MIN): unread parts with no heading, and texts. */
 function plainPartsFrom(list: readonly Item[], starts: readonly number[], s: number, stop: number): number {
   const plain = (item: Item): boolean => item.node.kind === 'text' || (item.node.unread !== undefined && item.node.unread.heading === undefined && item.children.length === 0)
   let run = 0
