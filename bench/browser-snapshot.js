@@ -524,47 +524,46 @@ export async function benchBrowserSnapshot() {
       }
     }
 
-    // A long text file, both ways.
-    process.stderr.write('  a long text file…\n')
-    const file = await serveLongText()
-    const longText = await taskBothWays(pw, tessera, file, longTextTask, {
-      slug: 'long-text',
-      label: 'a long text file',
-      title: `a text file of ${file.lines.toLocaleString('en')} lines (TypeScript's lib.dom.d.ts, 1.8 MB): open it, find \`interface HTMLDialogElement\` (line 13,579) and read it — Playwright MCP: \`browser_navigate\` (its answer links to a file), \`browser_find\` (its match is the page's one text, whole) · Tessera: \`browser_navigate\` (the lines in view), \`browser_find\` (the match's line), \`browser_snapshot\` of its ref (16,000 characters from there) · ratio of tokens / of time`,
-      done: (r) => r.read,
-      missed: 'the declaration not read',
-      digits: 3,
-    })
-    ok &&= longText.ok
-    rows.push(longText.row)
-
-    // A feed of bare cards, both ways.
-    process.stderr.write('  a feed of bare cards…\n')
-    const feed = await serveFeed()
-    const feedRun = await taskBothWays(pw, tessera, feed, feedTask, {
-      slug: 'feed',
-      label: 'a feed of bare cards',
-      title: `a feed of ${FEED_CARDS.toLocaleString('en')} cards, each a bare \`div\` (generated): open it, find the last card's link and follow it — Playwright MCP: \`browser_navigate\` (its answer links to a file), \`browser_find\` (the match in its snapshot), \`browser_click\` (its answer links to a file) · Tessera: \`browser_navigate\` (the view, the rest folded), \`browser_find\`, \`browser_click\` (the page where the link went) · ratio of tokens / of time`,
-      done: (r) => r.followed,
-      missed: 'the link not followed',
-      digits: 2,
-    })
-    ok &&= feedRun.ok
-    rows.push(feedRun.row)
-
-    // A highlighted source file, both ways.
-    process.stderr.write('  a highlighted source file…\n')
-    const source = await serveSource()
-    const sourceRun = await taskBothWays(pw, tessera, source, sourceTask, {
-      slug: 'source',
-      label: 'a highlighted source file',
-      title: `a source file of ${SOURCE_LINES.toLocaleString('en')} lines as rustdoc shows it (generated: one \`pre\`, each line a numbered link and a dozen highlighted tokens, some 60,000 nodes): open it, find line 3,900 and follow its number's link — Playwright MCP: \`browser_navigate\` (its answer links to a file), \`browser_find\` (the matches in its snapshot), \`browser_click\` (its answer links to a file) · Tessera: \`browser_navigate\` (the lines in view, the rest folded), \`browser_find\`, \`browser_click\` (what changed) · ratio of tokens / of time`,
-      done: (r) => r.followed,
-      missed: 'the link not followed',
-      digits: 2,
-    })
-    ok &&= sourceRun.ok
-    rows.push(sourceRun.row)
+    // Whole tasks on big pages, both ways: a long text file, a feed of bare cards, a highlighted source file.
+    const bigPageTasks = [
+      {
+        serve: serveLongText,
+        task: longTextTask,
+        slug: 'long-text',
+        label: 'a long text file',
+        title: (served) => `a text file of ${served.lines.toLocaleString('en')} lines (TypeScript's lib.dom.d.ts, 1.8 MB): open it, find \`interface HTMLDialogElement\` (line 13,579) and read it — Playwright MCP: \`browser_navigate\` (its answer links to a file), \`browser_find\` (its match is the page's one text, whole) · Tessera: \`browser_navigate\` (the lines in view), \`browser_find\` (the match's line), \`browser_snapshot\` of its ref (16,000 characters from there) · ratio of tokens / of time`,
+        done: (r) => r.read,
+        missed: 'the declaration not read',
+        digits: 3,
+      },
+      {
+        serve: serveFeed,
+        task: feedTask,
+        slug: 'feed',
+        label: 'a feed of bare cards',
+        title: () => `a feed of ${FEED_CARDS.toLocaleString('en')} cards, each a bare \`div\` (generated): open it, find the last card's link and follow it — Playwright MCP: \`browser_navigate\` (its answer links to a file), \`browser_find\` (the match in its snapshot), \`browser_click\` (its answer links to a file) · Tessera: \`browser_navigate\` (the view, the rest folded), \`browser_find\`, \`browser_click\` (the page where the link went) · ratio of tokens / of time`,
+        done: (r) => r.followed,
+        missed: 'the link not followed',
+        digits: 2,
+      },
+      {
+        serve: serveSource,
+        task: sourceTask,
+        slug: 'source',
+        label: 'a highlighted source file',
+        title: () => `a source file of ${SOURCE_LINES.toLocaleString('en')} lines as rustdoc shows it (generated: one \`pre\`, each line a numbered link and a dozen highlighted tokens, some 60,000 nodes): open it, find line 3,900 and follow its number's link — Playwright MCP: \`browser_navigate\` (its answer links to a file), \`browser_find\` (the matches in its snapshot), \`browser_click\` (its answer links to a file) · Tessera: \`browser_navigate\` (the lines in view, the rest folded), \`browser_find\`, \`browser_click\` (what changed) · ratio of tokens / of time`,
+        done: (r) => r.followed,
+        missed: 'the link not followed',
+        digits: 2,
+      },
+    ]
+    for (const { serve, task, title, ...how } of bigPageTasks) {
+      process.stderr.write(`  ${how.label}…\n`)
+      const served = await serve()
+      const run = await taskBothWays(pw, tessera, served, task, { ...how, title: title(served) })
+      ok &&= run.ok
+      rows.push(run.row)
+    }
 
     // The TodoMVC task, both ways.
     const pwTools = (await pw.client.listTools()).tools
