@@ -48,6 +48,7 @@ import { type AppTarget, type AttachedApp, attachApp, endApp } from './app-attac
 import { type PageTool, callPageTool, discoverPageTools, pageToolContract } from './webmcp-bridge.js'
 import { type ConsoleLevel, type JournalMessage, type JournalRequest, PageJournal } from './page-journal.js'
 import { freeFileName } from './free-file-name.js'
+import { commitsNoDocument } from './no-document.js'
 import { RESULT_CHARS, runElementScript, runPageScript } from './page-script.js'
 import { PageStuck, QUICK_ANSWER_MS, answeredWithin, answersWithin, askingSession, stuckPage, whileAnswering } from './page-answers.js'
 import { MAX_POPUPS, PopupBudget } from './popup-budget.js'
@@ -1224,9 +1225,8 @@ export class BrowserTile implements Surface {
       if (topNavigation(page, request)) navigating.set(request, performance.now())
     })
     page.on('requestfailed', (request) => navigating.delete(request))
-    // An answer that commits no document: no content (204, 205), or a file to download.
     page.on('response', (response) => {
-      if (response.status() === 204 || response.status() === 205 || /^\s*attachment/i.test(response.headers()['content-disposition'] ?? '')) navigating.delete(response.request())
+      if (commitsNoDocument(response)) navigating.delete(response.request())
     })
     const showDialog = (dialog: Dialog): void => {
       this.#dialog = dialog

@@ -137,7 +137,7 @@ function heldLines(held: HeldFields, frame: Frame | undefined): string[] {
   return ['the browser did not send the form; of its fields it says:', ...fenced(held.map(fieldLine))]
 }
 
-/** A request as the list says it: `POST http://…/api/items → 200 OK (fetch)`, `failed: net::ERR_…`, `downloaded as downloads/report.csv` or `pending`. */
+/** A request as the list says it: `POST http://…/api/items → 200 OK (fetch)`, `failed: net::ERR_…`, `downloaded as "downloads/report.csv"` or `pending`. */
 function requestLine(request: JournalRequest): string {
   const answered =
     request.download !== undefined ? `downloaded as ${JSON.stringify(request.download)}` : request.failure !== undefined ? `failed: ${request.failure}` : request.status === undefined ? 'pending' : `${request.status} ${request.statusText ?? ''}`.trim()

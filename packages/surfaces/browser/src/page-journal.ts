@@ -2,6 +2,7 @@ import type { ConsoleMessage, Page, Request } from 'playwright-core'
 import type { AgentPattern } from '@tessera/kit'
 import { cutWhole } from '@tessera/protocol'
 import { shownAddress } from './web-address.js'
+import { commitsNoDocument } from './no-document.js'
 
 /** Console levels, most severe first: asking for one gives it and every more severe one (Playwright MCP's `level`). */
 export const CONSOLE_LEVELS = ['error', 'warning', 'info', 'debug'] as const
@@ -157,7 +158,7 @@ export class PageJournal {
         entry.statusText = response.statusText()
       }
       if (this.#navigation?.root !== rootOf(request)) return
-      if (response.status() === 204 || response.status() === 205 || /^\s*attachment/i.test(response.headers()['content-disposition'] ?? '')) this.#stay()
+      if (commitsNoDocument(response)) this.#stay()
     })
     page.on('framenavigated', (frame) => {
       if (frame !== page.mainFrame() || this.#navigation === undefined) return
