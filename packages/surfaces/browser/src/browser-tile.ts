@@ -25,7 +25,7 @@ import {
   maxRisk,
   riskAtLeast,
 } from '@tessera/protocol'
-import type { BrowserContext, Dialog, Download, FileChooser, Page, Request } from 'playwright-core'
+import type { BrowserContext, Dialog, Download, FileChooser, Page, Frame as PlaywrightFrame, Request } from 'playwright-core'
 import { NodeLedger, aDialog, agentPattern, consequentialWord } from '@tessera/kit'
 import { ARIA_ROLES, type WaitRequest, elementByRole } from './page-waits.js'
 import { BROWSER_ACTIONS, ELEMENT_ACTIONS } from './browser-actions.js'
@@ -37,6 +37,8 @@ import { PartsToRead } from './parts-to-read.js'
 import { type ElementPlace, buildPageTree } from './page-tree.js'
 import { type SiteRule, originAllowed, siteRiskOf } from './site-rules.js'
 import { CHANGE_WATCH_SCRIPT, INPUT_TIMER_MAX_MS } from './change-watch.js'
+import { readChangeMark } from './change-mark.js'
+import { CaptureNotices } from './capture-notices.js'
 import { fieldsHoldingForm, focusedPlace } from './form-held.js'
 import { wheelAt } from './wheel.js'
 import { type ClassesAround, classNewsBetween, readClassesAround } from './class-change.js'
@@ -144,6 +146,8 @@ export class BrowserTile implements Surface {
   /** The documents of the last capture, by key: where an element without actions lives (see #anyElement). */
   #documents = new Map<string, CapturedDocument>()
   readonly #partsToRead = new PartsToRead()
+  /** Notices of change heard while the page is captured, held until the capture says whether it read them. */
+  readonly #captureNotices = new CaptureNotices()
   /** What a find looks for in a long text, for the next capture only: it keeps the lines of the first match instead of those in view. */
   #textFocus: TextFocus | undefined
   /** Blocks of text the last frame holds a window of, read from the tree (see buildPageTree). */
@@ -239,7 +243,7 @@ export class BrowserTile implements Surface {
       this.#context = context
       this.#hearDialogs(context)
       await context.addInitScript(CHANGE_WATCH_SCRIPT)
-      await context.exposeBinding('__tesseraChanged', () => this.#changed())
+      await context.exposeBinding('__tesseraChanged', (source: { frame: PlaywrightFrame }, document: unknown, changes: unknown) => this.#heard(source.frame, [document, changes]))
       const first = context.pages()[0] ?? (await context.waitForEvent('page', { timeout: NAVIGATION_TIMEOUT_MS }))
       // The app's own site is where its first window is, as a tile's is where it was opened.
       const home = safeOrigin(first.url())
@@ -262,7 +266,7 @@ export class BrowserTile implements Surface {
       await watchChanges(context)
       first = context.pages()[0] ?? (await context.newPage())
     }
-    CHANGES_HEARD.set(context, () => this.#changed())
+    CHANGES_HEARD.set(context, (frame, mark) => this.#heard(frame, mark))
     this.#context = context
     this.#hearDialogs(context)
     this.#adopt(first, false)
@@ -328,7 +332,8 @@ export class BrowserTile implements Surface {
     let capture: PageCapture
     let tools: PageTool[]
     try {
-      ;[capture, tools] = await whileAnswering(Promise.all([capturePage(page, this.#sessionsOf(page), wanted), discoverPageTools(page)]), this.#asking(page), () => this.#address(page))
+      const capturing = (): Promise<[PageCapture, PageTool[]]> => whileAnswering(Promise.all([capturePage(page, this.#sessionsOf(page), wanted), discoverPageTools(page)]), this.#asking(page), () => this.#address(page))
+      ;[capture, tools] = await this.#captureNotices.around(page, capturing, ([captured]) => captured.mark, () => this.#changed())
     } catch (error) {
       this.#sessionsOf(page).forget()
       if (this.#crashed.has(page)) return brokenFrame(this.id, this.#address(page), state, `${CRASHED}; browser_navigate opens a new tab in its place`)
@@ -1339,6 +1344,13 @@ export class BrowserTile implements Surface {
     for (const listener of this.#listeners) listener()
   }
 
+  /** A document of the tile's changed, says its change watch: news, unless a capture running read it already. */
+  #heard(frame: PlaywrightFrame, mark: unknown): void {
+    const page = frame.page()
+    if (frame === page.mainFrame() && this.#captureNotices.hold(page, readChangeMark(mark))) return
+    this.#changed()
+  }
+
   #state(page: Page): JsonObject {
     const state: JsonObject = { url: this.#address(page) }
     if (this.#dialog !== null) state.dialog = { type: this.#dialog.type(), message: cutWhole(this.#dialog.message(), 2000), ...(this.#dialog.defaultValue() ? { default: this.#dialog.defaultValue() } : {}) }
@@ -1535,13 +1547,13 @@ function topNavigation(page: Page, request: Request): boolean {
   }
 }
 
-/** Per browser context, whom its pages tell of a change: the tile that holds it, once one does (a context is made ready before). */
-const CHANGES_HEARD = new WeakMap<BrowserContext, () => void>()
+/** Per browser context, whom its pages tell of a change (the frame, its ChangeMark): the tile that holds it, once one does (a context is made ready before). */
+const CHANGES_HEARD = new WeakMap<BrowserContext, (frame: PlaywrightFrame, mark: unknown) => void>()
 
 /** What a tile's context needs before its first document: the change watch in every document, and the binding it reports through. */
 async function watchChanges(context: BrowserContext): Promise<void> {
   await context.addInitScript(CHANGE_WATCH_SCRIPT)
-  await context.exposeBinding('__tesseraChanged', () => CHANGES_HEARD.get(context)?.())
+  await context.exposeBinding('__tesseraChanged', (source: { frame: PlaywrightFrame }, document: unknown, changes: unknown) => CHANGES_HEARD.get(context)?.(source.frame, [document, changes]))
 }
 
 /** Per browser context, the tabs its tiles are opening themselves (see #newTab). */

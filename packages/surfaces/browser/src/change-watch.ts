@@ -76,8 +76,15 @@ export const CHANGE_WATCH_SCRIPT = `(() => {
   let timer = 0
   let runStart = -Infinity
   let lastStep = -Infinity
+  // Which document this is, and how many changes it has had: a notice says both, and so does a
+  // capture's probe, read before the capture reads the page. A notice that comes in while a
+  // capture runs, of changes the capture had already counted, is no news (see ChangeMark).
+  const documentMark = Math.random().toString(36).slice(2)
+  let changes = 0
+  Object.defineProperty(window, '__tesseraChangeMark', { value: () => [documentMark, changes] })
   // A change that is only the page's own motion (see MOTION_GAP_MS) is news for the frame, never a reason to wait.
   const changed = (step = false, motion = false) => {
+    changes++
     const now = performance.now()
     if (step) {
       if (now - lastStep > ${ANIMATION_GAP_MS}) runStart = now
@@ -88,7 +95,7 @@ export const CHANGE_WATCH_SCRIPT = `(() => {
     timer = nativeSet(() => {
       timer = 0
       const notify = window.__tesseraChanged
-      if (typeof notify === 'function') notify().catch(() => {})
+      if (typeof notify === 'function') notify(documentMark, changes).catch(() => {})
     }, 80)
   }
   // Described as the originals are, so a page sees the same property it would have.

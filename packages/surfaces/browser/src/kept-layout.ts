@@ -1,4 +1,5 @@
 import type { CDPSession } from 'playwright-core'
+import { type ChangeMark, readChangeMark } from './change-mark.js'
 import { DomRanges, type SnapshotLayout, type SnapshotNodes } from './dom-ranges.js'
 import type { LongTexts } from './long-texts.js'
 import type { DomFacts } from './page-capture.js'
@@ -40,13 +41,15 @@ export interface LayoutProbe {
   textChars: number
   /** Whether the document is a text file as the browser shows it (see plain-text-snapshot.ts). */
   plain: boolean
+  /** Where the document stood in its changes as the capture began; null without the change watch. */
+  mark: ChangeMark | null
 }
 
-export const LAYOUT_PROBE_EXPRESSION = `[document.getElementsByTagName("*").length, typeof window.__tesseraLayoutVersion === "function" ? window.__tesseraLayoutVersion() : null, window.scrollX, window.scrollY, document.body ? document.body.textContent.length : 0, ${PLAIN_TEXT_TEST}]`
+export const LAYOUT_PROBE_EXPRESSION = `[document.getElementsByTagName("*").length, typeof window.__tesseraLayoutVersion === "function" ? window.__tesseraLayoutVersion() : null, window.scrollX, window.scrollY, document.body ? document.body.textContent.length : 0, ${PLAIN_TEXT_TEST}, typeof window.__tesseraChangeMark === "function" ? window.__tesseraChangeMark() : null]`
 
 export function readProbe(value: unknown): LayoutProbe {
-  const [elements, version, x, y, textChars, plain] = Array.isArray(value) ? value : []
-  return { elements: Number(elements) || 0, version: typeof version === 'number' ? version : null, scroll: { x: Number(x) || 0, y: Number(y) || 0 }, textChars: Number(textChars) || 0, plain: plain === true }
+  const [elements, version, x, y, textChars, plain, mark] = Array.isArray(value) ? value : []
+  return { elements: Number(elements) || 0, version: typeof version === 'number' ? version : null, scroll: { x: Number(x) || 0, y: Number(y) || 0 }, textChars: Number(textChars) || 0, plain: plain === true, mark: readChangeMark(mark) }
 }
 
 /** The outermost elements laid out `position: fixed` or `sticky` (the snapshot's styles: cursor, then position). */

@@ -1,6 +1,7 @@
 import type { TextExcerpt, UnreadPart } from '@tessera/protocol'
 import type { CDPSession, Frame as PlaywrightFrame, Page } from 'playwright-core'
 import { PARTIAL_READ_ELEMENTS, readAxInParts } from './ax-parts.js'
+import type { ChangeMark } from './change-mark.js'
 import { DomRanges, type SnapshotNodes } from './dom-ranges.js'
 import { LONG_TEXT_GATE_CHARS, LongTexts, type PlainTextLayout, type SnapshotTextBoxes, type TextFocus } from './long-texts.js'
 import { plainTextSnapshot } from './plain-text-snapshot.js'
@@ -75,6 +76,8 @@ export interface PageCapture {
   /** The visible part of the top document, in page coordinates. */
   viewport: { x: number; y: number; width: number; height: number }
   documents: CapturedDocument[]
+  /** Where the top document stood in its changes before the capture read it. */
+  mark: ChangeMark | null
 }
 
 interface FrameTree {
@@ -327,19 +330,19 @@ export type WantedParts = (documentKey: string) => { parts: ReadonlyArray<readon
  * in bulk; a huge top document's tree in parts (what `view` shows, what is wanted, the rest
  * unread).
  */
-async function captureSession(session: CDPSession, offset: { x: number; y: number }, view: { width: number; height: number }, wanted: WantedParts, kept?: PageSessions, remoteFrame?: PlaywrightFrame): Promise<{ documents: CapturedDocument[]; scroll: { x: number; y: number } }> {
+async function captureSession(session: CDPSession, offset: { x: number; y: number }, view: { width: number; height: number }, wanted: WantedParts, kept?: PageSessions, remoteFrame?: PlaywrightFrame): Promise<{ documents: CapturedDocument[]; scroll: { x: number; y: number }; mark: ChangeMark | null }> {
   // How big the top document is decides how its tree is read, and whether its last layout holds; the page says both in one quick call.
-  const noProbe: LayoutProbe = { elements: 0, version: null, scroll: { x: 0, y: 0 }, textChars: 0, plain: false }
+  const noProbe: LayoutProbe = { elements: 0, version: null, scroll: { x: 0, y: 0 }, textChars: 0, plain: false, mark: null }
   // The root frame's tree: without a frame id, the session's own top document.
   const full = (frameId?: string): Promise<{ nodes: AxNode[] }> => session.send('Accessibility.getFullAXTree', frameId === undefined ? {} : { frameId }).catch(() => ({ nodes: [] })) as Promise<{ nodes: AxNode[] }>
   // The cursor says what the page styles as clickable; the position, what a scroll moves with the view (KeptLayout).
   const domSnapshot = (): Promise<Snapshot> => session.send('DOMSnapshot.captureSnapshot', { computedStyles: ['cursor', 'position'], includeDOMRects: false }) as Promise<Snapshot>
+  // Asked before anything of the page is read: the changes it counts as of now are all in what the capture reads (see ChangeMark).
+  const probed = remoteFrame !== undefined ? Promise.resolve(noProbe) : session.send('Runtime.evaluate', { expression: LAYOUT_PROBE_EXPRESSION, returnByValue: true }).then((answer) => readProbe(answer.result.value), () => noProbe)
+  const frameTree = session.send('Page.getFrameTree') as Promise<{ frameTree: FrameTree }>
   const early = kept?.smallAsLast() === true ? { snapshot: domSnapshot(), top: full() } : undefined
   early?.snapshot.catch(() => undefined)
-  const [tree, probe] = await Promise.all([
-    session.send('Page.getFrameTree') as Promise<{ frameTree: FrameTree }>,
-    remoteFrame !== undefined ? noProbe : session.send('Runtime.evaluate', { expression: LAYOUT_PROBE_EXPRESSION, returnByValue: true }).then((answer) => readProbe(answer.result.value), () => noProbe),
-  ])
+  const [tree, probe] = await Promise.all([frameTree, probed])
   const loaders = loaderIds(tree.frameTree)
   const topFrame = tree.frameTree.frame.id
   const huge = probe.elements > PARTIAL_READ_ELEMENTS
@@ -357,7 +360,7 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
     const indexes = asked.parts.flat().flatMap((backendNodeId) => reused.ranges.indexOf(backendNodeId) ?? []).sort((a, b) => a - b)
     const ax = await readAxInParts(session, topFrame, reused.ranges, { ...probe.scroll, ...view }, { indexes, focus: asked.focus }, reused.long)
     const url = loaders.get(topFrame)?.url ?? ''
-    return { documents: [{ key: reused.documentKey, frameId: topFrame, url, ax, dom: reused.facts, session, ranges: reused.ranges, parts: asked.parts, long: reused.long }], scroll: probe.scroll }
+    return { documents: [{ key: reused.documentKey, frameId: topFrame, url, ax, dom: reused.facts, session, ranges: reused.ranges, parts: asked.parts, long: reused.long }], scroll: probe.scroll, mark: probe.mark }
   }
   // Asked together with the DOM snapshot: the renderer answers one after the other, but no round trip waits on another.
   const axTrees = new Map([...loaders.keys()].filter((frameId) => !inParts || frameId !== topFrame).map((frameId) => [frameId, early !== undefined && frameId === topFrame ? early.top : full(frameId)]))
@@ -398,7 +401,7 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
   )
   // Trees of frames this process does not hold (another site's) were asked for nothing: let them settle unread.
   await Promise.allSettled(axTrees.values())
-  return { documents, scroll: docs[0]?.scroll ?? { x: 0, y: 0 } }
+  return { documents, scroll: docs[0]?.scroll ?? { x: 0, y: 0 }, mark: probe.mark }
 }
 
 /**
@@ -429,5 +432,5 @@ export async function capturePage(page: Page, sessions: PageSessions, wanted: Wa
     if (owner !== null && ownerDoc !== undefined) root.owner = { documentKey: ownerDoc.key, backendNodeId: owner.backendNodeId }
     documents.push(...captured.documents)
   }
-  return { url: page.url(), title, viewport: { x: top.scroll.x, y: top.scroll.y, width: size.width, height: size.height }, documents }
+  return { url: page.url(), title, viewport: { x: top.scroll.x, y: top.scroll.y, width: size.width, height: size.height }, documents, mark: top.mark }
 }
