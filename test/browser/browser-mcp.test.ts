@@ -154,6 +154,9 @@ describe('the browser surface over MCP, through the gateway', () => {
     // A toggle undoes itself; formatting and a list of orders destroy nothing; nor does a card that holds a "Delete" of its own.
     for (const words of [/button "Insert\/Remove Numbered List"/, /button "Remove Format"/, /button "Bold"/, /link "Orders"/, /link "Order history"/, /link "Trash \(3\)"/, /link "Deleted Items"/, /link "Payment methods"/, /button "Browse or drop files"/, /link "Send feedback"/]) expect(line(words)).not.toContain('!destructive')
     expect(page).toMatch(/^clickable \.card @[n1-9][0-9a-z.]*: "Invoice 1045" button "Delete" @[n1-9][0-9a-z.]* !destructive$/m)
+    // A link to a section of the page only moves the view; a bare "#" or a route that names no section still weighs its words.
+    for (const words of [/link "agent\.destroy\(\)"/, /link "tracker\.reset\(\[fn\]\)"/]) expect(line(words)).not.toContain('!destructive')
+    for (const words of [/link "Delete all"/, /link "Remove item 7"/]) expect(line(words)).toMatch(/ !destructive$/)
     const held = await call(client, 'browser_click', { element: 'delete 1041', target: refOf(page, 'button', '×') })
     expect(held.text).toMatch(/needs a human approval \(its description says "delete"\)/)
     const icon = /"Invoice 1043" button \.btn-sm (@[n1-9][0-9a-z.]*)/.exec(page)?.[1] ?? ''

@@ -329,6 +329,8 @@ const ICONS = `<main><h1>Inbox</h1><ul>
 <nav><a href="#orders">Orders</a> <a href="#history">Order history</a> <a href="#trash">Trash (3)</a> <a href="#deleted">Deleted Items</a> <a href="#payments">Payment methods</a></nav>
 <button>Browse or drop files</button> <a href="#feedback">Send feedback</a> <a href="data:text/plain,hello" download="note.txt">Save note</a> <a href="mailto:billing@example.com">Email billing</a>
 <div class="card" style="cursor:pointer" onclick="this.dataset.opened = 'yes'"><span>Invoice 1045</span> <button>Delete</button></div>
+<nav aria-label="Contents"><a href="#agent-destroy">agent.destroy()</a> <a href="#tracker_reset">tracker.reset([fn])</a> <a href="#">Delete all</a> <a href="#/remove/7">Remove item 7</a></nav>
+<h2 id="agent-destroy">agent.destroy()</h2><h2><a name="tracker_reset"></a>tracker.reset([fn])</h2>
 </main>`
 
 const WIDGETS = `<main><h1>Widgets</h1>

@@ -192,6 +192,8 @@ interface Walk {
   active: Map<string, ReadonlySet<number>>
   /** How many elements carry each class, by document key: counted when a hint first needs it. */
   classCounts: Map<string, ReadonlyMap<string, number>>
+  /** The places a fragment can name in each document (ids, and `<a name>`s), by document key: gathered when a link first needs them. */
+  anchors: Map<string, ReadonlySet<string>>
   /** What a find looks for: a block of text too long to keep whole keeps the lines of its first match. */
   focus: TextFocus | undefined
   cutTexts: string[]
@@ -241,7 +243,7 @@ export function buildPageTree(capture: PageCapture, ledger: NodeLedger, named: R
   const documents = new Map(capture.documents.map((doc) => [doc.key, doc]))
   const children = new Map<string, CapturedDocument>()
   for (const doc of capture.documents) if (doc.owner !== undefined) children.set(`${doc.owner.documentKey}#${doc.owner.backendNodeId}`, doc)
-  const walk: Walk = { capture, ledger, documents, children, layout: {}, targets: [], places: new Map(), unread: new Map(), pageOrigin: pageOriginOf(capture.url), named, active: new Map(), classCounts: new Map(), focus, cutTexts: [], proseWindows: new Set(), found: [], lastText: undefined }
+  const walk: Walk = { capture, ledger, documents, children, layout: {}, targets: [], places: new Map(), unread: new Map(), pageOrigin: pageOriginOf(capture.url), named, active: new Map(), classCounts: new Map(), anchors: new Map(), focus, cutTexts: [], proseWindows: new Set(), found: [], lastText: undefined }
   const top = capture.documents[0]
   const rootId = 'page'
   walk.layout[rootId] = capture.viewport
@@ -565,6 +567,46 @@ function classCountsOf(doc: CapturedDocument, walk: Walk): ReadonlyMap<string, n
 }
 
 /**
+ * Whether a link only moves the view within its own document: its address is the document's
+ * own, with a fragment that names an element of it (a table of contents' `#fs_fs_rmdir_path_options_callback`).
+ * A bare `#`, or a fragment that names nothing here (a script's hook, a route such as
+ * `#/delete/5`), moves nothing a reader can point to: its words still count.
+ */
+function movesWithinPage(href: string | undefined, doc: CapturedDocument, walk: Walk): boolean {
+  if (href === undefined || !href.includes('#')) return false
+  let target: URL
+  let here: URL
+  try {
+    target = new URL(href, doc.url)
+    here = new URL(doc.url)
+  } catch {
+    return false
+  }
+  if (target.hash.length < 2 || target.origin !== here.origin || target.pathname !== here.pathname || target.search !== here.search) return false
+  let fragment: string
+  try {
+    fragment = decodeURIComponent(target.hash.slice(1))
+  } catch {
+    fragment = target.hash.slice(1)
+  }
+  return anchorsOf(doc, walk).has(fragment)
+}
+
+function anchorsOf(doc: CapturedDocument, walk: Walk): ReadonlySet<string> {
+  const known = walk.anchors.get(doc.key)
+  if (known !== undefined) return known
+  const anchors = new Set<string>()
+  for (const facts of doc.dom.values()) {
+    const id = facts.attributes.get('id')
+    if (id !== undefined && id !== '') anchors.add(id)
+    const name = facts.tag === 'a' ? facts.attributes.get('name') : undefined
+    if (name !== undefined && name !== '') anchors.add(name)
+  }
+  walk.anchors.set(doc.key, anchors)
+  return anchors
+}
+
+/**
  * The risk of the targets inside an element (given since `before`) where a click at its middle
  * lands: clicking a box clicks what is drawn there. A menu that listens for clicks is no way
  * around the approval its "Delete" item needs. An element with no box of its own (Shoelace's
@@ -703,7 +745,8 @@ function inferredClickRisk(node: UiNode, role: string, dom: DomFacts | undefined
     const editsField = role === 'button' && (inherited.inCombobox === true || drawnInside(dom?.bounds, inherited.comboboxBox))
     // A link named for a folder ("Trash (3)") opens it: its name is a place, not a verb. A label's words name a field or a
     // thing (a todo "Buy milk" a double click edits), never what a click on it does.
-    const word = (role === 'link' && namesAPlace(label)) || dom?.tag === 'label' ? null : consequentialWord(label)
+    // A link to a section of its own page ("agent.destroy()" in a table of contents) only moves the view: its words name the section.
+    const word = (role === 'link' && (namesAPlace(label) || movesWithinPage(dom?.attributes.get('href'), doc, walk))) || dom?.tag === 'label' ? null : consequentialWord(label)
     if (word !== null && !editsField) return { risk: 'destructive', reason: `its name says "${word}"` }
     // An icon or a letter for a name ("×", "🗑"): what its title and its markup say.
     if (saysLittle(label) && !editsField) {
