@@ -210,8 +210,10 @@ function domFacts(snapshot: Snapshot, offset: { x: number; y: number }): Array<{
       }
       const contentDocument = contentDocs.get(i)
       // A spin button's aria-valuenow is what the page last said of it; typing into it changes the value first (jQuery UI's spinner).
-      const typed = attrs.has('aria-valuenow') ? inputValues.get(i) : undefined
-      const inputValue = typed === undefined ? undefined : snapshot.strings[typed]
+      // Without one Chromium says 0, for a field that is empty or holds what was typed: the field's text is its value, empty too.
+      const saysValue = tag.toLowerCase() === 'input' && (attrs.has('aria-valuenow') || attrs.get('role')?.trim().toLowerCase() === 'spinbutton')
+      const typed = saysValue ? inputValues.get(i) : undefined
+      const inputValue = !saysValue ? undefined : typed === undefined ? '' : (snapshot.strings[typed] ?? '')
       facts.set(backendIds[i] as number, { tag: tag.toLowerCase(), attributes: attrs, clickable: clickable.has(i), ...(icon === undefined ? {} : { icon }), ...(pointers.has(i) ? { pointer: true as const } : {}), ...(contentDocument === undefined ? {} : { contentDocument }), ...(inputValue === undefined ? {} : { inputValue }) })
     }
     holdMarkup(facts, backendIds, doc.nodes.parentIndex ?? [])

@@ -477,8 +477,8 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   const out: UiNode = { id, kind: 'box', role }
   // A secret field's label is not secret; its value and what it shows are.
   if (name !== undefined) out.name = name
-  // A field whose page says its value (aria-valuenow) shows what is in it now, which a person typed there a moment ago.
-  const value = dom?.tag === 'input' && dom.inputValue !== undefined && dom.inputValue !== '' ? dom.inputValue : node.value?.value
+  // A spin button shows what is in its field now, which a person typed there a moment ago, or nothing: not what aria-valuenow last said, nor Chromium's 0 without it.
+  const value = dom?.tag === 'input' && dom.inputValue !== undefined ? dom.inputValue : node.value?.value
   // A field's text is kept whole, its line breaks too: the outline cuts it, an expansion reads it back.
   if (value !== undefined && value !== '' && role !== 'link') out.value = secret ? null : ((typeof value === 'string' ? linedText(value) : text(value)) ?? null)
   let states = statesOf(node)
