@@ -208,6 +208,9 @@ document.modelContext.registerTool({ name: 'fail_loudly', description: 'Throws',
     case '/long':
       // ?scrolls: the header counts the page's scroll events (an animated scroll has a dozen).
       return send(page('Handbook', url.searchParams.has('scrolls') ? LONG + SCROLL_COUNTER : LONG))
+    case '/picker':
+      // A huge page (read in parts) whose button shows and hides a list of links, as Node.js's docs' "Index" does.
+      return send(page('Picker', `<button onclick="const index = document.getElementById('index'); index.hidden = !index.hidden">Index</button><nav id="index" hidden>${Array.from({ length: 12 }, (_, i) => `<a href="#c${i * 100}">Go to chapter ${i * 100}</a>`).join(' ')}</nav><main>${Array.from({ length: 1500 }, (_, i) => `<section id="c${i}"><h2>Chapter ${i}</h2><p>What chapter ${i} says, in <b>bold</b> and <i>plain</i> words.</p></section>`).join('\n')}</main>`))
     case '/feed':
       // A feed of bare cards under a bare body, as a page of endless scrolling has after a while: nothing in it marks a container.
       return send(page('Feed', `<div>${Array.from({ length: 30_000 }, (_, i) => `<div><span>Card ${i}</span><p>What card ${i} says</p><a href="#card-${i}">Open ${i}</a></div>`).join('')}</div>`))

@@ -228,6 +228,17 @@ describe('a huge page, read in parts over MCP', () => {
     })
   })
 
+  it('says the links a list took with it when the page hid it, though they are still in its DOM', async () => {
+    await at.client.callTool({ name: 'browser_close', arguments: {} })
+    const first = await call('browser_navigate', { url: `${site.origin}/picker` })
+    const shown = await call('browser_click', { element: 'Index', target: refOf(first, 'button', 'Index') })
+    expect(shown).toMatch(/^\+ link "Go to chapter 0" @\d+$/m)
+    // Before, a hidden link counted as one in a part left unread, and the answer said only that the button changed, or nothing.
+    const hidden = await call('browser_click', { element: 'Index', target: refOf(first, 'button', 'Index') })
+    expect(hidden).toMatch(/^- .*link "Go to chapter (0|1100)"|^- .*\(\+\d+ inside\)/m)
+    expect(hidden).not.toContain('page unchanged')
+  })
+
   describe('scrolling to an element', () => {
 
     it('brings any element with a ref into view, scrolling the box it is in, and turns the wheel over it', async () => {

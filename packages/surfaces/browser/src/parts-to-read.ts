@@ -76,8 +76,10 @@ export class PartsToRead {
   holds(documentKey: string, backendNodeId: number): boolean {
     for (const place of this.#unread.values()) {
       if (place.document.key !== documentKey || place.document.ranges === undefined) continue
-      // The ranges are that capture's whole DOM: an element it lists lives, and the frame does not show it.
-      return place.document.ranges.indexOf(backendNodeId) !== undefined
+      // The ranges are that capture's whole DOM: an element it lists lives, and the frame does not show it. One it lists
+      // undrawn (a picker closed, display: none) is hidden, not left unread: a capture reads undrawn parts whatever their place.
+      const index = place.document.ranges.indexOf(backendNodeId)
+      return index !== undefined && place.document.ranges.drawn(index)
     }
     return false
   }
