@@ -1301,6 +1301,20 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect((await call(client, 'browser_close', { tile })).text).toBe(`closed ${tile}`)
   })
 
+  it('answers a step back to another document with that page whole, even from a page of one line', async () => {
+    const opened = await call(client, 'action_request', { surface: 'map', action: 'open', input: { kind: 'browser', config: { url: `${site.origin}/icons` } } })
+    const tile = String((opened.result?.output as { tile: string }).tile)
+    await call(client, 'browser_navigate', { tile, url: `${site.origin}/delete`, snapshot: 'none' })
+    // Before, the long page read as a list of changes from the short one (most of its lines new, few gone).
+    const back = (await call(client, 'browser_navigate_back', { tile })).text
+    expect(back).toMatch(/^--- page \w+ \(untrusted\) ---$/m)
+    expect(back).not.toContain('--- changes')
+    expect(back).toMatch(/^link "Orders" @\w+/m)
+    // Within one document nothing is new: a click that changes a little reads as the change.
+    expect((await call(client, 'browser_click', { tile, element: 'Orders', target: refOf(back, 'link', 'Orders') })).text).not.toContain('--- page ')
+    await call(client, 'browser_close', { tile })
+  })
+
   it('runs two tiles on the same site signed in as different users at once', async () => {
     const open = async (): Promise<string> => {
       const opened = await call(client, 'action_request', { surface: 'map', action: 'open', input: { kind: 'browser', config: { url: `${site.origin}/login` } } })

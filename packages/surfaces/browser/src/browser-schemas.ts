@@ -83,6 +83,8 @@ export const PageOutput = z.object({
   note: z.string().optional(),
   /** The fields that kept the form the action tried to send from being sent, with what the browser says of each. */
   held: z.array(z.object({ node: z.string(), message: z.string() })).max(5).optional(),
+  /** The action brought the tab another document (a link followed, a form sent, a step back): what it shows is read whole, not as a change. */
+  newDocument: z.literal(true).optional(),
 })
 /** The tallest image a screenshot gives, in CSS pixels: models take images up to about 8,000 px a side. */
 export const SHOT_MAX_HEIGHT = 8000

@@ -100,6 +100,8 @@ export interface PageAnswer {
   note?: string
   /** The fields that held back the form the action tried to send: each a node of the frame and the browser's words. */
   held?: Array<{ node: string; message: string }>
+  /** The tab shows another document than before the action. */
+  newDocument?: true
 }
 
 /**
@@ -1410,6 +1412,7 @@ export class BrowserTile implements Surface {
   async #acting(act: (page: Page) => Promise<unknown>, signal?: AbortSignal): Promise<PageAnswer> {
     const page = this.#page()
     if (this.#dialog !== null) throw new TesseraError('conflict', `${aDialog(this.#dialog.type())} is open; answer it with handle_dialog first`, { found: this.#dialog.type() })
+    const documentBefore = this.#journals.get(page)?.document
     const dialogOpened = this.#nextDialog()
     const ended = abortion(signal)
     const dialogs = ContextDialogs.of(page.context())
@@ -1452,7 +1455,8 @@ export class BrowserTile implements Surface {
     // The page's words quoted as one string: a line break in them cannot start a line that poses as the hub's.
     if (opened !== null) this.#note = `the page opened ${aDialog(opened.type())}; answer it with handle_dialog`
     else this.#note = this.#dialogsNote(page, waitedOn) ?? this.#note
-    return this.#where(now)
+    const answer = this.#where(now)
+    return now === page && documentBefore !== undefined && this.#journals.get(now)?.document !== documentBefore ? { ...answer, newDocument: true } : answer
   }
 
   async #goto(page: Page, url: string): Promise<void> {

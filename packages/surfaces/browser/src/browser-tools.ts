@@ -89,6 +89,8 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
   const elementClasses = new Map<string, ClassChange>()
   let pageClasses: ClassChange | undefined
   let held: HeldFields = []
+  // Another document is read whole: its every element is new, and a delta from a small page to a long one read as a list of changes.
+  let newDocument = false
   for (const step of steps) {
     const result = await ctx.request({ surface, action: step.action, input: step.input, ...(step.target === undefined ? {} : { target: step.target }) })
     if (result.status !== 'completed') return { result }
@@ -98,6 +100,7 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
     const page = ClassChange.safeParse(output?.pageClasses)
     if (page.success) pageClasses = page.data
     held = PageOutput.shape.held.safeParse(output?.held).data ?? []
+    if (output?.newDocument === true) newDocument = true
     const line = said(result.output, mode === 'none', step.input)
     if (line !== undefined) lines.push(line)
     // Options chosen by a value, or by words the page labels otherwise, are named in the page's words: fenced.
@@ -108,7 +111,7 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
   if (mode === 'none') return { text: [...lines, ...heldLines(held, held.length > 0 ? await ctx.frame(surface) : undefined)].join('\n') }
   const frame = await ctx.frame(surface)
   const after = outlinePage(frame)
-  if (was === undefined || before === undefined) return { text: [...lines, after, ...heldLines(held, frame)].join('\n') }
+  if (was === undefined || before === undefined || newDocument) return { text: [...lines, after, ...heldLines(held, frame)].join('\n') }
   const acted = steps.flatMap((step) => (step.target === undefined ? [] : [step.target]))
   const shown = presenceIn(frame)
   // On a huge page, what left the view may sit in a part left unread: the tile knows whether it lives.
