@@ -76,6 +76,8 @@ describe('gateway pipeline: every status', () => {
     await open(gateway, 'c-1004')
     const result = await gateway.request({ surface: 'claims', action: 'approve-payout' }, agent)
     expect(result.status).toBe('disabled')
+    // Which element, and what to do: not only that the action is disabled.
+    expect(result.error?.message).toMatch(/^action "approve-payout" on @\S+ (\(\w+\) )?is disabled in frame \w+: the element is disabled now; read the frame again once something enables it$/)
   })
 
   it('invalid_input: the contract schema rejects the input and says where', async () => {

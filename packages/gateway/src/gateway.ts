@@ -346,7 +346,9 @@ export class Gateway {
     // Typed into a secret field: the input recorded with the request, before its target was known, is redacted too.
     if (resolved.node !== undefined && isSensitive(resolved.node)) this.#redactStagedInput(req, secretInputKeys(resolved.contract, resolved.node, req.input))
     if (!resolved.target.enabled) {
-      return this.#end(req, frame.id, { status: 'disabled', error: { code: 'forbidden', message: `action "${req.action}" is disabled in frame ${frame.id.slice(0, 12)}`, details: { ref: resolved.target.ref, nodeId: resolved.target.nodeId ?? null } } })
+      // Which element, by its ref and role (never its name: those are the surface's words, and this message is the hub's).
+      const on = `@${resolved.target.ref}${resolved.node?.role === undefined ? '' : ` (${resolved.node.role})`}`
+      return this.#end(req, frame.id, { status: 'disabled', error: { code: 'forbidden', message: `action "${req.action}" on ${on} is disabled in frame ${frame.id.slice(0, 12)}: the element is disabled now; read the frame again once something enables it`, details: { ref: resolved.target.ref, nodeId: resolved.target.nodeId ?? null } } })
     }
     try {
       // A row that opens its own claim supplies the claim id; everything after sees it.
