@@ -1315,6 +1315,25 @@ describe('the browser surface over MCP, through the gateway', () => {
     await call(client, 'browser_close', { tile })
   })
 
+  it('reads sections the browser skips drawing off screen (content-visibility: auto): folded with their words, found, expanded and acted on', async () => {
+    const opened = await call(client, 'action_request', { surface: 'map', action: 'open', input: { kind: 'browser', config: { url: `${site.origin}/skipped?n=40` } } })
+    const tile = String((opened.result?.output as { tile: string }).tile)
+    const page = (await call(client, 'browser_snapshot', { tile })).text
+    expect(page).toMatch(/^  heading "Section 0"$/m)
+    // Chromium draws what is within a few views of the one shown (17 sections of 40) and skips the rest, whose whole tree is
+    // then an empty element each: before, the fold below the view counted 32 lines and 8 actions, and nothing said the rest.
+    const fold = /^ *… about (\d+) lines, (\d+) actions below the view, from "Section \d+": expand "(@\w+)"(?: offset (\d+))?$/m.exec(page)
+    expect(fold, page).not.toBeNull()
+    expect(Number(fold?.[2])).toBeGreaterThanOrEqual(35)
+    const shown = (await call(client, 'browser_snapshot', { tile, target: fold?.[3], ...(fold?.[4] === undefined ? {} : { offset: Number(fold[4]) }) })).text
+    expect(shown).toMatch(/heading "Section (1[7-9]|[23]\d)"/)
+    const found = (await call(client, 'browser_find', { tile, text: 'Next after 39' })).text
+    const clicked = (await call(client, 'browser_click', { tile, element: 'Next after 39', target: refOf(found, 'link', 'Next after 39') })).text
+    expect(clicked).toContain('#s0')
+    expect((await call(client, 'browser_find', { tile, text: 'Words of section 38' })).text).toContain('"Words of section 38, said once."')
+    await call(client, 'browser_close', { tile })
+  })
+
   it('runs two tiles on the same site signed in as different users at once', async () => {
     const open = async (): Promise<string> => {
       const opened = await call(client, 'action_request', { surface: 'map', action: 'open', input: { kind: 'browser', config: { url: `${site.origin}/login` } } })

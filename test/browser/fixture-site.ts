@@ -208,6 +208,11 @@ document.modelContext.registerTool({ name: 'fail_loudly', description: 'Throws',
     case '/long':
       // ?scrolls: the header counts the page's scroll events (an animated scroll has a dozen).
       return send(page('Handbook', url.searchParams.has('scrolls') ? LONG + SCROLL_COUNTER : LONG))
+    case '/skipped': {
+      // Sections the browser skips drawing while off screen (content-visibility: auto), as Node.js's docs have: ?n= how many.
+      const count = Number(url.searchParams.get('n') ?? '6')
+      return send(page('Sections', `<main>${Array.from({ length: count }, (_, i) => `<section id="s${i}" style="content-visibility: auto; contain-intrinsic-size: auto 400px"><h2>Section ${i}</h2><p>Words of section ${i}, said once.</p><p>More of section ${i} to read.</p><a href="#s${(i + 1) % count}">Next after ${i}</a></section>`).join('')}</main>`))
+    }
     case '/picker':
       // A huge page (read in parts) whose button shows and hides a list of links, as Node.js's docs' "Index" does.
       return send(page('Picker', `<button onclick="const index = document.getElementById('index'); index.hidden = !index.hidden">Index</button><nav id="index" hidden>${Array.from({ length: 12 }, (_, i) => `<a href="#c${i * 100}">Go to chapter ${i * 100}</a>`).join(' ')}</nav><main>${Array.from({ length: 1500 }, (_, i) => `<section id="c${i}"><h2>Chapter ${i}</h2><p>What chapter ${i} says, in <b>bold</b> and <i>plain</i> words.</p></section>`).join('\n')}</main>`))

@@ -239,6 +239,20 @@ describe('a huge page, read in parts over MCP', () => {
     expect(hidden).not.toContain('page unchanged')
   })
 
+  it('reads a huge page whose sections the browser skips drawing off screen (Node.js\'s all.html): its folds count them, a find reads them, their links act', async () => {
+    await at.client.callTool({ name: 'browser_close', arguments: {} })
+    const first = await call('browser_navigate', { url: `${site.origin}/skipped?n=2500` })
+    expect(first).toMatch(/^  heading "Section 0"$/m)
+    // Every section counted, from the DOM: 2,500 links in all, most of them in sections the tree holds empty.
+    const actions = [...first.matchAll(/(\d+) actions below the view/g)].reduce((sum, found) => sum + Number(found[1]), 0)
+    expect(actions).toBeGreaterThan(2400)
+    // Before, the find said nothing on the page said so.
+    const found = await call('browser_find', { text: 'Words of section 2222' })
+    expect(found).toContain('"Words of section 2222, said once."')
+    const link = await call('browser_find', { text: 'Next after 1999' })
+    expect(await call('browser_click', { element: 'Next after 1999', target: refOf(link, 'link', 'Next after 1999') })).toContain('#s2000')
+  })
+
   describe('scrolling to an element', () => {
 
     it('brings any element with a ref into view, scrolling the box it is in, and turns the wheel over it', async () => {

@@ -2,6 +2,7 @@ import type { CDPSession } from 'playwright-core'
 import type { DomRanges, Rect } from './dom-ranges.js'
 import type { LongTexts, TextFocus } from './long-texts.js'
 import type { AxNode } from './page-capture.js'
+import { drawSkipped } from './skipped-content.js'
 
 /**
  * A document with more elements than this (about 15,000 DOM nodes with their texts) has its
@@ -43,6 +44,21 @@ type Decision = 'read' | 'unread' | 'open' | 'done' | 'text'
  */
 export async function readAxInParts(session: CDPSession, frameId: string, ranges: DomRanges, viewport: Rect, wanted: PartsWanted, long?: LongTexts): Promise<AxNode[]> {
   const holders = long?.holders ?? []
+  // What the page skips drawing (content-visibility: auto, off screen) is drawn where a part of it is wanted: the tree then has it.
+  const skipRoots = [...new Set(wanted.indexes.flatMap((index) => ranges.skippedBy(index) ?? (ranges.skipsChildren(index) ? [index] : [])))]
+  const drawn = skipRoots.length === 0 ? new Set<number>() : await drawSkipped(session, frameId, ranges, skipRoots)
+  const unseenRoots = ranges.skipRoots.filter((root) => !drawn.has(root))
+  /** Whether the tree holds nothing of what this node holds: the page skips drawing it, and nothing here drew it. */
+  const unseen = (index: number): boolean => {
+    const root = ranges.skippedBy(index) ?? (ranges.skipsChildren(index) ? index : undefined)
+    return root !== undefined && !drawn.has(root)
+  }
+  /** A node of the tree that holds what the page skips: its children are the DOM's, for the walk to open or leave unread. */
+  const withDomChildren = (node: AxNode): AxNode => {
+    const index = ranges.indexOf(node.backendDOMNodeId)
+    if (index === undefined || (node.childIds ?? []).length > 0 || !unseen(index)) return node
+    return { ...node, childIds: ranges.children(index).map((child) => String(ranges.backendIdOf(child))) }
+  }
   // The root alone, then level by level: asked for its first levels at once, Chromium walks the whole tree all the same (3 s of 20,000 table rows, each time; the root alone, 10 ms once built).
   const root = ((await session.send('Accessibility.getRootAXNode', { frameId })) as { node: AxNode }).node
   const byId = new Map<string, AxNode>()
@@ -64,8 +80,10 @@ export async function readAxInParts(session: CDPSession, frameId: string, ranges
     // A long text is never asked of the tree: its holder, with nothing to act on in it, is read from the DOM; above it, level by level.
     if (ranges.holdsAny(index, holders)) return long?.isHolder(index) === true && ranges.part(index).actions === 0 ? 'text' : 'open'
     // A part of no lines out of view (a table's separator row) stays unread too: a call each would be most of a capture's calls.
-    const needed = ranges.holdsAny(index, wanted.indexes) || ranges.shows(index, view)
-    if (lines <= PART_LINES) return needed ? 'read' : 'unread'
+    // Skipped content is not drawn, wherever its placeholder lies: in view only once the page draws it.
+    const needed = ranges.holdsAny(index, wanted.indexes) || (ranges.shows(index, view) && !unseen(index))
+    // A part that holds what the page skips is opened, not read whole: the tree would answer it empty there.
+    if (lines <= PART_LINES) return !needed ? 'unread' : ranges.holdsAny(index, unseenRoots) || unseen(index) ? 'open' : 'read'
     return 'open'
   }
   /**
@@ -76,6 +94,12 @@ export async function readAxInParts(session: CDPSession, frameId: string, ranges
    */
   const domChildren = (node: AxNode): AxNode[] | undefined => {
     const at = ranges.indexOf(node.backendDOMNodeId)
+    if (at !== undefined && unseen(at)) {
+      // The tree has none of them: the node takes its children from the DOM, each named as the tree would name it.
+      const children = ranges.children(at).map((child): AxNode => ({ nodeId: String(ranges.backendIdOf(child)), ignored: false, backendDOMNodeId: ranges.backendIdOf(child), childIds: [] }))
+      add({ ...node, childIds: children.map((child) => child.nodeId) })
+      return children
+    }
     if (at === undefined || ranges.childrenAsked(at, CHILDREN_ASKED_MAX) <= CHILDREN_ASKED_MAX) return undefined
     const ids = node.childIds ?? []
     const children: AxNode[] = []
@@ -102,8 +126,14 @@ export async function readAxInParts(session: CDPSession, frameId: string, ranges
     }
     const decision = decide(child)
     if (decision === 'unread') return add({ ...child, unread: ranges.part(index) })
+    // Skipped, and too big to leave unread whole: opened from the DOM at the next level, standing for nothing itself.
+    if (decision !== 'read' && unseen(index)) {
+      const opened: AxNode = withDomChildren({ ...child, ignored: true, role: { value: 'generic' } })
+      add(opened)
+      return void next.push(opened)
+    }
     const asked = decision === 'read' ? session.send('Accessibility.queryAXTree', { backendNodeId: child.backendDOMNodeId }) : session.send('Accessibility.getPartialAXTree', { backendNodeId: child.backendDOMNodeId, fetchRelatives: false })
-    const found = ((await asked.catch(() => ({ nodes: [] }))) as { nodes: AxNode[] }).nodes
+    const found = ((await asked.catch(() => ({ nodes: [] }))) as { nodes: AxNode[] }).nodes.map(withDomChildren)
     for (const node of found) add(node)
     const own = found.find((node) => node.nodeId === child.nodeId)
     if (decision !== 'read' && own !== undefined && (own.childIds ?? []).length > 0) next.push(own)
@@ -137,7 +167,8 @@ export async function readAxInParts(session: CDPSession, frameId: string, ranges
         const known = domChildren(node)
         if (known !== undefined) return void (await Promise.all(known.map((child) => readChild(child, next))))
         const children = (await session.send('Accessibility.getChildAXNodes', { id: node.nodeId, frameId }).catch(() => ({ nodes: [] }))) as { nodes: AxNode[] }
-        for (const child of children.nodes) {
+        for (const answered of children.nodes) {
+          const child = withDomChildren(answered)
           add(child)
           if ((child.childIds ?? []).length > 0) next.push(child)
         }

@@ -286,6 +286,7 @@ export const CHANGE_WATCH_SCRIPT = `(() => {
   })
   addEventListener('scroll', (event) => { if (event.target !== document) relaid(); changed() }, { capture: true, passive: true })
   addEventListener('input', () => { relaid(); changed() }, { capture: true, passive: true })
-  for (const type of ['change', 'focusin', 'focusout', 'load', 'error', 'resize', 'transitionend', 'animationend', 'toggle']) addEventListener(type, relaid, { capture: true, passive: true })
+  // An element with content-visibility: auto that comes into view (or goes) is laid out (or skipped) anew.
+  for (const type of ['change', 'focusin', 'focusout', 'load', 'error', 'resize', 'transitionend', 'animationend', 'toggle', 'contentvisibilityautostatechange']) addEventListener(type, relaid, { capture: true, passive: true })
   if (document.fonts) document.fonts.addEventListener('loadingdone', relaid)
 })()`

@@ -47,3 +47,40 @@ describe('a document read as ranges', () => {
     expect(ranges.textOf(ranges.indexOf(103) as number)).toBeUndefined()
   })
 })
+
+describe('content the browser skips drawing', () => {
+  /** HTML, BODY, a MAIN of two SECTIONs with content-visibility: auto; the second is off screen, its heading and text not laid out. */
+  function skipping(): DomRanges {
+    const strings = ['#document', 'HTML', 'BODY', 'MAIN', 'SECTION', 'H2', '#text', 'Drawn', 'Skipped words', '#comment', '::before', 'auto', 'visible', 'pointer', 'static']
+    const names = [0, 1, 2, 3, 10, 4, 5, 6, 9, 4, 5, 6]
+    const parents = [-1, 0, 1, 2, 3, 3, 5, 6, 3, 3, 9, 10]
+    const values = [-1, -1, -1, -1, -1, -1, -1, 7, -1, -1, -1, 8]
+    // Laid out: all but the second section's heading and its text; each with its styles (cursor, position, content-visibility).
+    const laidOut = [1, 2, 3, 4, 5, 6, 7, 9]
+    const layout = { nodeIndex: laidOut, bounds: laidOut.map((i) => [0, i === 9 ? 5000 : i * 20, 800, i === 9 ? 400 : 20]), styles: laidOut.map((i) => [13, 14, i === 5 || i === 9 ? 11 : 12]) }
+    return new DomRanges({ parentIndex: parents, nodeName: names, nodeValue: values, backendNodeId: parents.map((_, i) => 100 + i) }, layout, strings)
+  }
+
+  it('counts it as drawn where the element that skips it is, knows that element, and its words', () => {
+    const ranges = skipping()
+    expect(ranges.skipsAny).toBe(true)
+    expect(ranges.skipRoots).toEqual([9])
+    // The heading and its text are the second section's to draw; the first section skips nothing.
+    expect(ranges.skippedBy(10)).toBe(9)
+    expect(ranges.skippedBy(11)).toBe(9)
+    expect(ranges.skippedBy(6)).toBeUndefined()
+    expect(ranges.skipsChildren(9)).toBe(true)
+    expect(ranges.skipsChildren(5)).toBe(false)
+    expect(ranges.drawn(11)).toBe(true)
+    expect(ranges.textOf(11)).toBe('Skipped words')
+    expect(ranges.shows(10, { x: 0, y: 5000, width: 800, height: 100 })).toBe(true)
+  })
+
+  it('names an element by a selector of its place among elements alone, past texts, comments and pseudo-elements', () => {
+    const ranges = skipping()
+    // MAIN holds ::before, a section, a comment, a section: the second section is MAIN's second element.
+    expect(ranges.selectorOf(9)).toBe(':root > :nth-child(1) > :nth-child(1) > :nth-child(2)')
+    expect(ranges.children(3)).toEqual([5, 9])
+    expect(ranges.children(9)).toEqual([10])
+  })
+})

@@ -14,7 +14,13 @@ export interface SnapshotNodes {
 export interface SnapshotLayout {
   nodeIndex: number[]
   bounds: number[][]
+  /** Each laid-out node's computed styles, in the order asked (SNAPSHOT_STYLES), as string indexes. */
+  styles?: number[][]
 }
+
+/** The computed styles a capture asks the DOM snapshot for: what the page styles as clickable, what a scroll moves with the view, what the browser skips drawing. */
+export const SNAPSHOT_STYLES = ['cursor', 'position', 'content-visibility'] as const
+const CONTENT_VISIBILITY = SNAPSHOT_STYLES.indexOf('content-visibility')
 
 export interface Rect {
   x: number
@@ -54,6 +60,15 @@ function lowerBound(list: readonly number[], value: number): number {
   return lo
 }
 
+/** Whether any element of a document's snapshot has `content-visibility: auto` (a quick look: whether it skips anything now, DomRanges says). */
+export function maySkipContent(layout: SnapshotLayout, strings: readonly string[]): boolean {
+  const auto = strings.indexOf('auto')
+  return auto >= 0 && layout.styles !== undefined && layout.styles.some((styles) => styles[CONTENT_VISIBILITY] === auto)
+}
+
+/** Elements whose content a page never shows as such. */
+const UNSHOWN = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT', 'LINK', 'META'])
+
 /** Tags of elements that are mere containers unless something marks them (see DomRanges.childrenAsked). */
 /** Elements whose texts keep their blanks and line breaks. */
 const PRE_TAGS = new Set(['PRE', 'TEXTAREA', 'LISTING', 'XMP', 'PLAINTEXT'])
@@ -83,6 +98,10 @@ export class DomRanges {
   readonly #right: Float64Array
   readonly #headings: number[] = []
   readonly #texts: number[] = []
+  /** Of a node the browser skips (see the constructor), the element with `content-visibility: auto` that skips it; else -1. */
+  readonly #skippedBy: Int32Array
+  /** The elements that skip drawing what they hold, ascending. */
+  readonly #skipRoots: number[] = []
   #searchable: string[] | null = null
   #joined: { text: string; at: Int32Array } | null = null
 
@@ -100,11 +119,14 @@ export class DomRanges {
     this.#bottom = new Float64Array(n).fill(-Infinity)
     this.#right = new Float64Array(n).fill(-Infinity)
     const laidOut = new Uint8Array(n)
+    const auto = strings.indexOf('auto')
+    const skipping: number[] = []
     for (let l = 0; l < layout.nodeIndex.length; l++) {
       const i = layout.nodeIndex[l] as number
       const box = layout.bounds[l]
       if (box === undefined || i >= n) continue
       laidOut[i] = 1
+      if (auto >= 0 && layout.styles?.[l]?.[CONTENT_VISIBILITY] === auto) skipping.push(i)
       const [x = 0, y = 0, w = 0, h = 0] = box
       if (w === 0 && h === 0) continue
       this.#top[i] = Math.min(this.#top[i] as number, y)
@@ -116,20 +138,98 @@ export class DomRanges {
     const size = new Int32Array(n).fill(1)
     for (let i = n - 1; i > 0; i--) {
       const p = parent[i] ?? -1
-      if (p < 0) continue
-      size[p] = (size[p] as number) + (size[i] as number)
-      this.#top[p] = Math.min(this.#top[p] as number, this.#top[i] as number)
-      this.#left[p] = Math.min(this.#left[p] as number, this.#left[i] as number)
-      this.#bottom[p] = Math.max(this.#bottom[p] as number, this.#bottom[i] as number)
-      this.#right[p] = Math.max(this.#right[p] as number, this.#right[i] as number)
+      if (p >= 0) size[p] = (size[p] as number) + (size[i] as number)
     }
     for (let i = 0; i < n; i++) {
       this.#end[i] = i + (size[i] as number)
       this.#byBackend.set(backend[i] as number, i)
     }
+    // What an element with `content-visibility: auto` holds is not laid out while it is off screen (Node.js's docs
+    // style every section so: all.html lays out 28,000 of 453,000 nodes), yet it is the page's, a find finds it
+    // and the accessibility tree has it: it counts as drawn where its element is.
+    this.#skippedBy = new Int32Array(n).fill(-1)
+    for (const root of skipping) {
+      for (let i = root + 1; i < (this.#end[root] as number); i++) {
+        if (laidOut[i] === 1) continue
+        if (this.#skipRoots[this.#skipRoots.length - 1] !== root) this.#skipRoots.push(root)
+        laidOut[i] = 1
+        this.#skippedBy[i] = root
+        this.#top[i] = this.#top[root] as number
+        this.#left[i] = this.#left[root] as number
+        this.#bottom[i] = this.#bottom[root] as number
+        this.#right[i] = this.#right[root] as number
+      }
+    }
+    for (let i = n - 1; i > 0; i--) {
+      const p = parent[i] ?? -1
+      if (p < 0) continue
+      this.#top[p] = Math.min(this.#top[p] as number, this.#top[i] as number)
+      this.#left[p] = Math.min(this.#left[p] as number, this.#left[i] as number)
+      this.#bottom[p] = Math.max(this.#bottom[p] as number, this.#bottom[i] as number)
+      this.#right[p] = Math.max(this.#right[p] as number, this.#right[i] as number)
+    }
     this.#lines = new Int32Array(n)
     this.#actions = new Int32Array(n + 1)
     this.#weigh(parent, laidOut)
+  }
+
+  /**
+   * The element whose `content-visibility: auto` has the browser skip the node at `index` (it
+   * is off screen): its accessibility tree holds nothing of what it skips until it is drawn.
+   */
+  skippedBy(index: number): number | undefined {
+    const root = this.#skippedBy[index] ?? -1
+    return root < 0 ? undefined : root
+  }
+
+  /** Whether the browser skips drawing anything of the document now (see skippedBy). */
+  get skipsAny(): boolean {
+    return this.#skipRoots.length > 0
+  }
+
+  /** The elements that skip drawing what they hold (see skippedBy), ascending. */
+  get skipRoots(): readonly number[] {
+    return this.#skipRoots
+  }
+
+  /** Whether the browser skips what the element at `index` holds (see skippedBy). */
+  skipsChildren(index: number): boolean {
+    const first = index + 1
+    return first < (this.#end[index] as number) && (this.#skippedBy[first] === index || this.skippedBy(first) !== undefined)
+  }
+
+  /** The node's children in the DOM that a page shows (its elements and texts; no comment, script or style), by index. */
+  children(index: number): number[] {
+    const out: number[] = []
+    for (let child = index + 1; child < (this.#end[index] as number); child = this.#end[child] as number) {
+      const tag = this.#tag(child)
+      if (tag === '#text' || (!/^[#:]/.test(tag) && !UNSHOWN.has(tag))) out.push(child)
+    }
+    return out
+  }
+
+  /** The node's backend node id. */
+  backendIdOf(index: number): number {
+    return this.#nodes.backendNodeId?.[index] ?? -1
+  }
+
+  /**
+   * A CSS selector that names the element at `index` alone in its document (`:root > :nth-child(2) > …`),
+   * or undefined for one in a shadow root, which no selector of the document reaches.
+   */
+  selectorOf(index: number): string | undefined {
+    const steps: string[] = []
+    for (let at = index; at >= 0; at = this.#parent[at] ?? -1) {
+      const parent = this.#parent[at] ?? -1
+      const tag = this.#tag(at)
+      if (tag === '#document-fragment') return undefined
+      if (parent < 0 || this.#tag(parent) === '#document') return [':root', ...steps].join(' > ')
+      let position = 0
+      // Texts, comments and pseudo-elements (`::before`, `::marker`, which the snapshot lists) are no children a selector counts.
+      for (let sibling = parent + 1; sibling <= at; sibling = this.#end[sibling] as number) if (!/^[#:]/.test(this.#tag(sibling))) position++
+      steps.unshift(`:nth-child(${position})`)
+    }
+    return undefined
   }
 
   /** The index just past the subtree of `index`: its nodes are `index` up to this. */

@@ -53,7 +53,7 @@ export function readProbe(value: unknown): LayoutProbe {
 }
 
 /** The outermost elements laid out `position: fixed` or `sticky` (the snapshot's styles: cursor, then position). */
-export function pinnedElements(nodes: SnapshotNodes, layout: SnapshotLayout & { styles?: number[][] }, strings: readonly string[]): number[] {
+export function pinnedElements(nodes: SnapshotNodes, layout: SnapshotLayout, strings: readonly string[]): number[] {
   const fixed = strings.indexOf('fixed')
   const sticky = strings.indexOf('sticky')
   if (layout.styles === undefined || (fixed < 0 && sticky < 0)) return []
@@ -114,6 +114,6 @@ export async function reuseLayout(kept: KeptLayout | undefined, probe: LayoutPro
       if (fact?.bounds !== undefined) facts.set(id, { ...fact, bounds: { ...fact.bounds, x: fact.bounds.x + shift.dx, y: fact.bounds.y + shift.dy } })
     }
   }
-  const layout = { nodeIndex: kept.layout.nodeIndex, bounds }
+  const layout = { nodeIndex: kept.layout.nodeIndex, bounds, ...(kept.layout.styles === undefined ? {} : { styles: kept.layout.styles }) }
   return { ...kept, layout, facts, ranges: new DomRanges(kept.nodes, layout, kept.strings) }
 }

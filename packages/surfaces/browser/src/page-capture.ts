@@ -2,7 +2,7 @@ import type { TextExcerpt, UnreadPart } from '@tessera/protocol'
 import type { CDPSession, Frame as PlaywrightFrame, Page } from 'playwright-core'
 import { PARTIAL_READ_ELEMENTS, readAxInParts } from './ax-parts.js'
 import type { ChangeMark } from './change-mark.js'
-import { DomRanges, type SnapshotNodes } from './dom-ranges.js'
+import { DomRanges, SNAPSHOT_STYLES, type SnapshotNodes, maySkipContent } from './dom-ranges.js'
 import { LONG_TEXT_GATE_CHARS, LongTexts, type PlainTextLayout, type SnapshotTextBoxes, type TextFocus } from './long-texts.js'
 import { plainTextSnapshot } from './plain-text-snapshot.js'
 import { type KeptLayout, LAYOUT_PROBE_EXPRESSION, type LayoutProbe, pinnedElements, readProbe, reuseLayout } from './kept-layout.js'
@@ -337,8 +337,8 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
   const noProbe: LayoutProbe = { elements: 0, version: null, scroll: { x: 0, y: 0 }, textChars: 0, plain: false, mark: null }
   // The root frame's tree: without a frame id, the session's own top document.
   const full = (frameId?: string): Promise<{ nodes: AxNode[] }> => session.send('Accessibility.getFullAXTree', frameId === undefined ? {} : { frameId }).catch(() => ({ nodes: [] })) as Promise<{ nodes: AxNode[] }>
-  // The cursor says what the page styles as clickable; the position, what a scroll moves with the view (KeptLayout).
-  const domSnapshot = (): Promise<Snapshot> => session.send('DOMSnapshot.captureSnapshot', { computedStyles: ['cursor', 'position'], includeDOMRects: false }) as Promise<Snapshot>
+  // The cursor says what the page styles as clickable; the position, what a scroll moves with the view (KeptLayout); content-visibility, what is the page's though not laid out (DomRanges).
+  const domSnapshot = (): Promise<Snapshot> => session.send('DOMSnapshot.captureSnapshot', { computedStyles: [...SNAPSHOT_STYLES], includeDOMRects: false }) as Promise<Snapshot>
   // Asked before anything of the page is read: the changes it counts as of now are all in what the capture reads (see ChangeMark).
   const probed = remoteFrame !== undefined ? Promise.resolve(noProbe) : session.send('Runtime.evaluate', { expression: LAYOUT_PROBE_EXPRESSION, returnByValue: true }).then((answer) => readProbe(answer.result.value), () => noProbe)
   const frameTree = session.send('Page.getFrameTree') as Promise<{ frameTree: FrameTree }>
@@ -396,7 +396,17 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
         if (kept !== undefined && probe.version !== null && loaders.size === 1) {
           kept.keptLayout = { documentKey: keyOf(doc.frameId), version: probe.version, elements: probe.elements, view, nodes: topDoc.nodes, layout: topDoc.layout, strings: snapshot.strings, facts: doc.facts, ranges: parts, long, pinned: pinnedElements(topDoc.nodes, topDoc.layout, snapshot.strings) }
         }
-      } else ax = (await (axTrees.get(doc.frameId) ?? full(doc.frameId))).nodes
+      } else {
+        // A page that skips drawing some of its content (content-visibility: auto, off screen) has none of it in its whole tree: read in parts, it is there, folded.
+        const skipping = index === 0 && doc.frameId === topFrame && remoteFrame === undefined && topDoc !== undefined && maySkipContent(topDoc.layout, snapshot.strings) ? new DomRanges(topDoc.nodes, topDoc.layout, snapshot.strings) : undefined
+        if (skipping?.skipsAny === true) {
+          const asked = wanted(keyOf(doc.frameId))
+          const indexes = asked.parts.flat().flatMap((backendNodeId) => skipping.indexOf(backendNodeId) ?? []).sort((a, b) => a - b)
+          ax = await readAxInParts(session, doc.frameId, skipping, { ...doc.scroll, ...view }, { indexes, focus: asked.focus }, long)
+          ranges = skipping
+          expanded = asked.parts
+        } else ax = (await (axTrees.get(doc.frameId) ?? full(doc.frameId))).nodes
+      }
       const owner = owners.get(index)
       return { key: keyOf(doc.frameId), frameId: doc.frameId, url: doc.url, ax, dom: doc.facts, session, ...(owner === undefined ? {} : { owner }), ...(remoteFrame === undefined ? {} : { remoteFrame }), ...(ranges === undefined ? {} : { ranges }), ...(expanded === undefined ? {} : { parts: expanded }), ...(long === undefined ? {} : { long }) }
     }),
