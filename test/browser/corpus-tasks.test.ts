@@ -94,6 +94,14 @@ describe('tasks on real pages, through the gateway', () => {
     expect(dragged).toMatch(/^~ listitem "Item \d" @\d+ moved (after|first in) @\d+$/m)
     page = await call('browser_snapshot', {})
     expect(page.indexOf('"Item 1"')).toBeGreaterThan(page.indexOf('"Item 2"'))
+    // Dragged down onto another, an item takes its place, as a hand that crosses its middle does (dropped on the middle, it stayed).
+    const second = await call('browser_drag', { startElement: 'Item 2', startTarget: refOf(page, 'listitem', 'Item 2'), endElement: 'Item 6', endTarget: refOf(page, 'listitem', 'Item 6') })
+    expect(second).toMatch(new RegExp(`^~ listitem "Item 2" @\\d+ moved after @${refOf(page, 'listitem', 'Item 6')}$`, 'm'))
+    // And up.
+    page = await call('browser_snapshot', {})
+    await call('browser_drag', { startElement: 'Item 7', startTarget: refOf(page, 'listitem', 'Item 7'), endElement: 'Item 3', endTarget: refOf(page, 'listitem', 'Item 3') })
+    page = await call('browser_snapshot', {})
+    expect(page.indexOf('"Item 7"')).toBeLessThan(page.indexOf('"Item 3"'))
     // Each day's cell listens around its link: the link alone is the target, once.
     page = await call('browser_navigate', { url: demo('datepicker/default.html') })
     const calendar = await call('browser_click', { element: 'Date', target: refOf(page, 'textbox') })

@@ -110,6 +110,8 @@ export interface PageAnswer {
  * that: the answer then showed the page as it was.
  */
 const QUIET_MS = 120
+/** The most pointer moves a drag makes on its way: 600 px at one per 10 px. */
+const DRAG_MOST_STEPS = 60
 const SETTLE_MAX_MS = 3000
 const NAVIGATION_TIMEOUT_MS = 30_000
 /** How long an action waits for a document's subresources before it looks at the page anyway. */
@@ -733,11 +735,16 @@ export class BrowserTile implements Surface {
     return this.#acting(async (page) => {
       const from = await centerOf(page, this.#place(nodeId))
       // Where it ends need not take an action itself: a drop zone, a text.
-      const dest = await centerOf(page, this.#anyElement(toNode))
+      const box = await boxOf(this.#anyElement(toNode))
+      const middle = { x: box.x + box.width / 2, y: box.y + box.height / 2 }
+      // Past its middle by a quarter of its size, on the way there, still over it: a sortable list (jQuery UI's) gives an item
+      // another's place only once the pointer crosses that one's middle; dropped on the middle, Item 1 onto Item 5 stayed first.
+      const dest = { x: middle.x + (Math.sign(middle.x - from.x) * box.width) / 4, y: middle.y + (Math.sign(middle.y - from.y) * box.height) / 4 }
+      // About a move every 10 px, as a hand makes: such a list moves its placeholder by one item a move.
+      const steps = Math.min(DRAG_MOST_STEPS, Math.max(8, Math.ceil(Math.hypot(dest.x - from.x, dest.y - from.y) / 10)))
       await page.mouse.move(from.x, from.y)
       await page.mouse.down()
-      await page.mouse.move((from.x + dest.x) / 2, (from.y + dest.y) / 2, { steps: 4 })
-      await page.mouse.move(dest.x, dest.y, { steps: 4 })
+      await page.mouse.move(dest.x, dest.y, { steps })
       await page.mouse.up()
     })
   }
