@@ -182,6 +182,11 @@ describe('tasks on real pages, through the gateway', () => {
     // The upper handle dragged onto the lower one: the range closes to one price.
     const moved = await call('browser_drag', { startElement: 'upper handle', startTarget: high as string, endElement: 'lower handle', endTarget: low as string })
     expect(moved).toMatch(/textbox "Price range:": "\$75 - \$75" @\d+/)
+    // A slider that says no value: a key moves its handle, which the answer says, not that the page is unchanged.
+    page = await call('browser_navigate', { url: demo('slider/default.html') })
+    const handle = (/clickable \.ui-slider-handle @(\d+)/.exec(page) as RegExpExecArray)[1] as string
+    await call('browser_click', { element: 'handle', target: handle })
+    expect(await call('browser_press_key', { key: 'PageUp' })).toMatch(new RegExp(`^~ clickable \\.ui-slider-handle @${handle} \\(moved \\d+ px right\\)$`, 'm'))
   })
 
   it('jQuery UI spinner and selectable: arrows hidden from readers are known by their own classes and clicked by them; a choice shown by a class alone is said, and whether it was added to or moved', async () => {

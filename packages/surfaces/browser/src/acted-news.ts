@@ -1,5 +1,5 @@
 import { outlinePage } from '@tessera/kit'
-import { type Frame, RefTable, ledgerIdOf } from '@tessera/protocol'
+import { type Frame, RefTable, type UiNode, ledgerIdOf } from '@tessera/protocol'
 import type { ClassChange } from './browser-schemas.js'
 import { changesFence, onlyFocusDiffers, refsIn, withoutFocus } from './page-delta.js'
 
@@ -50,6 +50,14 @@ export function withActedNews(delta: string, acted: readonly string[], before: {
     else if (!inDelta.has(target) && looks.elements.has(target)) news.push(`~ ${withoutFocus(now)} ${classWords(looks.elements.get(target) as ClassChange)}`)
   }
   if (news.length === 0 && looks.page !== undefined && lines[1] === 'page unchanged') news.push(`~ page ${classWords(looks.page)}`)
+  // Nothing the tree says changed, yet what the action moved moved: a slider's handle a key or a drag took along its track.
+  if (news.length === 0 && lines[1] === 'page unchanged') {
+    for (const target of new Set([...acted.map((ref) => ledgerIdOf(ref) ?? ref.replace(/^@/, '')), ...focusedRefs(before.frame)])) {
+      const moved = movedWords(before.frame, after.frame, target)
+      const now = moved === undefined ? undefined : lineIn(after.frame, target)
+      if (now !== undefined) news.push(`~ ${withoutFocus(now)} (${moved})`)
+    }
+  }
   if (news.length === 0) return delta
   const end = lines.findIndex((line) => line.startsWith('--- end '))
   if (lines.some((line) => line.startsWith('--- changes ')) && end > 0) return [...lines.slice(0, end), ...news, ...lines.slice(end)].join('\n')
@@ -57,6 +65,40 @@ export function withActedNews(delta: string, acted: readonly string[], before: {
   // Nothing the outline shows changed: the element's line, fenced as the page's words are.
   const fence = changesFence(after.outline)
   return [lines[0] as string, fence.open, ...news, fence.close, ...lines.slice(2)].join('\n')
+}
+
+/** The refs of the elements a frame says have the focus: where a key goes. */
+function focusedRefs(frame: Frame): string[] {
+  const refs = RefTable.forFrame(frame)
+  const found: string[] = []
+  const visit = (node: UiNode): void => {
+    if (node.states?.focused === true) {
+      const ref = refs.refOf(node.id)
+      if (ref !== undefined) found.push(ref)
+    }
+    for (const child of node.children ?? []) visit(child)
+  }
+  visit(frame.tree)
+  return found
+}
+
+/** How far an element was drawn from where it was (`moved 26 px right`); nothing for less than MOVED_MIN_PX, or an element not in both frames. */
+function movedWords(before: Frame, after: Frame, ref: string): string | undefined {
+  const was = boxOf(before, ref)
+  const now = boxOf(after, ref)
+  if (was === undefined || now === undefined) return undefined
+  const dx = Math.round(now.x - was.x)
+  const dy = Math.round(now.y - was.y)
+  const ways = [...(Math.abs(dx) >= MOVED_MIN_PX ? [`${Math.abs(dx)} px ${dx > 0 ? 'right' : 'left'}`] : []), ...(Math.abs(dy) >= MOVED_MIN_PX ? [`${Math.abs(dy)} px ${dy > 0 ? 'down' : 'up'}`] : [])]
+  return ways.length === 0 ? undefined : `moved ${ways.join(', ')}`
+}
+
+/** Less than this is a redraw's rounding, not a move. */
+const MOVED_MIN_PX = 2
+
+function boxOf(frame: Frame, ref: string): { x: number; y: number } | undefined {
+  const nodeId = RefTable.forFrame(frame).resolve(ref)
+  return nodeId === undefined ? undefined : frame.layout[nodeId]
 }
 
 function classWords(change: ClassChange): string {
