@@ -251,6 +251,9 @@ describe('a huge page, read in parts over MCP', () => {
     expect(found).toContain('"Words of section 2222, said once."')
     const link = await call('browser_find', { text: 'Next after 1999' })
     expect(await call('browser_click', { element: 'Next after 1999', target: refOf(link, 'link', 'Next after 1999') })).toContain('#s2000')
+    // The same page again is another document: what was drawn for the last one is drawn anew for it.
+    await call('browser_navigate', { url: `${site.origin}/skipped?n=2500` })
+    expect(await call('browser_find', { text: 'Words of section 2222' })).toContain('"Words of section 2222, said once."')
   })
 
   describe('scrolling to an element', () => {

@@ -30,10 +30,11 @@ export async function drawSkipped(session: CDPSession, frameId: string, ranges: 
     if (sheet === null) return new Set()
     const before = sheet.selectors.size
     for (const { selector } of wanted) sheet.selectors.add(selector)
-    if (sheet.selectors.size === before) return new Set(wanted.map(({ root }) => root))
     const text = [...sheet.selectors].map((selector) => `${selector}, ${selector} * { content-visibility: visible !important }`).join('\n')
-    // A sheet of a document gone (the tab moved on) is refused: a new one is made for this document.
-    const set = await session.send('CSS.setStyleSheetText', { styleSheetId: sheet.styleSheetId, text }).then(
+    // A sheet of a document gone (the tab moved on, or reloaded the same page, whose selectors are the same) is refused:
+    // a new one is made for this document. Where the rules are already there, asking for its text says whether it lives.
+    const alive = sheet.selectors.size === before ? session.send('CSS.getStyleSheetText', { styleSheetId: sheet.styleSheetId }) : session.send('CSS.setStyleSheetText', { styleSheetId: sheet.styleSheetId, text })
+    const set = await alive.then(
       () => true,
       () => false,
     )
