@@ -84,8 +84,8 @@ function focusedRefs(frame: Frame): string[] {
 
 /** How far an element was drawn from where it was (`moved 26 px right`); nothing for less than MOVED_MIN_PX, or an element not in both frames. */
 function movedWords(before: Frame, after: Frame, ref: string): string | undefined {
-  const was = boxOf(before, ref)
-  const now = boxOf(after, ref)
+  const was = drawnAt(before, ref)
+  const now = drawnAt(after, ref)
   if (was === undefined || now === undefined) return undefined
   const dx = Math.round(now.x - was.x)
   const dy = Math.round(now.y - was.y)
@@ -96,7 +96,8 @@ function movedWords(before: Frame, after: Frame, ref: string): string | undefine
 /** Less than this is a redraw's rounding, not a move. */
 const MOVED_MIN_PX = 2
 
-function boxOf(frame: Frame, ref: string): { x: number; y: number } | undefined {
+/** Where a frame draws the element a ref names (its corner, in page coordinates). */
+function drawnAt(frame: Frame, ref: string): { x: number; y: number } | undefined {
   const nodeId = RefTable.forFrame(frame).resolve(ref)
   return nodeId === undefined ? undefined : frame.layout[nodeId]
 }

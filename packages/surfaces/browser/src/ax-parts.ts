@@ -45,12 +45,12 @@ type Decision = 'read' | 'unread' | 'open' | 'done' | 'text'
 export async function readAxInParts(session: CDPSession, frameId: string, ranges: DomRanges, viewport: Rect, wanted: PartsWanted, long?: LongTexts): Promise<AxNode[]> {
   const holders = long?.holders ?? []
   // What the page skips drawing (content-visibility: auto, off screen) is drawn where a part of it is wanted: the tree then has it.
-  const skipRoots = [...new Set(wanted.indexes.flatMap((index) => ranges.skippedBy(index) ?? (ranges.skipsChildren(index) ? [index] : [])))]
+  const skipRoots = [...new Set(wanted.indexes.flatMap((index) => ranges.skipRootOf(index) ?? []))]
   const drawn = skipRoots.length === 0 ? new Set<number>() : await drawSkipped(session, frameId, ranges, skipRoots)
   const unseenRoots = ranges.skipRoots.filter((root) => !drawn.has(root))
   /** Whether the tree holds nothing of what this node holds: the page skips drawing it, and nothing here drew it. */
   const unseen = (index: number): boolean => {
-    const root = ranges.skippedBy(index) ?? (ranges.skipsChildren(index) ? index : undefined)
+    const root = ranges.skipRootOf(index)
     return root !== undefined && !drawn.has(root)
   }
   /** A node of the tree that holds what the page skips: its children are the DOM's, for the walk to open or leave unread. */

@@ -193,6 +193,11 @@ export class DomRanges {
     return this.#skipRoots
   }
 
+  /** The element that skips drawing what the node at `index` holds: the one that skips the node, or the node itself where it skips its children. */
+  skipRootOf(index: number): number | undefined {
+    return this.skippedBy(index) ?? (this.skipsChildren(index) ? index : undefined)
+  }
+
   /** Whether the browser skips what the element at `index` holds (see skippedBy). */
   skipsChildren(index: number): boolean {
     const first = index + 1

@@ -359,7 +359,7 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
   if (kept !== undefined) kept.keptLayout = reused
   if (reused !== undefined) {
     const asked = wanted(reused.documentKey)
-    const indexes = asked.parts.flat().flatMap((backendNodeId) => reused.ranges.indexOf(backendNodeId) ?? []).sort((a, b) => a - b)
+    const indexes = partIndexes(reused.ranges, asked.parts)
     const ax = await readAxInParts(session, topFrame, reused.ranges, { ...probe.scroll, ...view }, { indexes, focus: asked.focus }, reused.long)
     const url = loaders.get(topFrame)?.url ?? ''
     return { documents: [{ key: reused.documentKey, frameId: topFrame, url, ax, dom: reused.facts, session, ranges: reused.ranges, parts: asked.parts, long: reused.long }], scroll: probe.scroll, mark: probe.mark }
@@ -389,7 +389,7 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
       if (inParts && long !== undefined && topDoc !== undefined && (huge || long.needsParts)) {
         const parts = new DomRanges(topDoc.nodes, topDoc.layout, snapshot.strings)
         const asked = wanted(keyOf(doc.frameId))
-        const indexes = asked.parts.flat().flatMap((backendNodeId) => parts.indexOf(backendNodeId) ?? []).sort((a, b) => a - b)
+        const indexes = partIndexes(parts, asked.parts)
         ax = await readAxInParts(session, doc.frameId, parts, { ...doc.scroll, ...view }, { indexes, focus: asked.focus }, long)
         ranges = parts
         expanded = asked.parts
@@ -401,7 +401,7 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
         const skipping = index === 0 && doc.frameId === topFrame && remoteFrame === undefined && topDoc !== undefined && maySkipContent(topDoc.layout, snapshot.strings) ? new DomRanges(topDoc.nodes, topDoc.layout, snapshot.strings) : undefined
         if (skipping?.skipsAny === true) {
           const asked = wanted(keyOf(doc.frameId))
-          const indexes = asked.parts.flat().flatMap((backendNodeId) => skipping.indexOf(backendNodeId) ?? []).sort((a, b) => a - b)
+          const indexes = partIndexes(skipping, asked.parts)
           ax = await readAxInParts(session, doc.frameId, skipping, { ...doc.scroll, ...view }, { indexes, focus: asked.focus }, long)
           ranges = skipping
           expanded = asked.parts
@@ -414,6 +414,11 @@ async function captureSession(session: CDPSession, offset: { x: number; y: numbe
   // Trees of frames this process does not hold (another site's) were asked for nothing: let them settle unread.
   await Promise.allSettled(axTrees.values())
   return { documents, scroll: docs[0]?.scroll ?? { x: 0, y: 0 }, mark: probe.mark }
+}
+
+/** The snapshot indexes of the elements of these parts, ascending: what readAxInParts reads whatever its place. */
+function partIndexes(ranges: DomRanges, parts: ReadonlyArray<readonly number[]>): number[] {
+  return parts.flat().flatMap((backendNodeId) => ranges.indexOf(backendNodeId) ?? []).sort((a, b) => a - b)
 }
 
 /**
