@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { ActionResult, Approval, Principal, TraceEvent } from '@tessera/protocol'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, connectHttpClient, removeDir, startTestHub, type TestHub } from '../support/hub.js'
 
@@ -18,6 +18,21 @@ async function viewport(page: Page): Promise<{ x: number; y: number; zoom: numbe
   const transform = await page.locator('.react-flow__viewport').evaluate((element) => getComputedStyle(element).transform)
   const matrix = /matrix\(([^)]+)\)/.exec(transform)?.[1]?.split(',').map(Number) ?? [1, 0, 0, 1, 0, 0]
   return { zoom: matrix[0] ?? 1, x: matrix[4] ?? 0, y: matrix[5] ?? 0 }
+}
+
+/**
+ * An element's box once it stops moving. Fitting the view animates the map, and on a busy machine the animation
+ * can still run when a test reads where to press; a press read mid-animation lands beside its target.
+ */
+async function restingBox(locator: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
+  let last = await locator.boundingBox()
+  for (let tries = 0; tries < 50; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const box = await locator.boundingBox()
+    if (box !== null && last !== null && JSON.stringify(box) === JSON.stringify(last)) return box
+    last = box
+  }
+  throw new Error(`the element kept moving for 5 s; last box ${JSON.stringify(last)}`)
 }
 
 describe('the console in a real browser: the map where people watch, approve and replay', () => {
@@ -230,8 +245,7 @@ describe('the console in a real browser: the map where people watch, approve and
     await page.keyboard.press('0')
     await tile.waitFor()
     const bar = tile.locator('.tile-bar')
-    const box = await bar.boundingBox()
-    if (box === null) throw new Error('no tile bar')
+    const box = await restingBox(bar)
     await page.mouse.move(box.x + 40, box.y + box.height / 2)
     await page.mouse.down()
     await page.mouse.move(box.x + 40, box.y + 120, { steps: 8 })
@@ -248,8 +262,7 @@ describe('the console in a real browser: the map where people watch, approve and
     await bar.click()
     const corner = tile.locator('.react-flow__resize-control.handle.bottom.right')
     await corner.waitFor()
-    const handle = await corner.boundingBox()
-    if (handle === null) throw new Error('no resize handle')
+    const handle = await restingBox(corner)
     await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2)
     await page.mouse.down()
     await page.mouse.move(handle.x + 80, handle.y + 60, { steps: 8 })
