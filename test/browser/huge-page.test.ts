@@ -446,13 +446,13 @@ describe('a huge page, read in parts over MCP', () => {
     const link = /link "2900" @(\w+)/.exec(await call('browser_snapshot', { find: '2900' }))?.[1]
     expect(link).toBeDefined()
     expect(await call('browser_click', { element: 'line 2900', target: link as string })).toContain('#2900')
-    // The pages of lines below, none holding a heading, are one line that names the offset of each; any of them shows its page whole.
-    const parts = /^… about \d+ lines, \d+ actions below the view in (\d+) parts, from "[^"]+" to "[^"]+": expand "(@\w+)" offset (\d+(?:, \d+)+), a part each$/m.exec(first)
+    // The pages of lines below, none holding a heading and each as long, are one line that names their offsets as a range and its step; any of them shows its page whole.
+    const parts = /^… about \d+ lines, \d+ actions below the view in (\d+) parts, from "[^"]+" to "[^"]+": expand "(@\w+)" offset (\d+) to (\d+) in steps of (\d+), a part each$/m.exec(first)
     expect(parts, first).not.toBeNull()
-    const [, count, target, offsets] = parts as RegExpExecArray
-    expect(offsets?.split(', ')).toHaveLength(Number(count))
+    const [, count, , from, to, step] = (parts as RegExpExecArray).map(Number)
+    expect(((to as number) - (from as number)) / (step as number) + 1).toBe(count)
     expect(first.split('\n').filter((line) => line.startsWith('… ')).length).toBeLessThan(5)
-    const shown = await call('browser_snapshot', { target: target as string, offset: Number(offsets?.split(', ')[2]) })
+    const shown = await call('browser_snapshot', { target: (parts as RegExpExecArray)[2] as string, offset: (from as number) + 2 * (step as number) })
     const numbers = [...shown.matchAll(/^link "(\d+)" @\w+$/gm)].map((match) => Number(match[1]))
     expect(numbers.length).toBeGreaterThan(30)
     expect(shown).toContain(`"pub fn item_${numbers[0]}(&self) -> u32 { ${numbers[0]} }"`)
