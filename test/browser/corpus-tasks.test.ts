@@ -84,6 +84,15 @@ describe('tasks on real pages, through the gateway', () => {
     // The suggestions' one handler is on their list; each item is a target all the same.
     const picked = await call('browser_click', { element: 'JavaScript', target: refOf(typed, 'listitem', 'JavaScript') })
     expect(picked).toContain('~ textbox "Tags:": "JavaScript"')
+    // Its field has no role for its suggestions, yet they are chosen as a combobox's are: the value typed, its item clicked.
+    const tags = refOf(picked, 'textbox', 'Tags:')
+    const chosen = await call('browser_select_option', { element: 'Tags', target: tags, values: ['cobol'] })
+    expect(chosen).toContain('~ textbox "Tags:": "COBOL"')
+    // A value it does not suggest fails with what it did, and the field holds its text again.
+    const refused = await at.client.callTool({ name: 'browser_select_option', arguments: { element: 'Tags', target: tags, values: ['Scal'] } })
+    expect(refused.isError).toBe(true)
+    expect(JSON.stringify(refused.content)).toContain('no option \\"Scal\\"; what the textbox offered when \\"Scal\\" was typed: its option is below')
+    expect(await call('browser_snapshot', {})).toContain(`textbox "Tags:": "COBOL" @${tags}`)
   })
 
   it('jQuery UI sortable and datepicker: items one handler on their list answers are targets, and a drag answers with where the item went', async () => {

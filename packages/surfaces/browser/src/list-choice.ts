@@ -62,10 +62,12 @@ const LIST_OF = `function () {
  * accessibility tree: DevTools' query by role misses jQuery UI's options, each inside a
  * presentational list item. The list is read as it is drawn: into open shadow roots, and
  * through slots to the elements they show (Shoelace's listbox is in its select's shadow root,
- * its options are the select's own children).
+ * its options are the select's own children). A text field with no role for its suggestions
+ * (LOOSE_ROLES) takes the items of any list as its options too: jQuery UI's autocomplete draws
+ * them as bare list items.
  */
-const SHOWN_CHOICES = `function (around, except) {
-  const OPTION = '[role=option], [role=menuitemradio], [role=treeitem]'
+const SHOWN_CHOICES = `function (around, except, loose) {
+  const OPTION = '[role=option], [role=menuitemradio], [role=treeitem]' + (loose ? ', [role=menuitem], li' : '')
   const found = new Set()
   const visit = (root) => {
     for (const el of root.querySelectorAll('*')) {
@@ -100,6 +102,9 @@ const TAKES_MANY = `function () {
   return false
 }`
 
+/** The roles of a field that says nothing of a list, so whose suggestions are whatever list items its typing shows. */
+const LOOSE_ROLES = new Set(['textbox', 'searchbox'])
+
 /** Options a list shows now: their elements held in the page as one array, and what each says. */
 class ShownChoices {
   private constructor(
@@ -113,7 +118,7 @@ class ShownChoices {
     const session = place.document.session
     const root = list ?? (await objectOf(place))
     try {
-      const shown = await session.send('Runtime.callFunctionOn', { objectId: root, functionDeclaration: SHOWN_CHOICES, arguments: [{ value: list === null }, except === undefined ? { value: null } : { objectId: except.handle }] })
+      const shown = await session.send('Runtime.callFunctionOn', { objectId: root, functionDeclaration: SHOWN_CHOICES, arguments: [{ value: list === null }, except === undefined ? { value: null } : { objectId: except.handle }, { value: LOOSE_ROLES.has(place.role) }] })
       const handle = shown.result.objectId
       if (handle === undefined) throw refused(place, shown.exceptionDetails?.text)
       const described = await session.send('Runtime.callFunctionOn', { objectId: handle, functionDeclaration: DESCRIBED_CHOICES, returnByValue: true })
@@ -195,9 +200,12 @@ interface Offer {
   typed?: string
 }
 
-/** A combobox one types into: an autocomplete, whose options follow the text. A read-only field only shows the choice (Shoelace's select): its list opens as a closed combobox's does. */
+/**
+ * A combobox one types into, or a text field that draws its own suggestions: an autocomplete, whose options follow the
+ * text. A read-only field only shows the choice (Shoelace's select): its list opens as a closed combobox's does.
+ */
 async function typedInto(place: ElementPlace): Promise<boolean> {
-  return place.role === 'combobox' && (place.tag === 'input' || place.tag === 'textarea') && !(await callOn<boolean>(place, 'function () { return this.readOnly }'))
+  return (place.role === 'combobox' || LOOSE_ROLES.has(place.role)) && (place.tag === 'input' || place.tag === 'textarea') && !(await callOn<boolean>(place, 'function () { return this.readOnly }'))
 }
 
 /**

@@ -674,7 +674,7 @@ function addTargets(node: UiNode, backendNodeId: number, role: string, dom: DomF
   push('hover')
   const editable = FILLABLE.has(role) || (role === 'combobox' && (tag === 'input' || tag === 'textarea')) || dom?.attributes.has('contenteditable') === true || (tag === 'input' && SET_INPUTS.includes(type ?? ''))
   if (editable && node.states?.readonly !== true) push('fill')
-  if (tag === 'select' || opensList(role, dom)) push('select')
+  if (tag === 'select' || opensList(role, dom) || (editable && suggestsItself(role, tag, dom))) push('select')
   if (CHECKABLE.has(role)) push('check')
   // What is dragged: HTML5 draggables, the items of sortable lists, and any element a script listens to without a role (a slider's handle, a jQuery UI draggable box).
   if (dom?.attributes.get('draggable') === 'true' || role === 'listitem' || role === 'row' || role === 'option' || role === 'treeitem' || role === 'generic' || walk.named.get(doc.key)?.has(backendNodeId) === true) push('drag')
@@ -683,6 +683,15 @@ function addTargets(node: UiNode, backendNodeId: number, role: string, dom: DomF
 /** Options to choose by clicking them (or typing, in an autocomplete): a listbox, a combobox, a button that opens a listbox. */
 function opensList(role: string, dom: DomFacts | undefined): boolean {
   return role === 'listbox' || role === 'combobox' || (role === 'button' && dom?.attributes.get('aria-haspopup') === 'listbox')
+}
+
+/**
+ * A text field whose own completions the page turned off (`autocomplete="off"`), as a page does
+ * that draws its suggestions itself: jQuery UI's autocomplete gives neither the field nor its
+ * suggestions a role. Its suggestions are chosen as an autocomplete combobox's are.
+ */
+function suggestsItself(role: string, tag: string, dom: DomFacts | undefined): boolean {
+  return (role === 'textbox' || role === 'searchbox') && tag === 'input' && dom?.attributes.get('autocomplete')?.toLowerCase() === 'off'
 }
 
 function declaredRisk(dom: DomFacts | undefined): Risk | undefined {
