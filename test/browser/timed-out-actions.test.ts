@@ -43,11 +43,17 @@ describe('a browser tile after an action that ran out of time, a dialog after a 
     const second = await call(client, 'browser_handle_dialog', { accept: true })
     // The hub names the dialog by its kind: its message is the page's words, said inside the fence.
     expect(second.text).toContain('dialog: "alert accepted"')
-    expect(second.text).toContain('note: the page opened an alert dialog; answer it with handle_dialog')
+    // Said once, on the answer's last line; the page's change says which.
+    expect(second.text).toMatch(/\nan alert dialog is open — answer with browser_handle_dialog$/)
+    expect(second.text).not.toContain('note:')
     expect(second.text).toMatch(/^--- changes [0-9a-f]{6} \(untrusted\) ---\n~ alertdialog "alert: two"\n--- end /m)
     const done = await call(client, 'browser_handle_dialog', { accept: true })
     expect(done.text).toContain('dialog: "alert accepted"')
     expect(done.text).not.toContain('dialog is open')
+    // Asked for no page, the answer says it in a note.
+    const quiet = await call(client, 'browser_click', { element: 'Two alerts', target: refOf(page, 'button', 'Two alerts'), snapshot: 'none' })
+    expect(quiet.text).toContain('note: the page opened an alert dialog; answer it with browser_handle_dialog')
+    for (let k = 0; k < 2; k++) await call(client, 'browser_handle_dialog', { accept: true })
     await pressWorks()
   })
 
@@ -113,7 +119,7 @@ describe('a browser tile after an action that ran out of time, a dialog after a 
     const page = (await call(client, 'browser_navigate', { url: `${site.origin}/reload-alert` })).text
     expect(page).toContain('"visit 1"')
     const reloaded = await call(client, 'browser_click', { element: 'Reload', target: refOf(page, 'button', 'Reload') })
-    expect(reloaded.text).toContain('note: the page opened an alert dialog')
+    expect(reloaded.text).toMatch(/\nan alert dialog is open — answer with browser_handle_dialog$/)
     // Before, the frame under it was the page that went (same address): "visit 1" still stood.
     expect((await call(client, 'browser_snapshot', {})).text).not.toContain('visit 1')
     // Going elsewhere meanwhile says the dialog is open (it said the frame had no action "navigate").

@@ -128,6 +128,11 @@ export function aDialog(type: string): string {
   return `${/^[aeiou]/i.test(type) ? 'an' : 'a'} ${type} dialog`
 }
 
+/** The page's last line while a dialog is open: which kind, and the tool that answers it. */
+export function dialogOpenLine(type: string): string {
+  return `${aDialog(type)} is open — answer with browser_handle_dialog`
+}
+
 /** Roles whose name is their title, printed on their line: the title's own text inside them says it again. */
 const TITLED = new Set(['dialog', 'alertdialog'])
 
@@ -1144,7 +1149,7 @@ export function outlinePage(frame: Frame, options: PageOutlineOptions = {}): str
   if (state.said !== undefined) lines.push(state.said)
   lines.push(...after)
   if ((state.pageTools ?? []).length > 0) lines.push(`page tools run with action_request {surface: "${frame.surface}", action, input}`)
-  if (state.dialog !== undefined) lines.push(`${aDialog(state.dialog.type)} is open — answer with browser_handle_dialog`)
+  if (state.dialog !== undefined) lines.push(dialogOpenLine(state.dialog.type))
   if (state.fileChooser !== undefined) lines.push('file chooser open — answer with browser_file_upload')
   if (state.tabs !== undefined) lines.push(`tabs: ${state.tabs.count}, current ${state.tabs.current} — browser_tabs`)
   return lines.join('\n')

@@ -81,6 +81,11 @@ export const PageOutput = z.object({
   title: z.string().optional(),
   /** Said when the action did more than it was asked: opened a dialog, a tab, a download. */
   note: z.string().optional(),
+  /**
+   * The kind of dialog the action made the page open, which it waits on. Not a note: a snapshot already says which
+   * dialog is open and how to answer it, and said three times it cost as much as the page's change.
+   */
+  dialogOpened: z.string().optional(),
   /** The fields that kept the form the action tried to send from being sent, with what the browser says of each. */
   held: z.array(z.object({ node: z.string(), message: z.string() })).max(5).optional(),
   /** The action brought the tab another document (a link followed, a form sent, a step back): what it shows is read whole, not as a change. */

@@ -98,6 +98,8 @@ function siteTitle(url: string | undefined): string {
 export interface PageAnswer {
   url: string
   note?: string
+  /** The kind of dialog the action made the page open (PageOutput.dialogOpened). */
+  dialogOpened?: string
   /** The fields that held back the form the action tried to send: each a node of the frame and the browser's words. */
   held?: Array<{ node: string; message: string }>
   /** The tab shows another document than before the action. */
@@ -1459,10 +1461,8 @@ export class BrowserTile implements Surface {
     else if (!this.#onItsSites(site, now)) this.#note = `the page went to ${site} by itself (not a link it showed for it), a site no one approved: actions there wait for a person`
     // The act may have opened a dialog meanwhile (TypeScript cannot know the field changed).
     const opened = this.#dialog as Dialog | null
-    // The page's words quoted as one string: a line break in them cannot start a line that poses as the hub's.
-    if (opened !== null) this.#note = `the page opened ${aDialog(opened.type())}; answer it with handle_dialog`
-    else this.#note = this.#dialogsNote(page, waitedOn) ?? this.#note
-    const answer = this.#where(now)
+    if (opened === null) this.#note = this.#dialogsNote(page, waitedOn) ?? this.#note
+    const answer = { ...this.#where(now), ...(opened === null ? {} : { dialogOpened: opened.type() }) }
     return now === page && documentBefore !== undefined && this.#journals.get(now)?.document !== documentBefore ? { ...answer, newDocument: true } : answer
   }
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { type FacadeTool, type ToolAnswer, type ToolContext, aDialog, outlinePage, outlineReading, pageFence, stringArg } from '@tessera/kit'
+import { type FacadeTool, type ToolAnswer, type ToolContext, aDialog, dialogOpenLine, outlinePage, outlineReading, pageFence, stringArg } from '@tessera/kit'
 import { type Frame, type JsonObject, type JsonValue, RefTable, TesseraError, findNode, isRef, ledgerIdOf } from '@tessera/protocol'
 import { withActedNews } from './acted-news.js'
 import { pageDelta, presenceIn } from './page-delta.js'
@@ -64,6 +64,8 @@ function said(output: JsonValue | undefined, withUrl: boolean, asked: JsonObject
   const parts = ['dialog', 'waitedMs'].filter((key) => o[key] !== undefined).map((key) => `${key}: ${JSON.stringify(o[key])}`)
   if (Array.isArray(o.selected) && sameWords(o.selected, asked.values)) parts.unshift(`selected: ${JSON.stringify(o.selected)}`)
   if (typeof o.note === 'string') parts.push(`note: ${o.note}`)
+  // With the page, its last line says which dialog is open and how to answer it.
+  if (typeof o.dialogOpened === 'string' && withUrl) parts.push(`note: the page opened ${aDialog(o.dialogOpened)}; answer it with browser_handle_dialog`)
   if (withUrl) parts.unshift(`done${o.url === undefined ? '' : ` — at ${String(o.url)}`}`)
   return parts.length === 0 ? undefined : parts.join('; ')
 }
@@ -91,6 +93,8 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
   let held: HeldFields = []
   // Another document is read whole: its every element is new, and a delta from a small page to a long one read as a list of changes.
   let newDocument = false
+  // The dialog an action opened: said by the page's last line, which a delta leaves out where one was open before too.
+  let dialogOpened: string | undefined
   for (const step of steps) {
     const result = await ctx.request({ surface, action: step.action, input: step.input, ...(step.target === undefined ? {} : { target: step.target }) })
     if (result.status !== 'completed') return { result }
@@ -101,6 +105,7 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
     if (page.success) pageClasses = page.data
     held = PageOutput.shape.held.safeParse(output?.held).data ?? []
     if (output?.newDocument === true) newDocument = true
+    if (typeof output?.dialogOpened === 'string') dialogOpened = output.dialogOpened
     const line = said(result.output, mode === 'none', step.input)
     if (line !== undefined) lines.push(line)
     // Options chosen by a value, or by words the page labels otherwise, are named in the page's words: fenced.
@@ -120,7 +125,10 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
   // A part left unread is known by its words alone: a name said there, and nowhere read, may be the element's.
   const named = (role: string, name: string): boolean => shown.named(role, name) || (!shown.says(name) && says(name))
   const delta = pageDelta(before, after, { acted, present, says, named })
-  return { text: [...lines, withActedNews(delta, acted, { frame: was, outline: before }, { frame, outline: after }, { elements: elementClasses, ...(pageClasses === undefined ? {} : { page: pageClasses }) }), ...heldLines(held, frame)].join('\n') }
+  const news = withActedNews(delta, acted, { frame: was, outline: before }, { frame, outline: after }, { elements: elementClasses, ...(pageClasses === undefined ? {} : { page: pageClasses }) })
+  const dialogLine = dialogOpened === undefined ? undefined : dialogOpenLine(dialogOpened)
+  const saysDialog = dialogLine === undefined || news.split('\n').includes(dialogLine)
+  return { text: [...lines, news, ...(saysDialog ? [] : [dialogLine]), ...heldLines(held, frame)].join('\n') }
 }
 
 type HeldFields = NonNullable<z.infer<typeof PageOutput>['held']>
