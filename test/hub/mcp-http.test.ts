@@ -60,6 +60,8 @@ describe('MCP over Streamable HTTP, official SDK client', () => {
 
     const status = await client.callTool({ name: 'approval_status', arguments: { approvalId: waiting.approvalId } })
     expect(text(status)).toContain('consumed by admin; the action ended completed')
+    // What the action did, as its own call would have said: no snapshot needed to learn it.
+    expect(text(status)).toMatch(/^--- page [0-9a-f]{6} \(untrusted\) ---\n[^]*^~ group "Status": "Approved" \(changed: text\)$[^]*^--- end /m)
 
     const verify = await api<{ results: Array<{ ok: boolean; count: number }> }>(t.hub, `/api/trace/${encodeURIComponent(waiting.session)}/verify`, { token: t.adminToken })
     expect(verify.json.results[0]).toMatchObject({ ok: true })

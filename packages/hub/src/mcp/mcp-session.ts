@@ -447,7 +447,9 @@ export class McpSession {
   async #approvalStatus(id: string): Promise<CallToolResult> {
     const approval = await this.#ctx.gateway.approvals.get(id)
     const summary = `approval ${approval.id}: ${approval.status}${approval.resolvedBy ? ` by ${approval.resolvedBy}` : ''}${approval.result ? `; the action ended ${approval.result.status}` : ''}`
-    return { content: [{ type: 'text', text: summary }], structuredContent: { approval: approval as unknown as JsonObject } }
+    // What the action did once it ran, as its own call would have said it (its status is in the summary): else the agent's next call is a snapshot.
+    const ran = approval.result === undefined ? [] : resultText(approval.result, { consoleUrl: this.#ctx.consoleUrl(), after: await this.#frameAfter(approval.result) }).split('\n').slice(1)
+    return { content: [{ type: 'text', text: [summary, ...ran].join('\n') }], structuredContent: { approval: approval as unknown as JsonObject } }
   }
 
   async #traceTail(args: Record<string, unknown>): Promise<CallToolResult> {
