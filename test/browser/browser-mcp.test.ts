@@ -157,6 +157,9 @@ describe('the browser surface over MCP, through the gateway', () => {
     // A link to a section of the page only moves the view; a bare "#" or a route that names no section still weighs its words.
     for (const words of [/link "agent\.destroy\(\)"/, /link "tracker\.reset\(\[fn\]\)"/]) expect(line(words)).not.toContain('!destructive')
     for (const words of [/link "Delete all"/, /link "Remove item 7"/]) expect(line(words)).toMatch(/ !destructive$/)
+    // A link to another page of the site does what its address says: a page to read, unless the address says what it does (or the link sends a DELETE); a disclosure only shows what it holds.
+    for (const words of [/link "Drop"/, /link "remove"/, /button "impl Drop for Vec"/]) expect(line(words)).not.toContain('!destructive')
+    for (const words of [/link "Delete item 7"/, /link "Destroy post 7"/, /link "Remove item 8"/]) expect(line(words)).toMatch(/ !destructive$/)
     const held = await call(client, 'browser_click', { element: 'delete 1041', target: refOf(page, 'button', '×') })
     expect(held.text).toMatch(/needs a human approval \(its description says "delete"\)/)
     const icon = /"Invoice 1043" button \.btn-sm (@[n1-9][0-9a-z.]*)/.exec(page)?.[1] ?? ''

@@ -338,6 +338,8 @@ const ICONS = `<main><h1>Inbox</h1><ul>
 <button>Browse or drop files</button> <a href="#feedback">Send feedback</a> <a href="data:text/plain,hello" download="note.txt">Save note</a> <a href="mailto:billing@example.com">Email billing</a>
 <div class="card" style="cursor:pointer" onclick="this.dataset.opened = 'yes'"><span>Invoice 1045</span> <button>Delete</button></div>
 <nav aria-label="Contents"><a href="#agent-destroy">agent.destroy()</a> <a href="#tracker_reset">tracker.reset([fn])</a> <a href="#">Delete all</a> <a href="#/remove/7">Remove item 7</a></nav>
+<nav aria-label="Pages"><a href="/docs/trait.Drop.html">Drop</a> <a href="/docs/struct.Vec.html#method.remove">remove</a> <a href="/items/7/delete">Delete item 7</a> <a href="/posts/7" data-method="delete">Destroy post 7</a> <a href="/app#/remove/8">Remove item 8</a></nav>
+<details><summary>impl Drop for Vec</summary><p>Drops the vector.</p></details>
 <h2 id="agent-destroy">agent.destroy()</h2><h2><a name="tracker_reset"></a>tracker.reset([fn])</h2>
 </main>`
 

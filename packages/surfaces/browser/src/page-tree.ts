@@ -592,6 +592,45 @@ function movesWithinPage(href: string | undefined, doc: CapturedDocument, walk: 
   return anchorsOf(doc, walk).has(fragment)
 }
 
+/**
+ * Whether a link's click loads the page its address names, as a browser does it: an http(s)
+ * address with a path or query of its own, not a bare `#` or a route in the fragment a script
+ * reads, and no `data-method` (Rails' and Turbo's links that send a DELETE or a POST).
+ */
+function opensAPage(href: string | undefined, dom: DomFacts | undefined, doc: CapturedDocument): boolean {
+  if (href === undefined || href.trim() === '' || href.trim().startsWith('#')) return false
+  const method = (dom?.attributes.get('data-method') ?? dom?.attributes.get('data-turbo-method'))?.toLowerCase()
+  if (method !== undefined && method !== 'get') return false
+  try {
+    const target = new URL(href, doc.url)
+    return (target.protocol === 'http:' || target.protocol === 'https:') && !target.hash.startsWith('#/') && !target.hash.startsWith('#!')
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The consequential word a link's address says as a word of its own (`/items/7/delete`,
+ * `?action=remove`, `/cart/remove-item`): a link that acts by being followed says so there.
+ * A file name (`trait.Drop.html`) or a dotted anchor (`#method.remove`) names a page to read.
+ */
+function addressWord(href: string, doc: CapturedDocument): string | null {
+  let target: URL
+  try {
+    target = new URL(href, doc.url)
+  } catch {
+    return null
+  }
+  let said = `${target.pathname} ${target.search}`
+  try {
+    said = decodeURIComponent(said)
+  } catch {
+    // Kept as written: a malformed escape is no word.
+  }
+  const words = said.split(/[\s/?&=#+_-]+/).filter((word) => word !== '' && !word.includes('.'))
+  return consequentialWord(words.join(' '))
+}
+
 function anchorsOf(doc: CapturedDocument, walk: Walk): ReadonlySet<string> {
   const known = walk.anchors.get(doc.key)
   if (known !== undefined) return known
@@ -755,7 +794,12 @@ function inferredClickRisk(node: UiNode, role: string, dom: DomFacts | undefined
     // A link named for a folder ("Trash (3)") opens it: its name is a place, not a verb. A label's words name a field or a
     // thing (a todo "Buy milk" a double click edits), never what a click on it does.
     // A link to a section of its own page ("agent.destroy()" in a table of contents) only moves the view: its words name the section.
-    const word = (role === 'link' && (namesAPlace(label) || movesWithinPage(dom?.attributes.get('href'), doc, walk))) || dom?.tag === 'label' ? null : consequentialWord(label)
+    // A link to another page of its site does what its address says: "Drop" to `trait.Drop.html` is a page to read.
+    // A disclosure (a `<summary>`, a control with an expanded state) shows or hides what it holds, whatever it is named.
+    const href = dom?.attributes.get('href')
+    const readsAPlace = role === 'link' && (namesAPlace(label) || movesWithinPage(href, doc, walk) || (opensAPage(href, dom, doc) && addressWord(href as string, doc) === null))
+    const discloses = dom?.tag === 'summary' || node.states?.expanded !== undefined
+    const word = readsAPlace || discloses || dom?.tag === 'label' ? null : consequentialWord(label)
     if (word !== null && !editsField) return { risk: 'destructive', reason: `its name says "${word}"` }
     // An icon or a letter for a name ("×", "🗑"): what its title and its markup say.
     if (saysLittle(label) && !editsField) {
