@@ -133,6 +133,13 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(await (await fetch(`${site.origin}/deleted`)).json()).toEqual(['alice'])
   })
 
+  it('keeps the line breaks and indentation of code in a pre the tree leaves out, so a comment does not swallow the lines after it', async () => {
+    const page = (await call(client, 'browser_navigate', { url: `${site.origin}/example` })).text
+    expect(page).toContain(`clickable .example-wrap @`)
+    expect(page).toContain(JSON.stringify('use std::mem;\n\nlet mut x = 5; // five\nmem::swap(&mut x, &mut y);'))
+    expect(page).toContain(JSON.stringify('fn main() {\n    run();\n}'))
+  })
+
   it('weighs a button whose name says little by its title and its markup, and neither a toggle nor a list of orders by its words', async () => {
     const page = (await call(client, 'browser_navigate', { url: `${site.origin}/icons` })).text
     const line = (pattern: RegExp): string => {

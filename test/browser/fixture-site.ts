@@ -177,6 +177,9 @@ document.modelContext.registerTool({ name: 'fail_loudly', description: 'Throws',
     case '/two-alerts':
       // Alerts one after the other, a field and a button: what a tile must still do once an action ran out of time.
       return send(page('Alerts', `<button onclick="alert('one'); alert('two')">Two alerts</button><button onclick="setTimeout(() => alert('later'), 800)">Alert later</button><input aria-label="Name"><button onclick="document.getElementById('said').textContent = 'pressed'">Press</button><p id="said">not yet</p>`))
+    case '/example':
+      // Code as rustdoc and highlight.js style it: a pre holding only a code element shown as a block, which the tree then leaves out as uninteresting.
+      return send(page('Example', `<style>pre > code { display: block }</style><h1>Examples</h1><div class="example-wrap" onclick="0"><pre class="rust"><code><span class="kw">use </span>std::mem;\n\n<span class="kw">let mut </span>x = <span class="num">5</span>; <span class="comment">// five</span>\nmem::swap(<span class="kw-2">&amp;mut </span>x, <span class="kw-2">&amp;mut </span>y);</code></pre></div><pre><code><span>fn</span> main() {\n    run();\n}</code></pre>`))
     case '/source':
       // A source file shown in a pre: 400 lines, 24,000 characters, past what a frame keeps of one text (16,000) yet no long text by its lines.
       return send(page('Source', `<h1>app.js</h1><pre>${Array.from({ length: 400 }, (_, i) => (i === 389 ? "function lastOne() { return 'found me' }" : `const value${String(i).padStart(3, '0')} = compute(${i}) // line ${i + 1} of the file`)).join('\n')}</pre>`))

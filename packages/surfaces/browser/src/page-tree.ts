@@ -395,7 +395,8 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
     // Declared a control by the page, or listening for clicks itself (a delegated handler leaves no mark on the element).
     // Or named by an agent's selector to point at: a target whatever it is.
     const pointedAt = walk.named.get(doc.key)?.has(backendId) === true
-    if (box === undefined || box.width * box.height < 4 || (!pointedAt && ((dom?.clickable !== true && declaredRole === undefined) || role === undefined || !CLICKABLE.has(role)))) return kids(inherited)
+    // A pre the tree leaves out (rustdoc's examples: role none around a code element) still keeps its code's line breaks.
+    if (box === undefined || box.width * box.height < 4 || (!pointedAt && ((dom?.clickable !== true && declaredRole === undefined) || role === undefined || !CLICKABLE.has(role)))) return kids(dom?.tag === 'pre' ? { ...inherited, inPre: true } : inherited)
     const id = walk.ledger.idOf(doc.key, backendId)
     walk.layout[id] = box
     const shownRole = role !== undefined && CLICKABLE.has(role) ? role : 'generic'
