@@ -133,6 +133,17 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(await (await fetch(`${site.origin}/deleted`)).json()).toEqual(['alice'])
   })
 
+  it('makes a label the button where the check box it names is not drawn, and acts through it', async () => {
+    const page = (await call(client, 'browser_navigate', { url: `${site.origin}/label-toggle` })).text
+    // Before, it had no ref: a find did not know its name, and only a CSS selector reached it.
+    expect(page).toMatch(/^button "Toggle menu" @\w+$/m)
+    // A label whose check box is drawn stays the check box's: no second target.
+    expect(page).toMatch(/^checkbox "Keep me signed in" @\w+$/m)
+    expect(page).not.toMatch(/^(label|clickable)\b/m)
+    const closed = await call(client, 'browser_click', { element: 'menu toggle', target: refOf(page, 'button', 'Toggle menu') })
+    expect(closed.text).toMatch(/^- navigation "Chapters" \(\+2 inside\)$/m)
+  })
+
   it('keeps the line breaks and indentation of code in a pre the tree leaves out, so a comment does not swallow the lines after it', async () => {
     const page = (await call(client, 'browser_navigate', { url: `${site.origin}/example` })).text
     expect(page).toContain(`clickable .example-wrap @`)

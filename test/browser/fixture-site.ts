@@ -177,6 +177,9 @@ document.modelContext.registerTool({ name: 'fail_loudly', description: 'Throws',
     case '/two-alerts':
       // Alerts one after the other, a field and a button: what a tile must still do once an action ran out of time.
       return send(page('Alerts', `<button onclick="alert('one'); alert('two')">Two alerts</button><button onclick="setTimeout(() => alert('later'), 800)">Alert later</button><input aria-label="Name"><button onclick="document.getElementById('said').textContent = 'pressed'">Press</button><p id="said">not yet</p>`))
+    case '/label-toggle':
+      // A menu opened by a label for a check box styled away (mdbook's sidebar toggle): the label is all there is to click.
+      return send(page('Label toggle', `<style>.hidden { display: none } #menu-open:checked ~ nav { display: none }</style><input type="checkbox" id="menu-open" class="hidden"><label for="menu-open" aria-label="Toggle menu" title="Toggle menu" style="display:inline-block;width:24px;height:24px"><i class="fa fa-bars"></i></label><nav aria-label="Chapters"><a href="#one">Chapter one</a> <a href="#two">Chapter two</a></nav><h1 id="one">Chapter one</h1><label><input type="checkbox"> Keep me signed in</label>`))
     case '/example':
       // Code as rustdoc and highlight.js style it: a pre holding only a code element shown as a block, which the tree then leaves out as uninteresting.
       return send(page('Example', `<style>pre > code { display: block }</style><h1>Examples</h1><div class="example-wrap" onclick="0"><pre class="rust"><code><span class="kw">use </span>std::mem;\n\n<span class="kw">let mut </span>x = <span class="num">5</span>; <span class="comment">// five</span>\nmem::swap(<span class="kw-2">&amp;mut </span>x, <span class="kw-2">&amp;mut </span>y);</code></pre></div><pre><code><span>fn</span> main() {\n    run();\n}</code></pre>`))

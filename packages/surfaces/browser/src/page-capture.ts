@@ -150,7 +150,7 @@ function holdMarkup(facts: ReadonlyMap<number, DomFacts>, backendIds: readonly n
 export const NAMING_ATTRIBUTES = ['data-testid', 'data-test', 'data-test-id', 'data-qa', 'data-cy', 'data-action']
 
 /** Attributes the frame reads; the rest of an element's attributes are never copied out of the snapshot. */
-const KEPT_ATTRIBUTES = new Set([...NAMING_ATTRIBUTES, 'role', 'type', 'name', 'id', 'class', 'autocomplete', 'href', 'action', 'formaction', 'method', 'target', 'data-agent-action', 'data-agent-risk', 'data-agent-title', 'data-agent-sensitive', 'data-method', 'data-turbo-method', 'download', 'draggable', 'accept', 'multiple', 'inputmode', 'contenteditable', 'tabindex', 'aria-sort', 'aria-haspopup', 'aria-valuenow', ...TOOLTIP_ATTRIBUTES])
+const KEPT_ATTRIBUTES = new Set([...NAMING_ATTRIBUTES, 'role', 'type', 'name', 'id', 'class', 'autocomplete', 'href', 'action', 'formaction', 'method', 'target', 'data-agent-action', 'data-agent-risk', 'data-agent-title', 'data-agent-sensitive', 'data-method', 'for', 'data-turbo-method', 'download', 'draggable', 'accept', 'multiple', 'inputmode', 'contenteditable', 'tabindex', 'aria-sort', 'aria-haspopup', 'aria-valuenow', ...TOOLTIP_ATTRIBUTES])
 
 function loaderIds(tree: FrameTree, into = new Map<string, { loaderId: string; url: string }>()): Map<string, { loaderId: string; url: string }> {
   into.set(tree.frame.id, { loaderId: tree.frame.loaderId, url: tree.frame.url })

@@ -194,6 +194,8 @@ interface Walk {
   classCounts: Map<string, ReadonlyMap<string, number>>
   /** The places a fragment can name in each document (ids, and `<a name>`s), by document key: gathered when a link first needs them. */
   anchors: Map<string, ReadonlySet<string>>
+  /** Each document's elements by their id, by document key: gathered when a label first names its control. */
+  byElementId: Map<string, ReadonlyMap<string, DomFacts>>
   /** What a find looks for: a block of text too long to keep whole keeps the lines of its first match. */
   focus: TextFocus | undefined
   cutTexts: string[]
@@ -243,7 +245,7 @@ export function buildPageTree(capture: PageCapture, ledger: NodeLedger, named: R
   const documents = new Map(capture.documents.map((doc) => [doc.key, doc]))
   const children = new Map<string, CapturedDocument>()
   for (const doc of capture.documents) if (doc.owner !== undefined) children.set(`${doc.owner.documentKey}#${doc.owner.backendNodeId}`, doc)
-  const walk: Walk = { capture, ledger, documents, children, layout: {}, targets: [], places: new Map(), unread: new Map(), pageOrigin: pageOriginOf(capture.url), named, active: new Map(), classCounts: new Map(), anchors: new Map(), focus, cutTexts: [], proseWindows: new Set(), found: [], lastText: undefined }
+  const walk: Walk = { capture, ledger, documents, children, layout: {}, targets: [], places: new Map(), unread: new Map(), pageOrigin: pageOriginOf(capture.url), named, active: new Map(), classCounts: new Map(), anchors: new Map(), byElementId: new Map(), focus, cutTexts: [], proseWindows: new Set(), found: [], lastText: undefined }
   const top = capture.documents[0]
   const rootId = 'page'
   walk.layout[rootId] = capture.viewport
@@ -432,7 +434,10 @@ function visit(node: AxNode | undefined, byId: Map<string, AxNode>, doc: Capture
   }
   // A label's click is its control's, which has its own targets.
   const draggable = dom?.attributes.get('draggable') === 'true'
-  const label = dom?.tag === 'label' || axRole === 'LabelText'
+  // Unless its control is not drawn (mdbook's sidebar toggle: a label for a checkbox styled display: none): then it is the button.
+  const togglesHidden = (dom?.tag === 'label' || axRole === 'LabelText') && togglesUndrawnControl(dom, doc, walk)
+  if (togglesHidden) axRole = 'button'
+  const label = !togglesHidden && (dom?.tag === 'label' || axRole === 'LabelText')
   const page = dom?.tag === 'html' || dom?.tag === 'body'
   const clickableDom = (dom?.clickable === true || draggable) && !page && !label
   // A click target whose handler sits on an ancestor, as long as nothing inside it is a target:
@@ -630,6 +635,29 @@ function addressWord(href: string, doc: CapturedDocument): string | null {
   }
   const words = said.split(/[\s/?&=#+_-]+/).filter((word) => word !== '' && !word.includes('.'))
   return consequentialWord(words.join(' '))
+}
+
+/**
+ * Whether a drawn label's click is the only way to its control: the check box or radio button
+ * its `for` names is not drawn, so a page's styles show its state (a sidebar opened, a theme
+ * picked), and neither the tree nor a person sees the control itself.
+ */
+function togglesUndrawnControl(dom: DomFacts | undefined, doc: CapturedDocument, walk: Walk): boolean {
+  const target = dom?.attributes.get('for')
+  if (dom?.bounds === undefined || dom.bounds.width * dom.bounds.height < 4 || target === undefined || target === '') return false
+  let byId = walk.byElementId.get(doc.key)
+  if (byId === undefined) {
+    const found = new Map<string, DomFacts>()
+    for (const facts of doc.dom.values()) {
+      const id = facts.attributes.get('id')
+      if (id !== undefined && id !== '' && !found.has(id)) found.set(id, facts)
+    }
+    byId = found
+    walk.byElementId.set(doc.key, byId)
+  }
+  const control = byId.get(target)
+  const type = control?.attributes.get('type')?.toLowerCase()
+  return control?.tag === 'input' && (type === 'checkbox' || type === 'radio') && control.bounds === undefined
 }
 
 function anchorsOf(doc: CapturedDocument, walk: Walk): ReadonlySet<string> {
