@@ -75,13 +75,13 @@ describe('resolving a request to a target', () => {
   it('says whether a ref that names no target of the action is another element\'s, or on the frame no more', () => {
     const frame = sealFrame(page())
     const b = frame.targets[1]!
-    expect(() => resolveTarget(frame, 'refresh', `@${b.ref}`)).toThrow(expect.objectContaining({ code: 'not_found', message: `action "refresh" has no target "${b.ref}" in this frame; @${b.ref} takes "remove"` }))
-    expect(() => resolveTarget(frame, 'remove', '@row-b')).toThrow(expect.objectContaining({ message: 'action "remove" has no target "row-b" in this frame; @row-b takes no action' }))
+    expect(() => resolveTarget(frame, 'refresh', `@${b.ref}`)).toThrow(expect.objectContaining({ code: 'not_found', message: `@${b.ref} (button) takes "remove", not "refresh"` }))
+    expect(() => resolveTarget(frame, 'remove', '@row-b')).toThrow(expect.objectContaining({ message: '@row-b (row) takes no action, "remove" neither' }))
     expect(() => resolveTarget(frame, 'remove', '@e99999')).toThrow(expect.objectContaining({ message: 'no element @e99999 is on the frame now; take a new snapshot' }))
     // Before what the frame offers: an action it has none of, on a ref that went, says the ref went.
     expect(() => resolveTarget(frame, 'select', '@e99999')).toThrow(expect.objectContaining({ message: 'no element @e99999 is on the frame now; take a new snapshot' }))
     // An action no element of the frame offers says the same of the ref.
-    expect(() => resolveTarget(frame, 'select', `@${b.ref}`)).toThrow(expect.objectContaining({ message: `the frame has no action "select"; @${b.ref} takes "remove"` }))
+    expect(() => resolveTarget(frame, 'select', `@${b.ref}`)).toThrow(expect.objectContaining({ message: `the frame has no action "select"; @${b.ref} (button) takes "remove"` }))
     // Under a modal dialog: not a new snapshot, closing the dialog brings it back.
     const parts = page()
     const underModal = sealFrame({ ...parts, tree: { ...parts.tree, children: [...(parts.tree.children ?? []), { id: 'confirm', kind: 'box', role: 'dialog', name: 'Discard changes?', states: { modal: true } }] } })

@@ -106,7 +106,7 @@ export function resolveTarget(frame: Frame, action: string, ref?: string): Resol
     throw new TesseraError('not_found', `no element @${wanted} is on the frame now; ${why}`, { expected: 'a ref of the current frame', found: `@${wanted}`, ...words })
   }
   if (contract === undefined) {
-    const about = wanted === undefined ? '' : `; ${whatRefIs(frame, wanted)}`
+    const about = wanted === undefined ? '' : `; ${whatRefIs(frame, wanted).replace(/^@\S+/, refSaid(frame, wanted))}`
     throw new TesseraError('not_found', `the frame has no action "${action}"${about}`, { expected: frame.contracts.map((c) => c.id), found: action })
   }
   const candidates = frame.targets.filter((target) => target.contract === action)
@@ -120,7 +120,7 @@ export function resolveTarget(frame: Frame, action: string, ref?: string): Resol
         ? `action "${action}" has no target in this frame`
         : wanted === undefined
           ? `action "${action}" runs on ${candidates.length} elements; name one with target (one of ${refs.join(', ')})`
-          : `action "${action}" has no target "${wanted}" in this frame; ${whatRefIs(frame, wanted)}`
+          : notTakenBy(frame, wanted, action)
     throw new TesseraError('not_found', message, { expected: refs, found: wanted ?? null })
   }
   const target = chosen[0] as ActionTarget
@@ -143,6 +143,19 @@ function withoutRef(candidates: readonly ActionTarget[]): ActionTarget[] {
 function namesNothing(frame: Frame, wanted: string): boolean {
   const index = frameIndex(frame)
   return !index.nodes.has(wanted) && index.refs.resolve(wanted) === undefined && !frame.targets.some(answersTo(frame, wanted))
+}
+
+/** An element that takes other actions than the one asked: which, so the agent picks one of them (`@6 (heading) takes "click", "hover", not "fill"`). */
+function notTakenBy(frame: Frame, wanted: string, action: string): string {
+  const offers = [...new Set(frame.targets.filter(answersTo(frame, wanted)).map((target) => target.contract))]
+  return offers.length > 0 ? `${refSaid(frame, wanted)} takes ${offers.map((id) => `"${id}"`).join(', ')}, not "${action}"` : `${refSaid(frame, wanted)} takes no action, "${action}" neither`
+}
+
+/** A ref as an error names it: with its element's role, the frame's word for what it is (`@6 (heading)`); never its name, the page's words. */
+function refSaid(frame: Frame, wanted: string): string {
+  const index = frameIndex(frame)
+  const role = (index.nodes.get(wanted) ?? index.nodes.get(index.refs.resolve(wanted) ?? ''))?.role
+  return role === undefined ? `@${wanted}` : `@${wanted} (${role})`
 }
 
 /** What a ref of the frame that names no target of an action is: an element that offers other actions (said, so the agent picks one of them), or one that offers none. */
