@@ -196,7 +196,7 @@ describe('the browser surface over MCP, through the gateway', () => {
       ['browser_click', {}, /invalid_input.*expected "target"/],
       ['browser_click', { target: '@nzzzz' }, /not_found.*no element @nzzzz is on the frame now; take a new snapshot/],
       ['browser_navigate', {}, /invalid_input.*expected "url": a web address \(https:\/\/example\.com, 127\.0\.0\.1:8080\/path\), found none/],
-      ['browser_select_option', { target: next, values: ['x'] }, new RegExp(`not_found.*@${next.replace(/^@/, '')} takes (?:"\\w+", )*"click"`)],
+      ['browser_select_option', { target: next, values: ['x'] }, new RegExp(`not_found.*@${next.replace(/^@/, '')} \\(button\\) takes (?:"\\w+", )*"click"`)],
       // A local file is the file surface's: the browser never opens one, nor a script or a browser-internal page, nor asks a person to.
       ['browser_navigate', { url: 'file:///etc/passwd' }, /invalid_input.*expected a web address .*found "file:\/\/\/etc\/passwd"/],
       ['browser_navigate', { url: 'javascript:alert(1)' }, /invalid_input.*expected a web address/],
