@@ -1,5 +1,6 @@
 import { type Frame, RefTable, type UiNode, ledgerIdOf } from '@tessera/protocol'
 import { diffArrays } from 'diff'
+import { ShiftedFolds } from './fold-shift.js'
 
 /** How long a frame text must be to stand for a line that begins with it (a paragraph joined from several texts). */
 const JOINED_TEXT_MIN = 16
@@ -324,6 +325,7 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
   // An element the agent acted on took focus, as it knows: its line says what else changed. A line that went says what went, not where focus was.
   const told = (line: string, ref: string | undefined): string => (ref !== undefined && actedOn.has(ref) ? withoutFocus(line.trimStart()) : line.trimStart())
   const replaced = textsReplaced(parts, says)
+  const shifted = new ShiftedFolds([...removedLines])
   const changed: string[] = []
   let changedCount = 0
   // Where each added line is in the new outline, to say where an element that moved went.
@@ -370,6 +372,7 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
       const ref = firstRef(line)
       const same = ref !== undefined && stayed.has(ref)
       if (part.removed && (same || renewed.has(withoutRef(line)) || replaced.has(`${p}:${k}`))) continue
+      if (part.added && shifted.take(line)) continue
       if (part.added && replaced.has(`${p}:${k}`)) {
         changed.push(`~ ${line.trimStart()}`)
         continue
@@ -427,6 +430,7 @@ export function pageDelta(before: string, after: string, context: DeltaContext =
     close()
     endRun()
   }
+  changed.push(...shifted.said())
   const tail = now.tail.filter((line) => !was.tail.includes(line))
   const header = deltaHeader(was.header, now.header)
   if (changed.length === 0) return [header, 'page unchanged', ...tail].join('\n')
