@@ -145,9 +145,14 @@ function namesNothing(frame: Frame, wanted: string): boolean {
   return !index.nodes.has(wanted) && index.refs.resolve(wanted) === undefined && !frame.targets.some(answersTo(frame, wanted))
 }
 
+/** The actions the element a ref names takes. */
+function offersOf(frame: Frame, wanted: string): string[] {
+  return [...new Set(frame.targets.filter(answersTo(frame, wanted)).map((target) => target.contract))]
+}
+
 /** An element that takes other actions than the one asked: which, so the agent picks one of them (`@6 (heading) takes "click", "hover", not "fill"`). */
 function notTakenBy(frame: Frame, wanted: string, action: string): string {
-  const offers = [...new Set(frame.targets.filter(answersTo(frame, wanted)).map((target) => target.contract))]
+  const offers = offersOf(frame, wanted)
   return offers.length > 0 ? `${refSaid(frame, wanted)} takes ${offers.map((id) => `"${id}"`).join(', ')}, not "${action}"` : `${refSaid(frame, wanted)} takes no action, "${action}" neither`
 }
 
@@ -160,7 +165,7 @@ function refSaid(frame: Frame, wanted: string): string {
 
 /** What a ref of the frame that names no target of an action is: an element that offers other actions (said, so the agent picks one of them), or one that offers none. */
 function whatRefIs(frame: Frame, wanted: string): string {
-  const offers = [...new Set(frame.targets.filter(answersTo(frame, wanted)).map((target) => target.contract))]
+  const offers = offersOf(frame, wanted)
   return offers.length > 0 ? `@${wanted} takes ${offers.map((id) => `"${id}"`).join(', ')}` : `@${wanted} takes no action`
 }
 
