@@ -133,6 +133,17 @@ describe('the browser surface over MCP, through the gateway', () => {
     expect(await (await fetch(`${site.origin}/deleted`)).json()).toEqual(['alice'])
   })
 
+  it('says which elements a key gave or took a class, where nothing the tree says changed', async () => {
+    await call(client, 'browser_navigate', { url: `${site.origin}/search-results` })
+    // Before, both answers read "page unchanged": the agent could not tell which result Enter would open.
+    const first = (await call(client, 'browser_press_key', { key: 'ArrowDown' })).text
+    expect(first).toMatch(/^~ (?:listitem: )?link "Variables and Mutability" @\w+ class \+focus$/m)
+    const second = (await call(client, 'browser_press_key', { key: 'ArrowDown' })).text
+    expect(second).toMatch(/^~ (?:listitem: )?link "Variables and Mutability" @\w+ class -focus$/m)
+    expect(second).toMatch(/^~ (?:listitem: )?link "Shadowing" @\w+ class \+focus$/m)
+    expect(second).not.toContain('page unchanged')
+  })
+
   it('makes a label the button where the check box it names is not drawn, and acts through it', async () => {
     const page = (await call(client, 'browser_navigate', { url: `${site.origin}/label-toggle` })).text
     // Before, it had no ref: a find did not know its name, and only a CSS selector reached it.

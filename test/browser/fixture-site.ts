@@ -177,6 +177,19 @@ document.modelContext.registerTool({ name: 'fail_loudly', description: 'Throws',
     case '/two-alerts':
       // Alerts one after the other, a field and a button: what a tile must still do once an action ran out of time.
       return send(page('Alerts', `<button onclick="alert('one'); alert('two')">Two alerts</button><button onclick="setTimeout(() => alert('later'), 800)">Alert later</button><input aria-label="Name"><button onclick="document.getElementById('said').textContent = 'pressed'">Press</button><p id="said">not yet</p>`))
+    case '/search-results':
+      // Results a key moves a highlight through by a class alone, as mdbook's search does: nothing the tree says changes.
+      return send(page('Search results', `<style>.focus { outline: 2px solid blue }</style><input aria-label="Search" value="shadowing"><ul id="results"><li><a href="#a">Variables and Mutability</a></li><li><a href="#b">Shadowing</a></li><li><a href="#c">Data Types</a></li></ul>
+<script>let at = -1
+document.querySelector('input').addEventListener('keydown', (event) => {
+  if (event.key !== 'ArrowDown') return
+  const items = document.querySelectorAll('#results li')
+  if (at >= 0) items[at].classList.remove('focus')
+  at = Math.min(at + 1, items.length - 1)
+  items[at].classList.add('focus')
+  event.preventDefault()
+})
+document.querySelector('input').focus()</script>`))
     case '/label-toggle':
       // A menu opened by a label for a check box styled away (mdbook's sidebar toggle): the label is all there is to click.
       return send(page('Label toggle', `<style>.hidden { display: none } #menu-open:checked ~ nav { display: none }</style><input type="checkbox" id="menu-open" class="hidden"><label for="menu-open" aria-label="Toggle menu" title="Toggle menu" style="display:inline-block;width:24px;height:24px"><i class="fa fa-bars"></i></label><nav aria-label="Chapters"><a href="#one">Chapter one</a> <a href="#two">Chapter two</a></nav><h1 id="one">Chapter one</h1><label><input type="checkbox"> Keep me signed in</label>`))

@@ -37,6 +37,11 @@ export class NodeLedger {
     return id
   }
 
+  /** The id an element was given, if it was ever seen: never makes one. */
+  known(scope: string, key: string | number): string | undefined {
+    return this.#byScope.get(scope)?.get(key)
+  }
+
   /** Where an id points: its scope and key, or undefined once forgotten. */
   locate(nodeId: string): { scope: string; key: string | number } | undefined {
     return this.#places.get(nodeId)

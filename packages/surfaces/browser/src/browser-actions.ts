@@ -18,6 +18,7 @@ import {
   FillInput,
   NavigateInput,
   PageOutput,
+  PressOutput,
   PressInput,
   RequestInput,
   RequestOutput,
@@ -58,7 +59,7 @@ export const BROWSER_ACTIONS = actionSet<BrowserTile>([
   pageAction({ id: 'upload', title: 'Choose files for a file field', risk: 'external', input: UploadInput, output: PageOutput, run: (input, { surface, call }) => surface.upload(call.target.nodeId, input.paths) }),
   // Dropping files of this machine onto the page sends them to the site, as an upload does: external then (the tile's assess).
   pageAction({ id: 'drop', title: 'Drop files or data onto an element', risk: 'write', input: DropInput, output: PageOutput, run: (input, { surface }) => surface.drop(input.element, input.paths ?? [], input.data ?? {}) }),
-  pageAction({ id: 'press', title: 'Press a key in the focused element', risk: 'write', input: PressInput, output: PageOutput, run: (input, { surface }) => surface.press(input.key) }),
+  pageAction({ id: 'press', title: 'Press a key in the focused element', risk: 'write', input: PressInput, output: PressOutput, run: (input, { surface }) => surface.press(input.key) }),
   pageAction({ id: 'scroll', title: 'Scroll the page', risk: 'read', input: ScrollInput, output: PageOutput, run: (input, { surface, call }) => surface.scroll(input, call.frame) }),
   pageAction({ id: 'navigate', title: 'Open a URL', summary: 'Open {input.url}', risk: 'read', input: NavigateInput, output: PageOutput, run: (input, { surface }) => surface.navigate(input.url) }),
   pageAction({ id: 'back', title: 'Go back in history', risk: 'read', input: EmptyInput, output: PageOutput, run: (_input, { surface }) => surface.history('back') }),

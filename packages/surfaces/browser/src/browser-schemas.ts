@@ -118,6 +118,12 @@ export const ClickOutput = PageOutput.extend({
   /** The same of the document's `html` and `body` (a theme toggled: `dark-mode`). */
   pageClasses: ClassChange.optional(),
 })
+/** Most elements whose classes a key press changed that its answer names (change-watch.ts keeps as many). */
+export const MOST_CLASSES_CHANGED = 5
+export const PressOutput = PageOutput.extend({
+  /** The drawn elements of the frame whose classes the key changed (a highlight moved through a list that says nothing of it otherwise), by node. */
+  classesChanged: z.array(ClassChange.extend({ node: z.string() })).max(MOST_CLASSES_CHANGED).optional(),
+})
 export const SelectOutput = PageOutput.extend({ selected: z.array(z.string()) })
 export const WaitOutput = PageOutput.extend({ waitedMs: z.number() })
 export const TabsOutput = z.object({ tabs: z.array(z.object({ index: z.number(), url: z.string(), title: z.string(), current: z.boolean() })) })

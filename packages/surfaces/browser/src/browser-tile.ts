@@ -46,6 +46,7 @@ import { keyChord } from './key-names.js'
 import { type ClassChange, type MediaInput, SHOT_MAX_HEIGHT } from './browser-schemas.js'
 import { backendNodeOf } from './selector-target.js'
 import { chooseFromList, unmatchedOptions } from './list-choice.js'
+import { classesSinceInput } from './classes-since-input.js'
 import { type AppTarget, type AttachedApp, attachApp, endApp } from './app-attach.js'
 import { type PageTool, callPageTool, discoverPageTools, pageToolContract } from './webmcp-bridge.js'
 import { type ConsoleLevel, type JournalMessage, type JournalRequest, PageJournal } from './page-journal.js'
@@ -783,7 +784,23 @@ export class BrowserTile implements Surface {
     const top = chord === 'Enter' && this.#dialog === null && this.#topDocument !== undefined ? this.#documents.get(this.#topDocument) : undefined
     const focused = top === undefined ? null : await focusedPlace(top)
     const answer = await this.#acting((page) => page.keyboard.press(chord))
-    return focused === null ? answer : { ...answer, ...(await this.#heldBack(focused, true)) }
+    return { ...answer, ...(focused === null ? {} : await this.#heldBack(focused, true)), ...(await this.#classesChanged()) }
+  }
+
+  /**
+   * The elements of the frame whose classes the last input changed, in the top document: a key
+   * that moves a highlight through a list that says nothing of it otherwise. Not while a dialog
+   * is open (the page runs no script), nor for an element the frame never showed.
+   */
+  async #classesChanged(): Promise<{ classesChanged?: Array<ClassChange & { node: string }> }> {
+    const top = this.#topDocument === undefined ? undefined : this.#documents.get(this.#topDocument)
+    if (top === undefined || !this.#runsScript()) return {}
+    const changed = await classesSinceInput(top.session)
+    const known = changed.flatMap(({ backendNodeId, change }) => {
+      const node = this.#ledger.known(top.key, backendNodeId)
+      return node === undefined ? [] : [{ node, ...change }]
+    })
+    return known.length === 0 ? {} : { classesChanged: known }
   }
 
   async scroll(input: { direction?: 'down' | 'up' | 'left' | 'right' | undefined; amount?: number | undefined; to?: 'top' | 'bottom' | undefined; element?: string | undefined }, frame: Frame): Promise<PageAnswer> {

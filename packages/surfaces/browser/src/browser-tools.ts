@@ -5,7 +5,7 @@ import { withActedNews } from './acted-news.js'
 import { pageDelta, presenceIn } from './page-delta.js'
 import { withScheme } from './web-address.js'
 import { keyChord } from './key-names.js'
-import { ClassChange, PageOutput, SHOT_MAX_HEIGHT, WAIT_STATES } from './browser-schemas.js'
+import { ClassChange, PageOutput, PressOutput, SHOT_MAX_HEIGHT, WAIT_STATES } from './browser-schemas.js'
 import { type BodyLeft, DETAIL_PARTS, type RequestDetail } from './request-detail.js'
 import type { JournalRequest } from './page-journal.js'
 
@@ -90,6 +90,8 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
   // What the clicks' classes said, where the tree may say nothing (acted-news.ts).
   const elementClasses = new Map<string, ClassChange>()
   let pageClasses: ClassChange | undefined
+  // Elements whose classes a key changed, which no step named: their lines say so where nothing else of them changed.
+  const restyled: string[] = []
   let held: HeldFields = []
   // Another document is read whole: its every element is new, and a delta from a small page to a long one read as a list of changes.
   let newDocument = false
@@ -103,6 +105,10 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
     if (step.target !== undefined && changed.success) elementClasses.set(step.target.replace(/^@/, ''), changed.data)
     const page = ClassChange.safeParse(output?.pageClasses)
     if (page.success) pageClasses = page.data
+    for (const { node, ...change } of PressOutput.shape.classesChanged.safeParse(output?.classesChanged).data ?? []) {
+      elementClasses.set(node, change)
+      restyled.push(node)
+    }
     held = PageOutput.shape.held.safeParse(output?.held).data ?? []
     if (output?.newDocument === true) newDocument = true
     if (typeof output?.dialogOpened === 'string') dialogOpened = output.dialogOpened
@@ -125,7 +131,7 @@ async function run(ctx: ToolContext, surface: string, steps: Step[], mode: 'delt
   // A part left unread is known by its words alone: a name said there, and nowhere read, may be the element's.
   const named = (role: string, name: string): boolean => shown.named(role, name) || (!shown.says(name) && says(name))
   const delta = pageDelta(before, after, { acted, present, says, named })
-  const news = withActedNews(delta, acted, { frame: was, outline: before }, { frame, outline: after }, { elements: elementClasses, ...(pageClasses === undefined ? {} : { page: pageClasses }) })
+  const news = withActedNews(delta, [...acted, ...restyled], { frame: was, outline: before }, { frame, outline: after }, { elements: elementClasses, ...(pageClasses === undefined ? {} : { page: pageClasses }) })
   const dialogLine = dialogOpened === undefined ? undefined : dialogOpenLine(dialogOpened)
   const saysDialog = dialogLine === undefined || news.split('\n').includes(dialogLine)
   return { text: [...lines, news, ...(saysDialog ? [] : [dialogLine]), ...heldLines(held, frame)].join('\n') }

@@ -1,3 +1,5 @@
+import { MOST_CLASSES_CHANGED } from './browser-schemas.js'
+
 /**
  * Runs in every document of a tile before the page's own scripts: tells the tile when the
  * DOM changes (at most every 80 ms, through the `__tesseraChanged` binding) so a cached frame
@@ -44,6 +46,8 @@ export const ANIMATION_GRACE_MS = 650
  * own motion (a spinner, a carousel).
  */
 export const TRANSIENT_ANIMATION_MS = 650
+/** Most elements whose class change since an input the page keeps (the first change of each). */
+const CLASS_CHANGES_HEARD = 200
 /** Steps further apart than this are another animation's. */
 const ANIMATION_GAP_MS = 100
 /**
@@ -233,7 +237,27 @@ export const CHANGE_WATCH_SCRIPT = `(() => {
     }
     return until
   }
-  for (const type of ['pointerdown', 'mousedown', 'keydown', 'click', 'input', 'wheel', 'touchstart', 'drop', 'paste']) addEventListener(type, () => { inputAt = performance.now() }, { capture: true, passive: true })
+  // The classes elements had when the agent last acted, of those that changed since (the first value heard): a
+  // highlight a key moved through a list that says nothing of it to the tree (mdbook's search results) shows only there.
+  let classesAtInput = new Map()
+  for (const type of ['pointerdown', 'mousedown', 'keydown', 'click', 'input', 'wheel', 'touchstart', 'drop', 'paste']) addEventListener(type, () => { inputAt = performance.now(); classesAtInput = new Map() }, { capture: true, passive: true })
+  const heardClasses = (records) => {
+    for (const record of records) {
+      if (record.type === 'attributes' && record.attributeName === 'class' && !classesAtInput.has(record.target) && classesAtInput.size < ${CLASS_CHANGES_HEARD}) classesAtInput.set(record.target, record.oldValue || '')
+    }
+  }
+  // The drawn elements whose classes differ now from when the agent last acted, a few: each with its classes then and now.
+  Object.defineProperty(window, '__tesseraClassChanges', {
+    value: () => {
+      const changed = []
+      for (const [element, was] of classesAtInput) {
+        const now = element.getAttribute('class') || ''
+        if (now !== was && element.isConnected && element.getClientRects().length > 0) changed.push({ element, was, now })
+        if (changed.length === ${MOST_CLASSES_CHANGED}) break
+      }
+      return changed
+    },
+  })
   const runs = new WeakMap()
   // Every node the records touch is in a run of motion (records of one node, of an attribute of it, count as one).
   const ownMotion = (records) => {
@@ -258,6 +282,7 @@ export const CHANGE_WATCH_SCRIPT = `(() => {
   // Held weakly: a component the page drops takes its root with it.
   const shadowRoots = new Set()
   const observer = new MutationObserver((records) => {
+    heardClasses(records)
     for (const record of records) for (const node of record.addedNodes) if (node.nodeType === 1) watchUnder(node)
     relaid()
     changed(animationStep(records), ownMotion(records))
