@@ -8,6 +8,9 @@ export interface ClassesChanged {
   change: ClassChange
 }
 
+/** A class the pointer's place gives (jQuery UI's `ui-state-hover`): a key that moves what was under the pointer changes it, and it says nothing of the key. */
+const POINTER_CLASS = /hover/i
+
 const LISTED = 'typeof window.__tesseraClassChanges === "function" ? window.__tesseraClassChanges() : []'
 
 /**
@@ -25,7 +28,7 @@ export async function classesSinceInput(session: CDPSession): Promise<ClassesCha
     const pairs = Array.isArray(said.result.value) ? (said.result.value as Array<[string, string]>) : []
     const found: ClassesChanged[] = []
     for (const [index, [was, now]] of pairs.entries()) {
-      const change = classChangeOf(was, now)
+      const change = withoutPointer(classChangeOf(was, now))
       if (change === undefined) continue
       const element = await session.send('Runtime.callFunctionOn', { objectId: handle, functionDeclaration: 'function (index) { return this[index].element }', arguments: [{ value: index }] })
       const objectId = element.result.objectId
@@ -41,4 +44,11 @@ export async function classesSinceInput(session: CDPSession): Promise<ClassesCha
   } finally {
     await session.send('Runtime.releaseObject', { objectId: handle }).catch(() => undefined)
   }
+}
+
+function withoutPointer(change: ClassChange | undefined): ClassChange | undefined {
+  if (change === undefined) return undefined
+  const added = change.added.filter((name) => !POINTER_CLASS.test(name))
+  const removed = change.removed.filter((name) => !POINTER_CLASS.test(name))
+  return added.length === 0 && removed.length === 0 ? undefined : { added, removed }
 }
