@@ -80,10 +80,12 @@ describe('a browser tile after an action that ran out of time, a dialog after a 
     const outline = (await call(client, 'browser_snapshot', {})).text
     const typing = await call(client, 'browser_type', { element: 'Name', target: refOf(outline, 'textbox', 'Name'), text: 'x'.repeat(2_000), slowly: true })
     expect(typing.text).toMatch(/timed_out/)
-    // No key comes after the time was up: the field holds what was typed until then, and no more a moment later.
+    // No key starts after the time was up: the field holds what was typed until then, and no more a moment later.
     const tile = t.hub.ctx.surfaces.list('browser')[0]?.id as string
     const page = (t.hub.ctx.surfaces.surface(tile) as unknown as { page: Page }).page
     const typed = (): Promise<number> => page.evaluate(() => document.querySelector('input')?.value.length ?? -1)
+    // A key already on its way when the time ran out (each takes 20 ms) may still land: read once it has.
+    await new Promise((done) => setTimeout(done, 100))
     const then = await typed()
     expect(then).toBeGreaterThan(0)
     expect(then).toBeLessThan(2_000)
