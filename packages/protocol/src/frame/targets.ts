@@ -106,7 +106,7 @@ export function resolveTarget(frame: Frame, action: string, ref?: string): Resol
     throw new TesseraError('not_found', `no element @${wanted} is on the frame now; ${why}`, { expected: 'a ref of the current frame', found: `@${wanted}`, ...words })
   }
   if (contract === undefined) {
-    const about = wanted === undefined ? '' : `; ${whatRefIs(frame, wanted).replace(/^@\S+/, refSaid(frame, wanted))}`
+    const about = wanted === undefined ? '' : `; ${whatRefIs(frame, wanted)}`
     throw new TesseraError('not_found', `the frame has no action "${action}"${about}`, { expected: frame.contracts.map((c) => c.id), found: action })
   }
   const candidates = frame.targets.filter((target) => target.contract === action)
@@ -166,7 +166,7 @@ function refSaid(frame: Frame, wanted: string): string {
 /** What a ref of the frame that names no target of an action is: an element that offers other actions (said, so the agent picks one of them), or one that offers none. */
 function whatRefIs(frame: Frame, wanted: string): string {
   const offers = offersOf(frame, wanted)
-  return offers.length > 0 ? `@${wanted} takes ${offers.map((id) => `"${id}"`).join(', ')}` : `@${wanted} takes no action`
+  return offers.length > 0 ? `${refSaid(frame, wanted)} takes ${offers.map((id) => `"${id}"`).join(', ')}` : `${refSaid(frame, wanted)} takes no action`
 }
 
 /**

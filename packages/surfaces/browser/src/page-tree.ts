@@ -194,7 +194,7 @@ interface Walk {
   classCounts: Map<string, ReadonlyMap<string, number>>
   /** The places a fragment can name in each document (ids, and `<a name>`s), by document key: gathered when a link first needs them. */
   anchors: Map<string, ReadonlySet<string>>
-  /** Each document's elements by their id, by document key: gathered when a label first names its control. */
+  /** Each document's elements by their id, by document key: gathered when a label or a link's fragment first needs them. */
   byElementId: Map<string, ReadonlyMap<string, DomFacts>>
   /** What a find looks for: a block of text too long to keep whole keeps the lines of its first match. */
   focus: TextFocus | undefined
@@ -645,28 +645,29 @@ function addressWord(href: string, doc: CapturedDocument): string | null {
 function togglesUndrawnControl(dom: DomFacts | undefined, doc: CapturedDocument, walk: Walk): boolean {
   const target = dom?.attributes.get('for')
   if (dom?.bounds === undefined || dom.bounds.width * dom.bounds.height < 4 || target === undefined || target === '') return false
-  let byId = walk.byElementId.get(doc.key)
-  if (byId === undefined) {
-    const found = new Map<string, DomFacts>()
-    for (const facts of doc.dom.values()) {
-      const id = facts.attributes.get('id')
-      if (id !== undefined && id !== '' && !found.has(id)) found.set(id, facts)
-    }
-    byId = found
-    walk.byElementId.set(doc.key, byId)
-  }
-  const control = byId.get(target)
+  const control = elementsById(doc, walk).get(target)
   const type = control?.attributes.get('type')?.toLowerCase()
   return control?.tag === 'input' && (type === 'checkbox' || type === 'radio') && control.bounds === undefined
+}
+
+/** A document's elements by their id (the first of each), gathered once a walk first needs them. */
+function elementsById(doc: CapturedDocument, walk: Walk): ReadonlyMap<string, DomFacts> {
+  const known = walk.byElementId.get(doc.key)
+  if (known !== undefined) return known
+  const found = new Map<string, DomFacts>()
+  for (const facts of doc.dom.values()) {
+    const id = facts.attributes.get('id')
+    if (id !== undefined && id !== '' && !found.has(id)) found.set(id, facts)
+  }
+  walk.byElementId.set(doc.key, found)
+  return found
 }
 
 function anchorsOf(doc: CapturedDocument, walk: Walk): ReadonlySet<string> {
   const known = walk.anchors.get(doc.key)
   if (known !== undefined) return known
-  const anchors = new Set<string>()
+  const anchors = new Set<string>(elementsById(doc, walk).keys())
   for (const facts of doc.dom.values()) {
-    const id = facts.attributes.get('id')
-    if (id !== undefined && id !== '') anchors.add(id)
     const name = facts.tag === 'a' ? facts.attributes.get('name') : undefined
     if (name !== undefined && name !== '') anchors.add(name)
   }
